@@ -1,0 +1,78 @@
+//! Cards, decks, seats and the [`Ruleset`] trait shared by every game engine.
+//!
+//! This crate is pure: no I/O, no async, no clocks. Everything in it is
+//! deterministic given its inputs, which is what makes a game replayable from
+//! `(config, seed, moves)` (ruling G-1).
+//!
+//! * [`standard`]: the French-suited 52-card deck (Cancellation Hearts uses two).
+//! * [`heir`]: the Lost Heir deck (four cities, the Lost Heir, the Wrong Boy, two Blanks).
+//! * [`Hand`] / [`CardMask`]: allocation-free multisets and sets of cards over either deck.
+//! * [`Seat`], [`PlayerCount`], [`SeatSet`]: seat arithmetic (left, right, across).
+//! * [`Trick`]: the cards on the table, in play order from the leader.
+//! * [`Seed`], [`GameRng`], [`shuffle`]: the documented, deterministic shuffle.
+//! * [`Ruleset`]: what every engine implements so the api drives any game through one code path.
+
+mod hand;
+pub mod heir;
+mod ruleset;
+mod seat;
+mod shuffle;
+pub mod standard;
+mod trick;
+
+pub use hand::{CardKind, CardMask, Hand, MaskIter, TooManyCopies};
+pub use ruleset::{LegalMoves, Outcome, RuleViolation, Ruleset, Viewer, Visibility};
+pub use seat::{PlayerCount, Seat, SeatSet};
+pub use shuffle::{GameRng, ParseSeedError, Seed, random_below, shuffle};
+pub use trick::Trick;
+
+/// A card code that could not be parsed (see each deck's `FromStr`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseCardError {
+    input: String,
+}
+
+impl ParseCardError {
+    pub(crate) fn new(input: &str) -> Self {
+        ParseCardError {
+            input: input.to_owned(),
+        }
+    }
+}
+
+impl std::fmt::Display for ParseCardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is not a card code", self.input)
+    }
+}
+
+impl std::error::Error for ParseCardError {}
+
+/// Implements `Serialize`/`Deserialize` as the card's string code.
+#[cfg(feature = "serde")]
+macro_rules! serde_via_str {
+    ($ty:ty, $expecting:literal) => {
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct Visitor;
+                impl serde::de::Visitor<'_> for Visitor {
+                    type Value = $ty;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$ty, E> {
+                        v.parse().map_err(E::custom)
+                    }
+                }
+                d.deserialize_str(Visitor)
+            }
+        }
+    };
+}
+#[cfg(feature = "serde")]
+pub(crate) use serde_via_str;

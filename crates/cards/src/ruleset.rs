@@ -1,0 +1,136 @@
+//! The one trait every game engine implements, so that the api, the store,
+//! the streams and the bots drive any game through one code path.
+
+use std::fmt::Debug;
+
+use crate::{PlayerCount, Seat, SeatSet, Seed};
+
+/// Who is looking at a game (G-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// A player at this seat: their own hand and everything public.
+    Seat(Seat),
+    /// Someone not seated: only what is public.
+    Spectator,
+    /// Everything, including every hand and the kitty: for finished games
+    /// (whose full record is public, G-2), replays after the end, and tests.
+    Omniscient,
+}
+
+/// Who may see a move's content in the log while the game runs (G-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Visibility {
+    /// Everyone sees the whole move (a bid, a card played face up).
+    Public,
+    /// Only the seat that made it sees its content (a pass, a kitty discard);
+    /// others learn only that the seat moved.
+    ActorOnly,
+}
+
+/// A refused move or configuration: one variant per broken rule.
+pub trait RuleViolation: std::error::Error {
+    /// A stable, machine-readable code such as `must_follow_suit`.
+    fn code(&self) -> &'static str;
+    /// The ruling that refused it (`"LH-9"`, `"CH-6"`, `"G-3"` …), if one did.
+    fn rule(&self) -> Option<&'static str>;
+}
+
+/// The moves a seat may make now.
+///
+/// Card selections (pass three, discard the kitty's worth) have too many
+/// combinations to list, so a move set is indexed rather than a list:
+/// `nth(i)` for `i in 0..count()` enumerates it in a stable order, which is
+/// all a uniform random choice needs, without allocating.
+pub trait LegalMoves {
+    type Move;
+
+    /// How many moves `nth` enumerates (0 when the seat has nothing to do).
+    fn count(&self) -> usize;
+
+    /// The `i`-th move, `i < count()`.
+    fn nth(&self, i: usize) -> Option<Self::Move>;
+
+    /// Whether `mv` is one of these moves.
+    fn contains(&self, mv: &Self::Move) -> bool;
+
+    fn is_empty(&self) -> bool {
+        self.count() == 0
+    }
+
+    /// A uniformly random one of these moves (by index), if any.
+    fn random<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Self::Move> {
+        let count = self.count();
+        if count == 0 {
+            return None;
+        }
+        let count = u32::try_from(count).expect("fewer than 2^32 legal moves");
+        self.nth(crate::random_below(rng, count) as usize)
+    }
+}
+
+/// The end of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Outcome {
+    /// Final score of each seat, by seat number (partners share their side's).
+    pub scores: Vec<i32>,
+    /// Every winning seat (shared wins and partnerships give several).
+    pub winners: SeatSet,
+}
+
+/// A game's rules, as a state machine from the deal to the outcome.
+///
+/// A game is `(config, seed, moves)` (G-1): [`Ruleset::new`] deals from the
+/// seed, and replaying the same moves through [`Ruleset::play`] reproduces
+/// every state exactly. The state is private and only reachable through these
+/// checked operations. Implementations do no I/O.
+pub trait Ruleset: Clone + Debug + Sized {
+    /// The kind's stable name in the api (`lost-heir`, `cancellation-hearts`).
+    const KIND: &'static str;
+
+    /// Choices made at creation: player count, targets, variants.
+    type Config: Clone + Debug + PartialEq;
+    /// One move by one seat.
+    type Move: Clone + Debug + PartialEq;
+    /// The moves a seat may make now.
+    type Legal: LegalMoves<Move = Self::Move>;
+    /// Why a move was refused: one variant per broken rule.
+    type Error: RuleViolation + Clone + PartialEq;
+    /// Why a configuration was refused.
+    type ConfigError: RuleViolation;
+    /// What one viewer may see (G-2).
+    type View: Debug;
+
+    /// Checks the configuration, draws the first dealer and deals.
+    fn new(config: Self::Config, seed: Seed) -> Result<Self, Self::ConfigError>;
+
+    fn config(&self) -> &Self::Config;
+
+    fn player_count(&self) -> PlayerCount;
+
+    /// The seats that must act now: one in turn-based phases, several during
+    /// simultaneous passing, none once the game is over.
+    fn to_act(&self) -> SeatSet;
+
+    /// What `seat` is asked to do now (`"bid"`, `"play_card"`, …), if anything.
+    fn prompt(&self, seat: Seat) -> Option<&'static str>;
+
+    /// The moves `seat` may make now; empty when it need not act.
+    fn legal_moves(&self, seat: Seat) -> Self::Legal;
+
+    /// Plays `mv` for `seat`. On `Err` the state is exactly as before (G-3).
+    fn play(&mut self, seat: Seat, mv: &Self::Move) -> Result<(), Self::Error>;
+
+    /// Who may see the content of `mv` in the log while the game runs.
+    fn visibility(mv: &Self::Move) -> Visibility;
+
+    /// The game as `viewer` may see it (G-2).
+    fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+}
