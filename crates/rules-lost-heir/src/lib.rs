@@ -1,1 +1,35 @@
+//! The Lost Heir rules engine: a pure state machine from the first deal to
+//! the winner, for 2, 3 and 4 players (4 in partnerships or not).
+//!
+//! The rule text is `seeds/lost-heir.txt`; every gap in it is settled by a
+//! ruling in `RULINGS.md` (LH-1 … LH-12, G-1 … G-3), cited where the code
+//! implements it. `docs/rules/lost-heir.md` restates the rules as implemented.
+//!
+//! * [`LostHeir`] is the game state. It is created by [`LostHeir::new`]
+//!   (checked [`Config`] + [`Seed`](cards::Seed)) and changed only by
+//!   [`LostHeir::play`], which validates a [`Move`] completely before it
+//!   mutates anything, so a refused move ([`RuleError`]) leaves the state
+//!   exactly as it was (G-3).
+//! * [`LostHeir::legal_moves`] lists what a seat may do now ([`Legal`]),
+//!   without allocating.
+//! * [`LostHeir::view`] is what one viewer may know (G-2).
+//! * A game is `(config, seed, moves)` (G-1): the state carries the seeded RNG
+//!   that draws the first dealer and shuffles every round.
 
+mod config;
+mod error;
+mod game;
+mod legal;
+mod moves;
+mod tricks;
+mod view;
+
+pub use config::{Config, ConfigError};
+pub use error::{Prompt, RuleError};
+pub use game::LostHeir;
+pub use legal::Legal;
+pub use moves::{BidPoints, Call, Contract, Decision, Move, SuitLed};
+pub use view::{CompletedTrickView, HighestBid, PlayView, RoundRecord, SideView, TrickView, View};
+
+/// Re-exported so users need not depend on `cards` for the deck's names.
+pub use cards::heir::{City, HeirCard, HeirRank};

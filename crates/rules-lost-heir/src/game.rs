@@ -1,0 +1,775 @@
+//! The game state and its transitions: deal, bidding, decision, trumps,
+//! tricks, round scoring, the end.
+
+use std::fmt;
+
+use cards::heir::{self, City, HeirCard};
+use cards::{
+    GameRng, Hand, Outcome, PlayerCount, Ruleset, Seat, SeatSet, Seed, Viewer, Visibility,
+    random_below, shuffle,
+};
+
+use crate::config::{Config, ConfigError};
+use crate::error::{Prompt, RuleError};
+use crate::legal::Legal;
+use crate::moves::{BidPoints, Call, Contract, Decision, Move};
+use crate::tricks::{self, HeirTrick};
+use crate::view::{RoundRecord, View};
+
+/// The most players Lost Heir has (LH-2): fixed arrays are this long.
+pub(crate) const MAX_PLAYERS: usize = 4;
+
+/// Where the current round stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// Non-dealers call in turn from the dealer's left (LH-5).
+    Bidding,
+    /// The dealer accepts or rejects the highest bid (LH-6).
+    Deciding,
+    /// `by` names trumps (LH-6).
+    NamingTrumps { by: Seat },
+    /// Tricks (LH-8 … LH-10).
+    Playing,
+    /// The game has ended (LH-12).
+    Over,
+}
+
+/// The game's seeded ChaCha stream (`cards::GameRng` from `Seed::rng`, G-1),
+/// kept as the seed and the position of the next word. `GameRng` is not
+/// `Clone`; this is, and is plain data. Drawing rebuilds the generator at
+/// that position, which continues the stream exactly where it stopped, so the
+/// draws are the same as from one long-lived generator (tested below).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct RngCursor {
+    seed: Seed,
+    word_pos: u128,
+}
+
+impl RngCursor {
+    fn new(seed: Seed) -> RngCursor {
+        RngCursor { seed, word_pos: 0 }
+    }
+
+    fn draw<T>(&mut self, f: impl FnOnce(&mut GameRng) -> T) -> T {
+        let mut rng = self.seed.rng();
+        rng.set_word_pos(self.word_pos);
+        let out = f(&mut rng);
+        self.word_pos = rng.get_word_pos();
+        out
+    }
+}
+
+/// One round: plain data, no heap (the per-move path never allocates).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Round {
+    /// 1 for the first round.
+    pub(crate) number: u32,
+    pub(crate) dealer: Seat,
+    pub(crate) phase: Phase,
+    pub(crate) hands: [Hand<HeirCard>; MAX_PLAYERS],
+    /// The cards of the tricks each seat has taken this round.
+    pub(crate) taken: [Hand<HeirCard>; MAX_PLAYERS],
+    /// Tricks taken this round, by seat.
+    pub(crate) tricks: [u8; MAX_PLAYERS],
+    /// Lost Heir / Wrong Boy points taken this round, by seat (LH-11).
+    pub(crate) bonus: [i32; MAX_PLAYERS],
+    /// Each seat's call, once made (the dealer never calls).
+    pub(crate) calls: [Option<Call>; MAX_PLAYERS],
+    pub(crate) calls_made: u8,
+    pub(crate) highest: Option<(Seat, BidPoints)>,
+    pub(crate) decision: Option<Decision>,
+    pub(crate) trumps: Option<City>,
+    pub(crate) trick: HeirTrick,
+}
+
+/// The most recently completed trick, kept for every viewer to see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CompletedTrick {
+    pub(crate) round: u32,
+    pub(crate) trick: HeirTrick,
+    pub(crate) winner: Seat,
+}
+
+/// One line of the score sheet, by side (see [`RoundRecord`] for the public form).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RoundResult {
+    pub(crate) number: u32,
+    pub(crate) dealer: Seat,
+    pub(crate) calls: [Option<Call>; MAX_PLAYERS],
+    pub(crate) decision: Decision,
+    pub(crate) trumps: City,
+    pub(crate) contract: Option<Contract>,
+    pub(crate) tricks: [u8; MAX_PLAYERS],
+    pub(crate) points: [i32; MAX_PLAYERS],
+    pub(crate) round_scores: [i32; MAX_PLAYERS],
+    pub(crate) totals: [i32; MAX_PLAYERS],
+}
+
+/// A game of Lost Heir, from the first deal to the winner.
+///
+/// Fields are private: a game is made by [`LostHeir::new`] (or, for tests,
+/// [`LostHeir::from_deal`]) and changed only by [`LostHeir::play`]. `Debug`
+/// leaves out the RNG, whose state would reveal future deals (G-2).
+#[derive(Clone, PartialEq, Eq)]
+pub struct LostHeir {
+    pub(crate) config: Config,
+    pub(crate) players: PlayerCount,
+    /// Draws the first dealer and every round's shuffle (G-1, LH-4).
+    rng: RngCursor,
+    pub(crate) round: Round,
+    pub(crate) last_trick: Option<CompletedTrick>,
+    /// Running totals, by side.
+    pub(crate) scores: [i32; MAX_PLAYERS],
+    /// The winning side, once the game is over.
+    pub(crate) winner: Option<u8>,
+    /// One entry per finished round. Grows once per round, never per move;
+    /// capacity is reserved up front so a typical game never reallocates.
+    pub(crate) sheet: Vec<RoundResult>,
+}
+
+impl fmt::Debug for LostHeir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LostHeir")
+            .field("config", &self.config)
+            .field("round", &self.round)
+            .field("last_trick", &self.last_trick)
+            .field("scores", &self.scores)
+            .field("winner", &self.winner)
+            .field("sheet", &self.sheet)
+            .finish_non_exhaustive()
+    }
+}
+
+const SHEET_CAPACITY: usize = 32;
+
+impl LostHeir {
+    /// Checks `config`, draws the first dealer from the seed's RNG (LH-4) and deals.
+    pub fn new(config: Config, seed: Seed) -> Result<LostHeir, ConfigError> {
+        let players = config.validate()?;
+        let mut rng = RngCursor::new(seed);
+        let dealer = rng.draw(|rng| random_below(rng, u32::from(players.get())));
+        let dealer = Seat::new(dealer as u8);
+        let mut game = LostHeir::blank(config, players, rng, dealer);
+        game.deal(dealer, 1);
+        Ok(game)
+    }
+
+    /// A game starting from a hand-built deal, for tests and analysis.
+    ///
+    /// `hands[i]` is seat `i`'s hand; together they must be exactly the deck
+    /// for this player count (LH-1, LH-2). Bidding starts left of `dealer`.
+    /// Later rounds are shuffled from `seed`'s RNG.
+    pub fn from_deal(
+        config: Config,
+        dealer: Seat,
+        hands: &[Hand<HeirCard>],
+        seed: Seed,
+    ) -> Result<LostHeir, ConfigError> {
+        let players = config.validate()?;
+        if players.seat(dealer.number()).is_none() {
+            return Err(ConfigError::NoSuchSeat { seat: dealer });
+        }
+        check_deal(players, hands)?;
+        let mut dealt = [Hand::EMPTY; MAX_PLAYERS];
+        dealt[..hands.len()].copy_from_slice(hands);
+        let mut game = LostHeir::blank(config, players, RngCursor::new(seed), dealer);
+        game.round = Round::new(1, dealer, dealt, players);
+        Ok(game)
+    }
+
+    /// Sets the running totals, one per side, for tests that start mid-game
+    /// (e.g. near the target, LH-12). Meant for a game no one has moved in.
+    pub fn with_scores(mut self, scores: &[i32]) -> Result<LostHeir, ConfigError> {
+        if scores.len() != self.side_count() {
+            return Err(ConfigError::WrongScores);
+        }
+        self.scores[..scores.len()].copy_from_slice(scores);
+        Ok(self)
+    }
+
+    fn blank(config: Config, players: PlayerCount, rng: RngCursor, dealer: Seat) -> LostHeir {
+        LostHeir {
+            config,
+            players,
+            rng,
+            round: Round::new(1, dealer, [Hand::EMPTY; MAX_PLAYERS], players),
+            last_trick: None,
+            scores: [0; MAX_PLAYERS],
+            winner: None,
+            sheet: Vec::with_capacity(SHEET_CAPACITY),
+        }
+    }
+
+    /// Shuffles with the game's RNG and deals every card, one at a time
+    /// clockwise from the dealer's left (LH-2; 3 players play without the Blanks).
+    fn deal(&mut self, dealer: Seat, number: u32) {
+        let n = self.players;
+        let (mut deck, len) = heir::deck(n.get() != 3);
+        self.rng.draw(|rng| shuffle(&mut deck[..len], rng));
+        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
+        for (i, &card) in deck[..len].iter().enumerate() {
+            let seat = dealer.offset(1 + (i % n.as_usize()) as u8, n);
+            hands[seat.index()]
+                .insert(card)
+                .expect("the deck holds at most two copies of a card");
+        }
+        self.round = Round::new(number, dealer, hands, n);
+    }
+
+    // ---- public facts -------------------------------------------------
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn player_count(&self) -> PlayerCount {
+        self.players
+    }
+
+    /// Cards per hand = tricks per round: 16, 10 or 8 (LH-2).
+    pub fn tricks_per_round(&self) -> u8 {
+        hand_size(self.players)
+    }
+
+    /// The highest bid allowed: tricks per round + 5 (LH-5): 21, 15 or 13.
+    pub fn max_bid(&self) -> BidPoints {
+        BidPoints(self.tricks_per_round() + 5)
+    }
+
+    /// 1 for the first round.
+    pub fn round_number(&self) -> u32 {
+        self.round.number
+    }
+
+    pub fn dealer(&self) -> Seat {
+        self.round.dealer
+    }
+
+    pub fn trumps(&self) -> Option<City> {
+        self.round.trumps
+    }
+
+    pub fn decision(&self) -> Option<Decision> {
+        self.round.decision
+    }
+
+    /// The highest bid so far this round and who made it.
+    pub fn highest_bid(&self) -> Option<(Seat, BidPoints)> {
+        self.round.highest
+    }
+
+    /// The contract of the dealer's side, once the dealer accepted (LH-6).
+    pub fn contract(&self) -> Option<Contract> {
+        match (self.round.decision, self.round.highest) {
+            (Some(Decision::Accepted), Some((_, points))) => Some(Contract {
+                side: self.side_of(self.round.dealer),
+                dealer: self.round.dealer,
+                points,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Sides: 2 with partnerships (seats 0+2 and 1+3), else one per player (LH-3).
+    pub fn side_count(&self) -> usize {
+        if self.config.partnerships {
+            2
+        } else {
+            self.players.as_usize()
+        }
+    }
+
+    /// The side `seat` plays for (LH-3).
+    pub fn side_of(&self, seat: Seat) -> u8 {
+        if self.config.partnerships {
+            seat.number() % 2
+        } else {
+            seat.number()
+        }
+    }
+
+    /// Running totals, by side.
+    pub fn scores(&self) -> &[i32] {
+        &self.scores[..self.side_count()]
+    }
+
+    /// `seat`'s hand. Hidden information: the api shows hands only through
+    /// [`LostHeir::view`] (G-2).
+    pub fn hand(&self, seat: Seat) -> Hand<HeirCard> {
+        self.round
+            .hands
+            .get(seat.index())
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The score sheet so far, one entry per finished round.
+    pub fn score_sheet(&self) -> Vec<RoundRecord> {
+        self.sheet
+            .iter()
+            .map(|r| RoundRecord::from_result(r, self))
+            .collect()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.round.phase == Phase::Over
+    }
+
+    /// The seat that must act now; `None` once the game is over.
+    pub fn turn(&self) -> Option<Seat> {
+        let round = &self.round;
+        let n = self.players;
+        match round.phase {
+            Phase::Bidding => Some(round.dealer.offset(1 + round.calls_made, n)),
+            Phase::Deciding => Some(round.dealer),
+            Phase::NamingTrumps { by } => Some(by),
+            Phase::Playing => Some(round.trick.next_to_play()),
+            Phase::Over => None,
+        }
+    }
+
+    /// The seats that must act now (one, or none once the game is over).
+    pub fn to_act(&self) -> SeatSet {
+        self.turn().map_or(SeatSet::EMPTY, SeatSet::single)
+    }
+
+    /// What the current step asks for, whoever must act.
+    pub fn current_prompt(&self) -> Option<Prompt> {
+        match self.round.phase {
+            Phase::Bidding => Some(Prompt::Bid),
+            Phase::Deciding => Some(Prompt::Decide),
+            Phase::NamingTrumps { .. } => Some(Prompt::NameTrumps),
+            Phase::Playing => Some(Prompt::PlayCard),
+            Phase::Over => None,
+        }
+    }
+
+    /// What `seat` is asked to do now, if it must act.
+    pub fn prompt(&self, seat: Seat) -> Option<Prompt> {
+        if self.turn() == Some(seat) {
+            self.current_prompt()
+        } else {
+            None
+        }
+    }
+
+    /// The moves `seat` may make now; empty unless it is `seat`'s turn.
+    pub fn legal_moves(&self, seat: Seat) -> Legal {
+        if self.turn() != Some(seat) {
+            return Legal::NOTHING;
+        }
+        let round = &self.round;
+        match round.phase {
+            Phase::Bidding => Legal::calls(self.min_bid(), self.max_bid().0),
+            Phase::Deciding => Legal::DECIDE,
+            Phase::NamingTrumps { .. } => Legal::NAME_TRUMPS,
+            Phase::Playing => Legal::play(self.playable(seat)),
+            Phase::Over => Legal::NOTHING,
+        }
+    }
+
+    fn min_bid(&self) -> u8 {
+        self.round
+            .highest
+            .map_or(1, |(_, points)| points.0.saturating_add(1))
+    }
+
+    fn trumps_named(&self) -> City {
+        self.round
+            .trumps
+            .expect("trumps are named before the first card")
+    }
+
+    fn playable(&self, seat: Seat) -> cards::CardMask<HeirCard> {
+        let round = &self.round;
+        tricks::playable(
+            &round.hands[seat.index()],
+            &round.trick,
+            self.trumps_named(),
+        )
+    }
+
+    /// The result, once the game is over: totals by seat (partners share
+    /// their side's) and the winning seats.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let side = self.winner?;
+        let scores = self
+            .players
+            .seats()
+            .map(|seat| self.scores[usize::from(self.side_of(seat))])
+            .collect();
+        let winners = self
+            .players
+            .seats()
+            .filter(|&seat| self.side_of(seat) == side)
+            .collect();
+        Some(Outcome { scores, winners })
+    }
+
+    // ---- moves ----------------------------------------------------------
+
+    /// Plays `mv` for `seat`. Everything is checked first; on `Err` the
+    /// state is exactly as before (G-3).
+    pub fn play(&mut self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
+        self.check(seat, mv)?;
+        self.apply(seat, *mv);
+        Ok(())
+    }
+
+    /// Why `mv` by `seat` would be refused, if it would.
+    pub fn check(&self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
+        let (Some(to_act), Some(prompt)) = (self.turn(), self.current_prompt()) else {
+            return Err(RuleError::GameOver);
+        };
+        if self.players.seat(seat.number()).is_none() {
+            return Err(RuleError::NoSuchSeat { seat });
+        }
+        let dealer = self.round.dealer;
+        let not_your_turn = RuleError::NotYourTurn { to_act, prompt };
+        match (self.round.phase, mv) {
+            (Phase::Bidding | Phase::Deciding, Move::Bid { .. } | Move::Pass) if seat == dealer => {
+                Err(RuleError::DealerMayNotBid)
+            }
+            (Phase::Bidding, Move::Bid { .. } | Move::Pass) if seat != to_act => Err(not_your_turn),
+            (Phase::Bidding, Move::Bid { points }) => self.check_bid(*points),
+            (Phase::Bidding, Move::Pass) => Ok(()),
+            (Phase::Deciding, Move::Accept | Move::Reject) if seat != dealer => {
+                Err(RuleError::OnlyDealerDecides { dealer })
+            }
+            (Phase::Deciding, Move::Accept | Move::Reject) => Ok(()),
+            (Phase::NamingTrumps { by }, Move::NameTrumps { .. }) if seat != by => {
+                Err(RuleError::WrongPersonNamingTrumps { namer: by })
+            }
+            (Phase::NamingTrumps { .. }, Move::NameTrumps { .. }) => Ok(()),
+            (Phase::Playing, Move::Play { .. }) if seat != to_act => Err(not_your_turn),
+            (Phase::Playing, Move::Play { card }) => self.check_card(seat, *card),
+            _ if seat != to_act => Err(not_your_turn),
+            _ => Err(RuleError::WrongPhase {
+                attempted: mv.kind(),
+                prompt,
+            }),
+        }
+    }
+
+    /// LH-5: 1 ..= tricks + 5, and above the highest bid so far.
+    fn check_bid(&self, points: BidPoints) -> Result<(), RuleError> {
+        let max = self.max_bid().0;
+        if points.0 == 0 || points.0 > max {
+            return Err(RuleError::BidOutOfRange { points, max });
+        }
+        match self.round.highest {
+            Some((_, highest)) if points <= highest => Err(RuleError::BidTooLow { highest }),
+            _ => Ok(()),
+        }
+    }
+
+    /// LH-8, LH-9: the card must be held and playable now.
+    fn check_card(&self, seat: Seat, card: HeirCard) -> Result<(), RuleError> {
+        if !self.round.hands[seat.index()].contains(card) {
+            return Err(RuleError::CardNotInHand { card });
+        }
+        if self.playable(seat).contains(card) {
+            return Ok(());
+        }
+        match tricks::suit_to_follow(&self.round.trick, self.trumps_named()) {
+            None => Err(RuleError::MayNotLeadBlank),
+            Some(suit) if card.is_blank() => Err(RuleError::BlankOnlyWhenVoid { suit }),
+            Some(suit) => Err(RuleError::MustFollowSuit { suit }),
+        }
+    }
+
+    /// Carries out a move that [`LostHeir::check`] accepted.
+    fn apply(&mut self, seat: Seat, mv: Move) {
+        let round = &mut self.round;
+        match mv {
+            Move::Bid { points } => {
+                round.calls[seat.index()] = Some(Call::Bid { points });
+                round.highest = Some((seat, points));
+                self.after_call();
+            }
+            Move::Pass => {
+                round.calls[seat.index()] = Some(Call::Pass);
+                self.after_call();
+            }
+            Move::Accept => {
+                round.decision = Some(Decision::Accepted);
+                let (bidder, _) = round.highest.expect("deciding needs a bid");
+                round.phase = Phase::NamingTrumps { by: bidder };
+            }
+            Move::Reject => {
+                round.decision = Some(Decision::Rejected);
+                round.phase = Phase::NamingTrumps { by: round.dealer };
+            }
+            Move::NameTrumps { city } => {
+                round.trumps = Some(city);
+                round.phase = Phase::Playing;
+            }
+            Move::Play { card } => {
+                round.hands[seat.index()].remove(card);
+                round.trick.push(card);
+                if round.trick.len() == self.players.as_usize() {
+                    self.finish_trick();
+                }
+            }
+        }
+    }
+
+    /// After the last non-dealer's call: the dealer decides, or, if all
+    /// passed, names trumps with no contract (LH-6).
+    fn after_call(&mut self) {
+        let round = &mut self.round;
+        round.calls_made += 1;
+        if round.calls_made + 1 < self.players.get() {
+            return;
+        }
+        if round.highest.is_some() {
+            round.phase = Phase::Deciding;
+        } else {
+            round.decision = Some(Decision::AllPassed);
+            round.phase = Phase::NamingTrumps { by: round.dealer };
+        }
+    }
+
+    /// The winner takes the trick and leads the next (LH-8, LH-10).
+    fn finish_trick(&mut self) {
+        let trumps = self.trumps_named();
+        let round = &mut self.round;
+        let trick = round.trick;
+        let winner = tricks::winner(&trick, trumps);
+        for card in trick.cards() {
+            round.taken[winner.index()]
+                .insert(card)
+                .expect("the deck holds at most two copies of a card");
+        }
+        round.tricks[winner.index()] += 1;
+        round.bonus[winner.index()] += tricks::trick_bonus(trick.mask());
+        round.trick = HeirTrick::new(winner, self.players);
+        self.last_trick = Some(CompletedTrick {
+            round: round.number,
+            trick,
+            winner,
+        });
+        if round.hands[winner.index()].is_empty() {
+            self.finish_round();
+        }
+    }
+
+    /// Scores the round (LH-11), records it, then ends the game or deals the
+    /// next round with the deal passed left (LH-4, LH-12).
+    fn finish_round(&mut self) {
+        let round = self.round;
+        let sides = self.side_count();
+        let mut tricks_by_side = [0u8; MAX_PLAYERS];
+        let mut points = [0i32; MAX_PLAYERS];
+        for seat in self.players.seats() {
+            let side = usize::from(self.side_of(seat));
+            tricks_by_side[side] += round.tricks[seat.index()];
+            points[side] += i32::from(round.tricks[seat.index()]) + round.bonus[seat.index()];
+        }
+        let mut round_scores = points;
+        let dealer_side = usize::from(self.side_of(round.dealer));
+        if self.dealer_scores_nothing(points[dealer_side]) {
+            // LH-11: keeps negative points but not positive ones.
+            round_scores[dealer_side] = points[dealer_side].min(0);
+        }
+        for (total, round_score) in self.scores[..sides].iter_mut().zip(round_scores) {
+            *total += round_score;
+        }
+        self.sheet.push(RoundResult {
+            number: round.number,
+            dealer: round.dealer,
+            calls: round.calls,
+            decision: round.decision.expect("decided before play"),
+            trumps: self.trumps_named(),
+            contract: self.contract(),
+            tricks: tricks_by_side,
+            points,
+            round_scores,
+            totals: self.scores,
+        });
+        match self.game_winner() {
+            Some(side) => {
+                self.winner = Some(side);
+                self.round.phase = Phase::Over;
+            }
+            None => self.deal(round.dealer.left(self.players), round.number + 1),
+        }
+    }
+
+    /// LH-6, LH-11: a rejecting dealer, or an accepting dealer whose side
+    /// took fewer points than the bid, scores nothing this round.
+    fn dealer_scores_nothing(&self, dealer_side_points: i32) -> bool {
+        match (self.round.decision, self.contract()) {
+            (Some(Decision::Rejected), _) => true,
+            (Some(Decision::Accepted), Some(contract)) => {
+                dealer_side_points < i32::from(contract.points.0)
+            }
+            _ => false,
+        }
+    }
+
+    /// LH-12: once a side has reached its target, the single highest total
+    /// wins; a tie for the highest means another round.
+    fn game_winner(&self) -> Option<u8> {
+        let scores = self.scores();
+        if !scores.iter().any(|&s| s >= self.config.target) {
+            return None;
+        }
+        let top = *scores.iter().max()?;
+        let mut leaders = scores.iter().enumerate().filter(|&(_, &s)| s == top);
+        let (side, _) = leaders.next()?;
+        match leaders.next() {
+            None => Some(side as u8),
+            Some(_) => None,
+        }
+    }
+
+    /// What `viewer` may see (G-2).
+    pub fn view(&self, viewer: Viewer) -> View {
+        View::new(self, viewer)
+    }
+}
+
+/// Cards per hand, tricks per round (LH-2).
+pub(crate) const fn hand_size(players: PlayerCount) -> u8 {
+    match players.get() {
+        2 => 16,
+        3 => 10,
+        _ => 8,
+    }
+}
+
+/// LH-1, LH-2: one hand per player, equal sizes, together exactly the deck.
+fn check_deal(players: PlayerCount, hands: &[Hand<HeirCard>]) -> Result<(), ConfigError> {
+    if hands.len() != players.as_usize() {
+        return Err(ConfigError::WrongNumberOfHands {
+            expected: players.get(),
+            got: hands.len(),
+        });
+    }
+    let expected = u32::from(hand_size(players));
+    for (seat, hand) in players.seats().zip(hands) {
+        if hand.len() != expected {
+            return Err(ConfigError::WrongHandSize {
+                seat,
+                expected,
+                got: hand.len(),
+            });
+        }
+    }
+    let mut all = Hand::EMPTY;
+    for card in hands.iter().flat_map(|h| h.iter()) {
+        all.insert(card).map_err(|_| ConfigError::NotTheDeck)?;
+    }
+    let (deck, len) = heir::deck(players.get() != 3);
+    let whole: Hand<HeirCard> = deck[..len].iter().copied().collect();
+    if all == whole {
+        Ok(())
+    } else {
+        Err(ConfigError::NotTheDeck)
+    }
+}
+
+impl Round {
+    fn new(
+        number: u32,
+        dealer: Seat,
+        hands: [Hand<HeirCard>; MAX_PLAYERS],
+        n: PlayerCount,
+    ) -> Round {
+        Round {
+            number,
+            dealer,
+            phase: Phase::Bidding,
+            hands,
+            taken: [Hand::EMPTY; MAX_PLAYERS],
+            tricks: [0; MAX_PLAYERS],
+            bonus: [0; MAX_PLAYERS],
+            calls: [None; MAX_PLAYERS],
+            calls_made: 0,
+            highest: None,
+            decision: None,
+            trumps: None,
+            // LH-8: the player left of the dealer leads the first trick.
+            trick: HeirTrick::new(dealer.left(n), n),
+        }
+    }
+}
+
+impl Ruleset for LostHeir {
+    const KIND: &'static str = "lost-heir";
+
+    type Config = Config;
+    type Move = Move;
+    type Legal = Legal;
+    type Error = RuleError;
+    type ConfigError = ConfigError;
+    type View = View;
+
+    fn new(config: Config, seed: Seed) -> Result<Self, ConfigError> {
+        LostHeir::new(config, seed)
+    }
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn player_count(&self) -> PlayerCount {
+        self.players
+    }
+
+    fn to_act(&self) -> SeatSet {
+        LostHeir::to_act(self)
+    }
+
+    fn prompt(&self, seat: Seat) -> Option<&'static str> {
+        LostHeir::prompt(self, seat).map(Prompt::as_str)
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Legal {
+        LostHeir::legal_moves(self, seat)
+    }
+
+    fn play(&mut self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
+        LostHeir::play(self, seat, mv)
+    }
+
+    /// Every Lost Heir move is made face up: bids, decisions, trumps and
+    /// played cards are public (G-2).
+    fn visibility(_mv: &Move) -> Visibility {
+        Visibility::Public
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        LostHeir::view(self, viewer)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        LostHeir::outcome(self)
+    }
+
+    fn is_over(&self) -> bool {
+        LostHeir::is_over(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn g_1_rng_cursor_continues_the_stream_exactly() {
+        let seed = Seed::from_u64(42);
+        let mut long_lived = seed.rng();
+        let mut cursor = RngCursor::new(seed);
+        for n in [4u32, 2, 32, 31, 30, 7, 1000, 3] {
+            let mut a = [0u32; 40];
+            let mut b = [0u32; 40];
+            for slot in a.iter_mut() {
+                *slot = random_below(&mut long_lived, n);
+            }
+            cursor.draw(|rng| b.iter_mut().for_each(|slot| *slot = random_below(rng, n)));
+            assert_eq!(a, b);
+        }
+    }
+}

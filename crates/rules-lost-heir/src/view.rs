@@ -1,0 +1,254 @@
+//! What one viewer may know (G-2).
+//!
+//! A seat sees its own hand and everything public: calls, the dealer's
+//! decision, the contract, trumps, the current and last tricks, tricks and
+//! points per side this round, scores, hand sizes, whose turn it is and the
+//! score sheet. Other hands appear only as counts. A spectator sees no hand;
+//! the omniscient viewer (finished games, tests) sees every hand and every
+//! taken pile. Nothing here derives from the seed or the RNG.
+
+use cards::heir::{City, HeirCard};
+use cards::{Seat, Viewer};
+
+use crate::error::Prompt;
+use crate::game::{CompletedTrick, LostHeir, RoundResult};
+use crate::moves::{BidPoints, Call, Contract, Decision, SuitLed};
+use crate::tricks::{self, HeirTrick};
+
+/// A game as one viewer may see it. Serializes with snake_case fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct View {
+    pub players: u8,
+    pub partnerships: bool,
+    pub target: i32,
+    /// The seat this view was made for, if a player's.
+    pub seat: Option<Seat>,
+    /// 1 for the first round.
+    pub round: u32,
+    pub dealer: Seat,
+    /// Who must act now (`None` once the game is over).
+    pub to_act: Option<Seat>,
+    /// What they are asked to do.
+    pub prompt: Option<Prompt>,
+    /// The viewer's own hand (a seat's view only).
+    pub hand: Option<Vec<HeirCard>>,
+    /// Every hand by seat (omniscient view only).
+    pub hands: Option<Vec<Vec<HeirCard>>>,
+    /// Every taken pile by seat (omniscient view only; the cards were all
+    /// played face up, but the piles are bulky).
+    pub taken: Option<Vec<Vec<HeirCard>>>,
+    /// Cards in each hand, by seat.
+    pub hand_sizes: Vec<u8>,
+    /// Each seat's call this round, once made; the dealer's stays `None` (LH-5).
+    pub calls: Vec<Option<Call>>,
+    pub highest_bid: Option<HighestBid>,
+    pub decision: Option<Decision>,
+    pub contract: Option<Contract>,
+    pub trumps: Option<City>,
+    /// The trick on the table.
+    pub trick: TrickView,
+    /// The suit the current trick must follow, once set (LH-8).
+    pub suit_to_follow: Option<SuitLed>,
+    /// The most recently completed trick (possibly of the previous round).
+    pub last_trick: Option<CompletedTrickView>,
+    /// Tricks and points this round and total score, by side.
+    pub sides: Vec<SideView>,
+    /// One line per finished round.
+    pub score_sheet: Vec<RoundRecord>,
+    /// The winning seats, once the game is over.
+    pub winners: Option<Vec<Seat>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct HighestBid {
+    pub seat: Seat,
+    pub points: BidPoints,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TrickView {
+    pub leader: Seat,
+    pub plays: Vec<PlayView>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct PlayView {
+    pub seat: Seat,
+    pub card: HeirCard,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct CompletedTrickView {
+    /// The round it was played in.
+    pub round: u32,
+    pub leader: Seat,
+    pub plays: Vec<PlayView>,
+    pub winner: Seat,
+    /// What it scored for its taker (LH-11).
+    pub points: i32,
+}
+
+/// A side: one player, or a partnership (LH-3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SideView {
+    pub side: u8,
+    pub seats: Vec<Seat>,
+    /// Tricks taken this round.
+    pub tricks: u8,
+    /// Points taken this round so far: tricks and bonuses (LH-11), before any
+    /// "scores nothing" adjustment.
+    pub points: i32,
+    /// Total score.
+    pub score: i32,
+}
+
+/// One line of the score sheet: a finished round, by side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RoundRecord {
+    pub round: u32,
+    pub dealer: Seat,
+    /// Each seat's call; the dealer's is `None`.
+    pub calls: Vec<Option<Call>>,
+    pub decision: Decision,
+    pub trumps: City,
+    pub contract: Option<Contract>,
+    /// Tricks taken, by side.
+    pub tricks: Vec<u8>,
+    /// Points taken (tricks + bonuses), by side.
+    pub points: Vec<i32>,
+    /// What each side scored this round (LH-11: `min(points, 0)` for a
+    /// dealer's side that scores nothing).
+    pub round_scores: Vec<i32>,
+    /// Totals after the round, by side.
+    pub totals: Vec<i32>,
+}
+
+impl RoundRecord {
+    pub(crate) fn from_result(r: &RoundResult, game: &LostHeir) -> RoundRecord {
+        let n = game.players.as_usize();
+        let sides = game.side_count();
+        RoundRecord {
+            round: r.number,
+            dealer: r.dealer,
+            calls: r.calls[..n].to_vec(),
+            decision: r.decision,
+            trumps: r.trumps,
+            contract: r.contract,
+            tricks: r.tricks[..sides].to_vec(),
+            points: r.points[..sides].to_vec(),
+            round_scores: r.round_scores[..sides].to_vec(),
+            totals: r.totals[..sides].to_vec(),
+        }
+    }
+}
+
+fn plays(trick: &HeirTrick) -> Vec<PlayView> {
+    trick
+        .plays()
+        .map(|(seat, card)| PlayView { seat, card })
+        .collect()
+}
+
+impl CompletedTrickView {
+    fn new(done: &CompletedTrick) -> CompletedTrickView {
+        CompletedTrickView {
+            round: done.round,
+            leader: done.trick.leader(),
+            plays: plays(&done.trick),
+            winner: done.winner,
+            points: tricks::trick_points(done.trick.mask()),
+        }
+    }
+}
+
+impl View {
+    pub(crate) fn new(game: &LostHeir, viewer: Viewer) -> View {
+        let round = &game.round;
+        let n = game.players;
+        let all_hands = |piles: &[cards::Hand<HeirCard>]| {
+            n.seats()
+                .map(|s| piles[s.index()].iter().collect())
+                .collect::<Vec<Vec<HeirCard>>>()
+        };
+        let (seat, hand, hands, taken) = match viewer {
+            Viewer::Seat(seat) if n.seat(seat.number()).is_some() => (
+                Some(seat),
+                Some(round.hands[seat.index()].iter().collect()),
+                None,
+                None,
+            ),
+            Viewer::Seat(_) | Viewer::Spectator => (None, None, None, None),
+            Viewer::Omniscient => (
+                None,
+                None,
+                Some(all_hands(&round.hands)),
+                Some(all_hands(&round.taken)),
+            ),
+        };
+        View {
+            players: n.get(),
+            partnerships: game.config.partnerships,
+            target: game.config.target,
+            seat,
+            round: round.number,
+            dealer: round.dealer,
+            to_act: game.turn(),
+            prompt: game.current_prompt(),
+            hand,
+            hands,
+            taken,
+            hand_sizes: n
+                .seats()
+                .map(|s| round.hands[s.index()].len() as u8)
+                .collect(),
+            calls: round.calls[..n.as_usize()].to_vec(),
+            highest_bid: round
+                .highest
+                .map(|(seat, points)| HighestBid { seat, points }),
+            decision: round.decision,
+            contract: game.contract(),
+            trumps: round.trumps,
+            trick: TrickView {
+                leader: round.trick.leader(),
+                plays: plays(&round.trick),
+            },
+            suit_to_follow: round
+                .trumps
+                .and_then(|t| tricks::suit_to_follow(&round.trick, t)),
+            last_trick: game.last_trick.as_ref().map(CompletedTrickView::new),
+            sides: side_views(game),
+            score_sheet: game.score_sheet(),
+            winners: game.outcome().map(|o| o.winners.iter().collect()),
+        }
+    }
+}
+
+fn side_views(game: &LostHeir) -> Vec<SideView> {
+    let round = &game.round;
+    (0..game.side_count())
+        .map(|side| {
+            let side = side as u8;
+            let seats: Vec<Seat> = game
+                .players
+                .seats()
+                .filter(|&s| game.side_of(s) == side)
+                .collect();
+            let tricks = seats.iter().map(|s| round.tricks[s.index()]).sum();
+            let bonus: i32 = seats.iter().map(|s| round.bonus[s.index()]).sum();
+            SideView {
+                side,
+                tricks,
+                points: i32::from(tricks) + bonus,
+                score: game.scores[usize::from(side)],
+                seats,
+            }
+        })
+        .collect()
+}
