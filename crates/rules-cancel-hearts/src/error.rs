@@ -1,0 +1,115 @@
+//! Why a move was refused: one variant per broken rule (G-3).
+//!
+//! Messages name the rule and only ever mention cards the mover named or
+//! holds, never another player's cards or the kitty (G-2).
+
+use cards::RuleViolation;
+use cards::standard::{Card, Suit};
+
+/// What the game is waiting for, named in [`RuleError::WrongPhase`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Waiting {
+    Passes,
+    Play,
+    Discard,
+    Moon,
+}
+
+impl std::fmt::Display for Waiting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Waiting::Passes => "the players to choose their passes",
+            Waiting::Play => "a card to be played",
+            Waiting::Discard => "the kitty taker's discard",
+            Waiting::Moon => "the moon shooter's choice",
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    #[error("the game is over (CH-13)")]
+    GameOver,
+    #[error("there is no seat {seat} at this table (G-3)")]
+    NoSuchSeat { seat: u8 },
+    #[error("that move is not allowed now: the game is waiting for {waiting} (G-3)")]
+    WrongPhase { waiting: Waiting },
+    #[error("it is not your turn (G-3)")]
+    NotYourTurn,
+    #[error("nobody passes in this round: every fourth round has no pass (CH-3)")]
+    NoPassThisRound,
+    #[error("you have already chosen your pass for this round (CH-3)")]
+    AlreadyPassed,
+    #[error("you must pass exactly three cards, not {given} (CH-3)")]
+    MustPassThree { given: u32 },
+    #[error("you do not hold {card} (G-3)")]
+    CardNotInHand { card: Card },
+    #[error("you do not hold all of those cards (G-3)")]
+    CardsNotInHand,
+    #[error("the first trick must be led with the two of clubs, which you hold (CH-4)")]
+    MustLeadTwoOfClubs,
+    #[error(
+        "both twos of clubs are in the kitty: the first trick must be led with your {card}, the lowest club in any hand (CH-4)"
+    )]
+    MustLeadLowestClub { card: Card },
+    #[error("must follow suit: you hold {suit} (CH-5)")]
+    MustFollowSuit { suit: Suit },
+    #[error(
+        "no hearts or queen of spades on the first trick while you hold another card you may play (CH-5)"
+    )]
+    NoPointsOnFirstTrick,
+    #[error(
+        "hearts are not broken: no heart or queen of spades has been played this round, and you hold other cards (CH-6)"
+    )]
+    HeartsNotBroken,
+    #[error(
+        "you must discard exactly {expected} cards, as many as the kitty held, not {given} (CH-10)"
+    )]
+    WrongDiscardCount { expected: u32, given: u32 },
+    #[error("only the player who shot the moon chooses what to do with it (CH-12)")]
+    NotTheShooter,
+}
+
+impl RuleViolation for RuleError {
+    fn code(&self) -> &'static str {
+        match self {
+            RuleError::GameOver => "game_over",
+            RuleError::NoSuchSeat { .. } => "no_such_seat",
+            RuleError::WrongPhase { .. } => "wrong_phase",
+            RuleError::NotYourTurn => "not_your_turn",
+            RuleError::NoPassThisRound => "no_pass_this_round",
+            RuleError::AlreadyPassed => "already_passed",
+            RuleError::MustPassThree { .. } => "must_pass_three",
+            RuleError::CardNotInHand { .. } => "card_not_in_hand",
+            RuleError::CardsNotInHand => "cards_not_in_hand",
+            RuleError::MustLeadTwoOfClubs => "must_lead_two_of_clubs",
+            RuleError::MustLeadLowestClub { .. } => "must_lead_lowest_club",
+            RuleError::MustFollowSuit { .. } => "must_follow_suit",
+            RuleError::NoPointsOnFirstTrick => "no_points_on_first_trick",
+            RuleError::HeartsNotBroken => "hearts_not_broken",
+            RuleError::WrongDiscardCount { .. } => "wrong_discard_count",
+            RuleError::NotTheShooter => "not_the_shooter",
+        }
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some(match self {
+            RuleError::GameOver => "CH-13",
+            RuleError::NoSuchSeat { .. }
+            | RuleError::WrongPhase { .. }
+            | RuleError::NotYourTurn
+            | RuleError::CardNotInHand { .. }
+            | RuleError::CardsNotInHand => "G-3",
+            RuleError::NoPassThisRound
+            | RuleError::AlreadyPassed
+            | RuleError::MustPassThree { .. } => "CH-3",
+            RuleError::MustLeadTwoOfClubs | RuleError::MustLeadLowestClub { .. } => "CH-4",
+            RuleError::MustFollowSuit { .. } | RuleError::NoPointsOnFirstTrick => "CH-5",
+            RuleError::HeartsNotBroken => "CH-6",
+            RuleError::WrongDiscardCount { .. } => "CH-10",
+            RuleError::NotTheShooter => "CH-12",
+        })
+    }
+}

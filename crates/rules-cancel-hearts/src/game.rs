@@ -1,0 +1,832 @@
+//! The game state and its transitions, from the first deal to the winner.
+
+use std::fmt;
+
+use cards::standard::{Card, Suit, double_deck};
+use cards::{
+    CardMask, Hand, Outcome, PlayerCount, Ruleset, Seat, SeatSet, Seed, Trick, Viewer, Visibility,
+    random_below, shuffle,
+};
+
+use crate::config::{AllCancelled, Config, ConfigError, DECK_SIZE, Deal, hand_size};
+use crate::error::{RuleError, Waiting};
+use crate::legal::{Legal, Options, Selection};
+use crate::moves::{MoonChoice, Move, PASS_COUNT, PassDirection, Round};
+use crate::view::View;
+
+/// Array size for per-seat data: the most players a table has (CH-1).
+pub(crate) const SEATS: usize = crate::config::MAX_PLAYERS as usize;
+/// A trick can grow, by extension (CH-8), to every card in play.
+pub(crate) const TRICK_CAPACITY: usize = DECK_SIZE as usize;
+/// Points for taking every scoring card: 26 hearts and two queens of spades.
+pub(crate) const ALL_POINTS: u32 = 28;
+/// What a moon is worth (CH-12).
+const MOON: i32 = 26;
+
+pub(crate) type TableTrick = Trick<Card, TRICK_CAPACITY>;
+
+/// The scoring cards: every heart and the queen of spades (CH-11).
+pub(crate) fn scoring_mask() -> CardMask<Card> {
+    Suit::Hearts
+        .mask()
+        .union(CardMask::single(Card::QUEEN_OF_SPADES))
+}
+
+/// Points in a pile of cards: 1 per heart, 13 per queen of spades (CH-11).
+pub(crate) fn points(cards: &Hand<Card>) -> i32 {
+    let hearts = cards.restricted_to(Suit::Hearts.mask()).len() as i32;
+    hearts + 13 * i32::from(cards.count(Card::QUEEN_OF_SPADES))
+}
+
+fn is_heart_or_queen_of_spades(card: Card) -> bool {
+    card.suit == Suit::Hearts || card == Card::QUEEN_OF_SPADES
+}
+
+/// Adds a card that is known to have a free copy (the deck has two of each).
+fn add(hand: &mut Hand<Card>, card: Card) {
+    hand.insert(card)
+        .expect("two decks never give a third copy of a card");
+}
+
+/// Where a round stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", tag = "phase"))]
+pub enum Phase {
+    /// Everyone still in `to_act` chooses three cards (CH-3).
+    Passing,
+    /// Cards are led and followed (CH-4..CH-9).
+    Playing,
+    /// The first trick's winner puts back as many cards as the kitty held (CH-10).
+    Discarding { seat: Seat },
+    /// The shooter chooses how to use the moon (CH-12).
+    Moon { shooter: Seat },
+    /// Someone reached the target (CH-13).
+    Over,
+}
+
+/// A trick that left the table: won, or set aside under carry-over (CH-9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CompletedTrick {
+    pub(crate) trick: TableTrick,
+    /// `None` when the trick was set aside (CH-9).
+    pub(crate) winner: Option<Seat>,
+}
+
+/// One line of the score sheet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RoundRecord {
+    pub(crate) round: Round,
+    pub(crate) dealer: Seat,
+    pub(crate) pass: PassDirection,
+    /// What the round added to each score (the moon's effect, if shot).
+    pub(crate) points: [i32; SEATS],
+    pub(crate) moon: Option<(Seat, MoonChoice)>,
+    pub(crate) scores_after: [i32; SEATS],
+}
+
+/// The seed stays in the state (later rounds are dealt from its stream) but
+/// must not leak through `Debug` into logs: it is secret until the end (G-2).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct SecretSeed(Seed);
+
+impl fmt::Debug for SecretSeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Seed(<secret>)")
+    }
+}
+
+/// A game of Cancellation Hearts.
+///
+/// Plain data: hands are bit masks, tricks fixed arrays, so `legal_moves`
+/// and `play` never allocate (only the score sheet grows, once per round).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CancelHearts {
+    config: Config,
+    players: PlayerCount,
+    seed: SecretSeed,
+    /// Where the seed's ChaCha stream stands (in 32-bit words), so each
+    /// round's shuffle continues the same stream (G-1).
+    rng_position: u128,
+    round: Round,
+    dealer: Seat,
+    scores: [i32; SEATS],
+    phase: Phase,
+    hands: [Hand<Card>; SEATS],
+    /// The cards each seat passed this round (CH-3).
+    passes: [Hand<Card>; SEATS],
+    passed: SeatSet,
+    kitty: Hand<Card>,
+    kitty_taker: Option<Seat>,
+    /// The kitty taker's discards: theirs for scoring, hidden from others (CH-10).
+    discards: Hand<Card>,
+    /// Cards won in tricks this round, face up.
+    taken: [Hand<Card>; SEATS],
+    trick: TableTrick,
+    /// The current trick as a multiset: a kind held twice is cancelled (CH-7).
+    trick_cards: Hand<Card>,
+    /// Tricks finished (won or set aside) this round; 0 during the first.
+    tricks_done: u8,
+    /// The card the first trick must be led with (CH-4), until it is.
+    opening_card: Option<Card>,
+    hearts_broken: bool,
+    last_winner: Option<Seat>,
+    last_trick: Option<CompletedTrick>,
+    /// Tricks set aside under carry-over, waiting for the next winner (CH-9).
+    set_aside: Hand<Card>,
+    history: Vec<RoundRecord>,
+}
+
+impl CancelHearts {
+    /// Deals a new game: draws the first dealer from the seed's stream, then
+    /// shuffles and deals from the same stream (CH-1, CH-2, G-1).
+    pub fn new(config: Config, seed: Seed) -> Result<CancelHearts, ConfigError> {
+        let players = config.validate()?;
+        let mut rng = seed.rng();
+        let dealer = Seat::new(random_below(&mut rng, u32::from(players.get())) as u8);
+        let mut game = CancelHearts::empty(config, players, seed, dealer, rng.get_word_pos());
+        game.deal_from_seed();
+        Ok(game)
+    }
+
+    /// A game starting from a hand-built deal, for tests and analysis. The
+    /// deal is checked like a real one (CH-1). Later rounds are dealt from
+    /// `seed`'s stream (no dealer is drawn from it).
+    pub fn from_deal(config: Config, seed: Seed, deal: Deal) -> Result<CancelHearts, ConfigError> {
+        let players = config.validate()?;
+        deal.validate(players)?;
+        let mut game = CancelHearts::empty(config, players, seed, deal.dealer, 0);
+        game.round = Round(deal.round);
+        for (score, given) in game.scores.iter_mut().zip(&deal.scores) {
+            *score = *given;
+        }
+        let mut hands = [Hand::EMPTY; SEATS];
+        hands[..players.as_usize()].copy_from_slice(&deal.hands);
+        game.begin_round(hands, deal.kitty);
+        Ok(game)
+    }
+
+    fn empty(
+        config: Config,
+        players: PlayerCount,
+        seed: Seed,
+        dealer: Seat,
+        rng_position: u128,
+    ) -> CancelHearts {
+        CancelHearts {
+            config,
+            players,
+            seed: SecretSeed(seed),
+            rng_position,
+            round: Round(0),
+            dealer,
+            scores: [0; SEATS],
+            phase: Phase::Passing,
+            hands: [Hand::EMPTY; SEATS],
+            passes: [Hand::EMPTY; SEATS],
+            passed: SeatSet::EMPTY,
+            kitty: Hand::EMPTY,
+            kitty_taker: None,
+            discards: Hand::EMPTY,
+            taken: [Hand::EMPTY; SEATS],
+            trick: Trick::new(dealer, players),
+            trick_cards: Hand::EMPTY,
+            tricks_done: 0,
+            opening_card: None,
+            hearts_broken: false,
+            last_winner: None,
+            last_trick: None,
+            set_aside: Hand::EMPTY,
+            // Games rarely run past 32 rounds: one allocation per game.
+            history: Vec::with_capacity(32),
+        }
+    }
+
+    // ----- read access -------------------------------------------------
+
+    pub fn round(&self) -> Round {
+        self.round
+    }
+
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn pass_direction(&self) -> PassDirection {
+        self.round.pass_direction()
+    }
+
+    /// Scores by seat number.
+    pub fn scores(&self) -> &[i32] {
+        &self.scores[..self.n()]
+    }
+
+    /// The hand of `seat` (an engine-side accessor: the api shows hands only
+    /// through [`CancelHearts::view`], which applies G-2).
+    pub fn hand(&self, seat: Seat) -> Hand<Card> {
+        self.hands[seat.index()]
+    }
+
+    /// CH-12's automatic choice for a bot or a timeout: the option that
+    /// leaves the shooter's final standing better, subtracting when equal.
+    /// `None` unless a moon choice is pending.
+    pub fn automatic_moon_choice(&self) -> Option<MoonChoice> {
+        let Phase::Moon { shooter } = self.phase else {
+            return None;
+        };
+        let subtract = self.standing_after_moon(shooter, MoonChoice::SubtractOwn);
+        let add = self.standing_after_moon(shooter, MoonChoice::AddToOthers);
+        Some(if add > subtract {
+            MoonChoice::AddToOthers
+        } else {
+            MoonChoice::SubtractOwn
+        })
+    }
+
+    /// The shooter's standing after a moon option, higher is better:
+    /// 3 sole winner, 2 shared win, 1 game goes on, 0 game lost. Both options
+    /// move the shooter 26 points relative to everyone, so they differ only
+    /// in whether the game ends now (adding can push others to the target).
+    fn standing_after_moon(&self, shooter: Seat, choice: MoonChoice) -> u8 {
+        let scores = self.scores_after_moon(shooter, choice);
+        let scores = &scores[..self.n()];
+        if !scores.iter().any(|&s| s >= self.config.target) {
+            return 1;
+        }
+        let lowest = *scores.iter().min().expect("at least six players");
+        let sharing = scores.iter().filter(|&&s| s == lowest).count();
+        match (scores[shooter.index()] == lowest, sharing) {
+            (false, _) => 0,
+            (true, 1) => 3,
+            (true, _) => 2,
+        }
+    }
+
+    fn scores_after_moon(&self, shooter: Seat, choice: MoonChoice) -> [i32; SEATS] {
+        let mut scores = self.scores;
+        for (seat, delta) in self.moon_points(shooter, choice).iter().enumerate() {
+            scores[seat] += delta;
+        }
+        scores
+    }
+
+    fn moon_points(&self, shooter: Seat, choice: MoonChoice) -> [i32; SEATS] {
+        let mut points = [0; SEATS];
+        match choice {
+            MoonChoice::SubtractOwn => points[shooter.index()] = -MOON,
+            MoonChoice::AddToOthers => {
+                for seat in self.players.seats().filter(|&s| s != shooter) {
+                    points[seat.index()] = MOON;
+                }
+            }
+        }
+        points
+    }
+
+    pub(crate) fn n(&self) -> usize {
+        self.players.as_usize()
+    }
+
+    // ----- crate-internal read access for the view ----------------------
+
+    pub(crate) fn players(&self) -> PlayerCount {
+        self.players
+    }
+    pub(crate) fn hands(&self) -> &[Hand<Card>] {
+        &self.hands[..self.n()]
+    }
+    pub(crate) fn passes(&self) -> &[Hand<Card>] {
+        &self.passes[..self.n()]
+    }
+    pub(crate) fn kitty(&self) -> Hand<Card> {
+        self.kitty
+    }
+    pub(crate) fn kitty_taker(&self) -> Option<Seat> {
+        self.kitty_taker
+    }
+    pub(crate) fn discards(&self) -> Hand<Card> {
+        self.discards
+    }
+    pub(crate) fn taken(&self) -> &[Hand<Card>] {
+        &self.taken[..self.n()]
+    }
+    pub(crate) fn current_trick(&self) -> &TableTrick {
+        &self.trick
+    }
+    pub(crate) fn last_trick(&self) -> Option<&CompletedTrick> {
+        self.last_trick.as_ref()
+    }
+    pub(crate) fn set_aside(&self) -> Hand<Card> {
+        self.set_aside
+    }
+    pub(crate) fn hearts_broken(&self) -> bool {
+        self.hearts_broken
+    }
+    pub(crate) fn history(&self) -> &[RoundRecord] {
+        &self.history
+    }
+
+    // ----- the round ----------------------------------------------------
+
+    /// Shuffles two decks with the seed's stream and deals one card at a
+    /// time clockwise from the dealer's left; the rest is the kitty (CH-1).
+    fn deal_from_seed(&mut self) {
+        let mut rng = self.seed.0.rng();
+        rng.set_word_pos(self.rng_position);
+        let mut deck = double_deck();
+        shuffle(&mut deck, &mut rng);
+        self.rng_position = rng.get_word_pos();
+
+        let n = self.players;
+        let dealt = (hand_size(n) * u32::from(n.get())) as usize;
+        let mut hands = [Hand::EMPTY; SEATS];
+        for (i, &card) in deck[..dealt].iter().enumerate() {
+            let seat = self.dealer.offset(1 + (i % n.as_usize()) as u8, n);
+            add(&mut hands[seat.index()], card);
+        }
+        let mut kitty = Hand::EMPTY;
+        for &card in &deck[dealt..] {
+            add(&mut kitty, card);
+        }
+        self.begin_round(hands, kitty);
+    }
+
+    fn begin_round(&mut self, hands: [Hand<Card>; SEATS], kitty: Hand<Card>) {
+        self.hands = hands;
+        self.kitty = kitty;
+        self.passes = [Hand::EMPTY; SEATS];
+        self.passed = SeatSet::EMPTY;
+        self.kitty_taker = None;
+        self.discards = Hand::EMPTY;
+        self.taken = [Hand::EMPTY; SEATS];
+        self.trick_cards = Hand::EMPTY;
+        self.tricks_done = 0;
+        self.hearts_broken = false;
+        self.last_winner = None;
+        self.last_trick = None;
+        self.set_aside = Hand::EMPTY;
+        if self.pass_direction() == PassDirection::NoPass {
+            self.start_play();
+        } else {
+            self.phase = Phase::Passing;
+        }
+    }
+
+    /// CH-4: the holder of a two of clubs leads it, the first clockwise from
+    /// the dealer's left if two players hold one; if both are in the kitty,
+    /// the lowest club in any hand, with the same tie-break.
+    fn opening_lead(&self) -> (Seat, Option<Card>) {
+        let clubs_in_hands = self
+            .hands()
+            .iter()
+            .fold(CardMask::EMPTY, |acc, hand| acc.union(hand.kinds()))
+            .intersection(Suit::Clubs.mask());
+        let first_from_dealers_left = self.dealer.left(self.players);
+        match clubs_in_hands.lowest() {
+            Some(card) => {
+                let holder = self
+                    .players
+                    .clockwise_from(first_from_dealers_left)
+                    .find(|s| self.hands[s.index()].contains(card))
+                    .expect("a club in the hands has a holder");
+                (holder, Some(card))
+            }
+            // Unreachable with at most six cards in the kitty and 26 clubs,
+            // but the rules must not panic: the dealer's left leads anything.
+            None => (first_from_dealers_left, None),
+        }
+    }
+
+    fn start_play(&mut self) {
+        let (leader, card) = self.opening_lead();
+        self.trick = Trick::new(leader, self.players);
+        self.opening_card = card;
+        self.phase = Phase::Playing;
+    }
+
+    /// The cards `seat` may play to the current trick (CH-4..CH-8).
+    fn playable(&self, seat: Seat) -> CardMask<Card> {
+        let hand = self.hands[seat.index()].kinds();
+        let Some(led) = self.trick.led() else {
+            return self.leadable(hand);
+        };
+        let suit = hand.intersection(led.suit.mask());
+        if !suit.is_empty() {
+            return suit;
+        }
+        if self.in_first_circuit_of_first_trick() {
+            // CH-5: no points on the first trick unless nothing else is held.
+            let safe = hand.difference(scoring_mask());
+            if !safe.is_empty() {
+                return safe;
+            }
+        }
+        hand
+    }
+
+    /// CH-4 and CH-6 for a card led to a new trick.
+    fn leadable(&self, hand: CardMask<Card>) -> CardMask<Card> {
+        if let Some(card) = self.opening_card {
+            return CardMask::single(card);
+        }
+        let not_hearts = hand.difference(Suit::Hearts.mask());
+        if self.hearts_broken || not_hearts.is_empty() {
+            hand
+        } else {
+            not_hearts
+        }
+    }
+
+    /// CH-5 binds the first trick of the round, but not extension cards (CH-8).
+    fn in_first_circuit_of_first_trick(&self) -> bool {
+        self.tricks_done == 0 && self.trick.len() < self.n()
+    }
+
+    // ----- validation (nothing here mutates) -----------------------------
+
+    fn check(&self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
+        if self.phase == Phase::Over {
+            return Err(RuleError::GameOver);
+        }
+        if seat.index() >= self.n() {
+            return Err(RuleError::NoSuchSeat {
+                seat: seat.number(),
+            });
+        }
+        match (self.phase, mv) {
+            (Phase::Passing, Move::PassCards { cards }) => self.check_pass(seat, cards),
+            (Phase::Playing, Move::Play { card }) => self.check_play(seat, *card),
+            (Phase::Discarding { seat: taker }, Move::Discard { cards }) => {
+                self.check_discard(seat, taker, cards)
+            }
+            (Phase::Moon { shooter }, Move::Moon { .. }) if seat != shooter => {
+                Err(RuleError::NotTheShooter)
+            }
+            (Phase::Moon { .. }, Move::Moon { .. }) => Ok(()),
+            (_, Move::PassCards { .. }) if self.pass_direction() == PassDirection::NoPass => {
+                Err(RuleError::NoPassThisRound)
+            }
+            _ => Err(RuleError::WrongPhase {
+                waiting: self.waiting(),
+            }),
+        }
+    }
+
+    fn waiting(&self) -> Waiting {
+        match self.phase {
+            Phase::Passing => Waiting::Passes,
+            Phase::Playing | Phase::Over => Waiting::Play,
+            Phase::Discarding { .. } => Waiting::Discard,
+            Phase::Moon { .. } => Waiting::Moon,
+        }
+    }
+
+    fn check_pass(&self, seat: Seat, cards: &Hand<Card>) -> Result<(), RuleError> {
+        if self.passed.contains(seat) {
+            return Err(RuleError::AlreadyPassed);
+        }
+        if cards.len() != PASS_COUNT {
+            return Err(RuleError::MustPassThree { given: cards.len() });
+        }
+        if !self.hands[seat.index()].contains_all(cards) {
+            return Err(RuleError::CardsNotInHand);
+        }
+        Ok(())
+    }
+
+    fn check_play(&self, seat: Seat, card: Card) -> Result<(), RuleError> {
+        if seat != self.trick.next_to_play() {
+            return Err(RuleError::NotYourTurn);
+        }
+        let hand = self.hands[seat.index()];
+        if !hand.contains(card) {
+            return Err(RuleError::CardNotInHand { card });
+        }
+        if self.playable(seat).contains(card) {
+            return Ok(());
+        }
+        Err(self.why_unplayable(hand.kinds(), card))
+    }
+
+    /// Names the rule a held but unplayable card breaks. Mirrors `playable`.
+    fn why_unplayable(&self, hand: CardMask<Card>, card: Card) -> RuleError {
+        match self.trick.led() {
+            None => match self.opening_card {
+                Some(Card::TWO_OF_CLUBS) => RuleError::MustLeadTwoOfClubs,
+                Some(required) => RuleError::MustLeadLowestClub { card: required },
+                None => RuleError::HeartsNotBroken,
+            },
+            Some(led) if hand.intersects(led.suit.mask()) && card.suit != led.suit => {
+                RuleError::MustFollowSuit { suit: led.suit }
+            }
+            Some(_) => RuleError::NoPointsOnFirstTrick,
+        }
+    }
+
+    fn check_discard(&self, seat: Seat, taker: Seat, cards: &Hand<Card>) -> Result<(), RuleError> {
+        if seat != taker {
+            return Err(RuleError::NotYourTurn);
+        }
+        let expected = self.kitty.len();
+        if cards.len() != expected {
+            return Err(RuleError::WrongDiscardCount {
+                expected,
+                given: cards.len(),
+            });
+        }
+        if !self.hands[seat.index()].contains_all(cards) {
+            return Err(RuleError::CardsNotInHand);
+        }
+        Ok(())
+    }
+
+    // ----- transitions (called only after `check`) -----------------------
+
+    fn apply(&mut self, seat: Seat, mv: &Move) {
+        match *mv {
+            Move::PassCards { cards } => self.apply_pass(seat, cards),
+            Move::Play { card } => self.apply_play(seat, card),
+            Move::Discard { cards } => self.apply_discard(seat, cards),
+            Move::Moon { choice } => self.apply_moon(choice),
+        }
+    }
+
+    /// A pass leaves the hand at once but is delivered only when everyone
+    /// has chosen (CH-3: secret and simultaneous).
+    fn apply_pass(&mut self, seat: Seat, cards: Hand<Card>) {
+        self.hands[seat.index()].remove_all(&cards);
+        self.passes[seat.index()] = cards;
+        self.passed.insert(seat);
+        if self.passed == self.players.all() {
+            self.deliver_passes();
+            self.start_play();
+        }
+    }
+
+    fn deliver_passes(&mut self) {
+        let direction = self.pass_direction();
+        for giver in self.players.seats() {
+            if let Some(receiver) = direction.receiver(giver, self.players) {
+                let cards = self.passes[giver.index()];
+                self.hands[receiver.index()].absorb(&cards);
+            }
+        }
+    }
+
+    fn apply_play(&mut self, seat: Seat, card: Card) {
+        self.hands[seat.index()].remove(card);
+        self.trick.push(card);
+        add(&mut self.trick_cards, card);
+        self.opening_card = None;
+        // Equivalent to "played in an earlier trick" (CH-6): nothing is led
+        // again before this trick ends.
+        if is_heart_or_queen_of_spades(card) {
+            self.hearts_broken = true;
+        }
+        if self.trick.is_full_circuit() {
+            self.judge_circuit();
+        }
+    }
+
+    /// After each full circuit: the highest uncancelled card of the suit led
+    /// wins (CH-7); with none, extend or set aside (CH-8, CH-9).
+    fn judge_circuit(&mut self) {
+        if let Some(winner) = self.current_winner() {
+            self.finish_trick(winner);
+            return;
+        }
+        let leader = self.trick.leader();
+        let hands_empty = self.hands[leader.index()].is_empty();
+        match (self.config.all_cancelled, hands_empty) {
+            // CH-8: another circuit from the leader; `Trick` wraps around.
+            (AllCancelled::Extend, false) => {}
+            (AllCancelled::Extend, true) => {
+                self.finish_trick(self.last_winner.unwrap_or(leader));
+            }
+            (AllCancelled::CarryOver, false) => self.set_trick_aside(),
+            (AllCancelled::CarryOver, true) => self.finish_trick(leader),
+        }
+    }
+
+    /// The seat holding the trick now: highest uncancelled card of the suit
+    /// led (CH-7). A kind played twice is cancelled; no kind has three copies.
+    pub(crate) fn current_winner(&self) -> Option<Seat> {
+        winner_of(&self.trick, &self.trick_cards)
+    }
+
+    /// CH-9: the trick waits for the next winner; the same leader leads again.
+    fn set_trick_aside(&mut self) {
+        self.set_aside.absorb(&self.trick_cards);
+        self.last_trick = Some(CompletedTrick {
+            trick: self.trick,
+            winner: None,
+        });
+        self.trick_cards = Hand::EMPTY;
+        self.tricks_done += 1;
+        self.trick = Trick::new(self.trick.leader(), self.players);
+    }
+
+    fn finish_trick(&mut self, winner: Seat) {
+        let w = winner.index();
+        self.taken[w].absorb(&self.trick_cards);
+        self.taken[w].absorb(&self.set_aside);
+        self.set_aside = Hand::EMPTY;
+        self.trick_cards = Hand::EMPTY;
+        self.last_trick = Some(CompletedTrick {
+            trick: self.trick,
+            winner: Some(winner),
+        });
+        self.last_winner = Some(winner);
+        self.tricks_done += 1;
+        self.trick = Trick::new(winner, self.players);
+
+        let round_over = self.hands[w].is_empty();
+        if self.kitty_taker.is_none() && !self.kitty.is_empty() {
+            self.take_kitty(winner, round_over);
+        }
+        if round_over {
+            self.end_round();
+        }
+    }
+
+    /// CH-10: the first trick's winner takes the kitty and discards as many.
+    /// If the round is already over (every card went into that one trick),
+    /// taking and discarding are the same cards: they go straight to the
+    /// winner's discards.
+    fn take_kitty(&mut self, winner: Seat, round_over: bool) {
+        self.kitty_taker = Some(winner);
+        if round_over {
+            self.discards = self.kitty;
+        } else {
+            self.hands[winner.index()].absorb(&self.kitty);
+            self.phase = Phase::Discarding { seat: winner };
+        }
+    }
+
+    fn apply_discard(&mut self, seat: Seat, cards: Hand<Card>) {
+        self.hands[seat.index()].remove_all(&cards);
+        self.discards = cards;
+        self.phase = Phase::Playing;
+    }
+
+    /// Everything a seat scores this round: tricks taken and its discards.
+    fn round_pile(&self, seat: Seat) -> Hand<Card> {
+        let mut pile = self.taken[seat.index()];
+        if self.kitty_taker == Some(seat) {
+            pile.absorb(&self.discards);
+        }
+        pile
+    }
+
+    fn end_round(&mut self) {
+        let shooter = self
+            .players
+            .seats()
+            .find(|&s| self.round_pile(s).restricted_to(scoring_mask()).len() == ALL_POINTS);
+        if let Some(shooter) = shooter {
+            // CH-12: the shooter decides, as a move.
+            self.phase = Phase::Moon { shooter };
+            return;
+        }
+        let mut round_points = [0; SEATS];
+        for seat in self.players.seats() {
+            round_points[seat.index()] = points(&self.round_pile(seat));
+        }
+        self.close_round(round_points, None);
+    }
+
+    fn apply_moon(&mut self, choice: MoonChoice) {
+        let Phase::Moon { shooter } = self.phase else {
+            unreachable!("checked: a moon choice is pending");
+        };
+        let round_points = self.moon_points(shooter, choice);
+        self.close_round(round_points, Some((shooter, choice)));
+    }
+
+    /// Adds the round to the scores and the sheet; ends the game (CH-13) or
+    /// deals the next round with the deal passed left (CH-2).
+    fn close_round(&mut self, round_points: [i32; SEATS], moon: Option<(Seat, MoonChoice)>) {
+        for (score, delta) in self.scores.iter_mut().zip(round_points) {
+            *score += delta;
+        }
+        self.history.push(RoundRecord {
+            round: self.round,
+            dealer: self.dealer,
+            pass: self.pass_direction(),
+            points: round_points,
+            moon,
+            scores_after: self.scores,
+        });
+        if self.scores().iter().any(|&s| s >= self.config.target) {
+            self.phase = Phase::Over;
+            return;
+        }
+        self.round = self.round.next();
+        self.dealer = self.dealer.left(self.players);
+        self.deal_from_seed();
+    }
+}
+
+/// CH-7 over a trick and its multiset of cards.
+pub(crate) fn winner_of(trick: &TableTrick, cards: &Hand<Card>) -> Option<Seat> {
+    let led = trick.led()?;
+    let uncancelled = cards.kinds().difference(cards.pairs());
+    let best = uncancelled.intersection(led.suit.mask()).highest()?;
+    trick
+        .plays()
+        .find(|&(_, card)| card == best)
+        .map(|(seat, _)| seat)
+}
+
+impl Ruleset for CancelHearts {
+    const KIND: &'static str = "cancellation-hearts";
+
+    type Config = Config;
+    type Move = Move;
+    type Legal = Legal;
+    type Error = RuleError;
+    type ConfigError = ConfigError;
+    type View = View;
+
+    fn new(config: Config, seed: Seed) -> Result<Self, ConfigError> {
+        CancelHearts::new(config, seed)
+    }
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn player_count(&self) -> PlayerCount {
+        self.players
+    }
+
+    fn to_act(&self) -> SeatSet {
+        match self.phase {
+            Phase::Passing => {
+                SeatSet::from_iter(self.players.seats().filter(|&s| !self.passed.contains(s)))
+            }
+            Phase::Playing => SeatSet::single(self.trick.next_to_play()),
+            Phase::Discarding { seat } => SeatSet::single(seat),
+            Phase::Moon { shooter } => SeatSet::single(shooter),
+            Phase::Over => SeatSet::EMPTY,
+        }
+    }
+
+    fn prompt(&self, seat: Seat) -> Option<&'static str> {
+        self.legal_moves(seat).prompt()
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Legal {
+        if !self.to_act().contains(seat) {
+            return Legal::NOTHING;
+        }
+        Legal(match self.phase {
+            Phase::Passing => Options::PassCards(Selection {
+                from: self.hands[seat.index()],
+                count: PASS_COUNT as u8,
+            }),
+            Phase::Playing => Options::Play(self.playable(seat)),
+            Phase::Discarding { .. } => Options::Discard(Selection {
+                from: self.hands[seat.index()],
+                count: self.kitty.len() as u8,
+            }),
+            Phase::Moon { .. } => Options::Moon,
+            Phase::Over => Options::Nothing,
+        })
+    }
+
+    fn play(&mut self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
+        self.check(seat, mv)?;
+        self.apply(seat, mv);
+        Ok(())
+    }
+
+    fn visibility(mv: &Move) -> Visibility {
+        match mv {
+            Move::PassCards { .. } | Move::Discard { .. } => Visibility::ActorOnly,
+            Move::Play { .. } | Move::Moon { .. } => Visibility::Public,
+        }
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        View::of(self, viewer)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.phase != Phase::Over {
+            return None;
+        }
+        let scores = self.scores().to_vec();
+        let lowest = *scores.iter().min()?;
+        let winners = self
+            .players
+            .seats()
+            .filter(|s| scores[s.index()] == lowest)
+            .collect();
+        Some(Outcome { scores, winners })
+    }
+}
