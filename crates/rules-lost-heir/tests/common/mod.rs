@@ -1,0 +1,132 @@
+//! Helpers shared by the integration tests: hand-built deals, scripted play,
+//! and an independent tally of a round's points (LH-11).
+#![allow(dead_code)]
+
+use cards::heir::{City, HeirCard};
+use cards::{CardKind, Hand, LegalMoves, Seat, Seed, Viewer};
+use rules_lost_heir::{CompletedTrickView, Config, LostHeir, Move, RuleError};
+
+pub fn card(code: &str) -> HeirCard {
+    code.parse()
+        .unwrap_or_else(|_| panic!("bad card code {code}"))
+}
+
+/// Card codes, where `toronto-*` stands for all seven Toronto cards.
+pub fn cards(codes: &[&str]) -> Vec<HeirCard> {
+    let mut out = Vec::new();
+    for code in codes {
+        match code.strip_suffix("-*") {
+            Some(city) => {
+                let city: City = city.parse().unwrap();
+                out.extend(city.mask().iter());
+            }
+            None => out.push(card(code)),
+        }
+    }
+    out
+}
+
+pub fn hand(codes: &[&str]) -> Hand<HeirCard> {
+    Hand::try_from_cards(cards(codes)).unwrap()
+}
+
+/// The deck for `players` (LH-2).
+pub fn deck(players: u8) -> Vec<HeirCard> {
+    let (deck, len) = cards::heir::deck(players != 3);
+    deck[..len].to_vec()
+}
+
+/// A full deal: seat `i` gets `partial[i]`, then the rest of the deck is
+/// dealt in index order to the seats that still have room.
+pub fn fill_deal(players: u8, partial: &[&[&str]]) -> Vec<Hand<HeirCard>> {
+    let size = match players {
+        2 => 16,
+        3 => 10,
+        _ => 8,
+    };
+    let mut hands: Vec<Hand<HeirCard>> = (0..players as usize)
+        .map(|i| partial.get(i).map_or(Hand::EMPTY, |codes| hand(codes)))
+        .collect();
+    let mut rest = Hand::try_from_cards(deck(players)).unwrap();
+    for h in &hands {
+        assert!(rest.remove_all(h), "a card was given twice");
+    }
+    for card in rest.iter() {
+        let seat = hands
+            .iter()
+            .position(|h| h.len() < size)
+            .expect("too many cards");
+        hands[seat].insert(card).unwrap();
+    }
+    assert!(hands.iter().all(|h| h.len() == size), "a hand is too big");
+    hands
+}
+
+pub fn game_from(config: Config, dealer: u8, hands: &[Hand<HeirCard>]) -> LostHeir {
+    LostHeir::from_deal(config, Seat::new(dealer), hands, Seed::from_u64(99)).unwrap()
+}
+
+/// Plays `mv` for whoever must act, panicking with the error if refused.
+pub fn act(game: &mut LostHeir, mv: Move) {
+    let seat = game.turn().expect("someone must act");
+    if let Err(e) = game.play(seat, &mv) {
+        panic!("{seat} could not {mv}: {e}");
+    }
+}
+
+/// Plays these cards in turn order.
+pub fn play_cards(game: &mut LostHeir, codes: &[&str]) {
+    for c in cards(codes) {
+        act(game, Move::play(c));
+    }
+}
+
+/// Tries `mv` for `seat`, expecting a refusal that leaves the game unchanged (G-3).
+pub fn refused(game: &mut LostHeir, seat: u8, mv: Move) -> RuleError {
+    let before = game.clone();
+    let err = game
+        .play(Seat::new(seat), &mv)
+        .expect_err("the move should be refused");
+    assert_eq!(*game, before, "a refused move changed the state");
+    err
+}
+
+/// Plays random legal moves until the game ends; returns the moves.
+pub fn play_out(game: &mut LostHeir, bot_seed: u64) -> Vec<(Seat, Move)> {
+    let mut rng = Seed::from_u64(bot_seed).rng();
+    let mut moves = Vec::new();
+    while let Some(seat) = game.turn() {
+        let mv = game.legal_moves(seat).random(&mut rng).unwrap();
+        game.play(seat, &mv).unwrap();
+        moves.push((seat, mv));
+        assert!(moves.len() < 200_000, "a game that does not end");
+    }
+    moves
+}
+
+/// LH-11, computed independently of the engine from a trick's cards.
+pub fn trick_points(trick: &CompletedTrickView) -> i32 {
+    let has = |c: HeirCard| trick.plays.iter().any(|p| p.card == c);
+    if has(HeirCard::Blank) {
+        return 1;
+    }
+    1 + if has(HeirCard::LostHeir) { 5 } else { 0 } - if has(HeirCard::WrongBoy) { 3 } else { 0 }
+}
+
+/// Every card of the deck is in exactly one place: a hand, the trick on the
+/// table, or a taken pile.
+pub fn assert_all_cards_accounted_for(game: &LostHeir) {
+    let view = game.view(Viewer::Omniscient);
+    let mut counts = [0u8; 31];
+    let hands = view.hands.as_ref().unwrap().iter().flatten();
+    let taken = view.taken.as_ref().unwrap().iter().flatten();
+    let table = view.trick.plays.iter().map(|p| &p.card);
+    for c in hands.chain(taken).chain(table) {
+        counts[c.index() as usize] += 1;
+    }
+    let mut expected = [0u8; 31];
+    for c in deck(view.players) {
+        expected[c.index() as usize] += 1;
+    }
+    assert_eq!(counts, expected, "cards lost or duplicated");
+}
