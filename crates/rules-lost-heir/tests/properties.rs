@@ -1,0 +1,202 @@
+//! Property tests over many seeds with random legal play, for 2, 3 and 4
+//! players, 4 with and without partnerships.
+
+mod common;
+
+use cards::heir::{City, HeirCard};
+use cards::{CardKind, LegalMoves, Seat, Seed, Viewer, random_below};
+use common::*;
+use proptest::prelude::*;
+use rules_lost_heir::{Config, Decision, LostHeir, Move, RoundRecord};
+
+fn configs() -> [Config; 4] {
+    [
+        Config::new(2),
+        Config::new(3),
+        Config::new(4),
+        Config::new(4).with_partnerships(false),
+    ]
+}
+
+/// Any move at all, legal or not: the space random refusals are drawn from.
+fn any_move(rng: &mut cards::GameRng) -> Move {
+    match random_below(rng, 6) {
+        0 => Move::bid(random_below(rng, 24) as u8),
+        1 => Move::Pass,
+        2 => Move::Accept,
+        3 => Move::Reject,
+        4 => Move::name_trumps(City::ALL[random_below(rng, 4) as usize]),
+        _ => Move::play(HeirCard::from_index(random_below(rng, 31) as u8).unwrap()),
+    }
+}
+
+/// Tallies a round's points from the completed tricks every viewer sees.
+#[derive(Default)]
+struct Tally {
+    tricks: [u8; 4],
+    points: [i32; 4],
+}
+
+/// The LH-11 round score a side should get, from the sheet's own points.
+fn expected_round_score(line: &RoundRecord, side: usize, dealer_side: usize) -> i32 {
+    let points = line.points[side];
+    if side != dealer_side {
+        return points;
+    }
+    let fails = match line.decision {
+        Decision::Rejected => true,
+        Decision::Accepted => points < i32::from(line.contract.unwrap().points.get()),
+        Decision::AllPassed => false,
+    };
+    if fails { points.min(0) } else { points }
+}
+
+fn check_round(game: &LostHeir, line: &RoundRecord, tally: &Tally, before: &[i32]) {
+    let sides = game.side_count();
+    assert_eq!(
+        line.tricks,
+        tally.tricks[..sides].to_vec(),
+        "tricks by side"
+    );
+    assert_eq!(
+        line.points,
+        tally.points[..sides].to_vec(),
+        "points by side"
+    );
+    let total_tricks: u32 = line.tricks.iter().map(|&t| u32::from(t)).sum();
+    assert_eq!(total_tricks, u32::from(game.tricks_per_round()));
+    let dealer_side = usize::from(game.side_of(line.dealer));
+    for side in 0..sides {
+        assert_eq!(
+            line.round_scores[side],
+            expected_round_score(line, side, dealer_side)
+        );
+        assert_eq!(line.totals[side], before[side] + line.round_scores[side]);
+    }
+}
+
+/// Plays one whole game with random legal moves, checking every invariant on
+/// the way; returns the moves.
+fn play_checked(config: Config, seed: u64, bot: u64) -> Vec<(Seat, Move)> {
+    let mut game = LostHeir::new(config, Seed::from_u64(seed)).unwrap();
+    let mut rng = Seed::from_u64(bot).rng();
+    let mut moves = Vec::new();
+    let mut tally = Tally::default();
+    let mut totals = vec![0; game.side_count()];
+    let mut last_trick = None;
+    while let Some(seat) = game.turn() {
+        assert_all_cards_accounted_for(&game);
+        let legal = game.legal_moves(seat);
+        assert!(!legal.is_empty());
+        // Nobody else may act.
+        for other in game.player_count().seats().filter(|&s| s != seat) {
+            assert!(game.legal_moves(other).is_empty());
+        }
+        // Every listed move is accepted.
+        for mv in legal.iter() {
+            assert!(legal.contains(&mv));
+            let mut copy = game.clone();
+            copy.play(seat, &mv)
+                .unwrap_or_else(|e| panic!("listed {mv} refused: {e}"));
+        }
+        // Random moves not listed are refused and change nothing.
+        for _ in 0..4 {
+            let who = Seat::new(random_below(&mut rng, 5) as u8);
+            let mv = any_move(&mut rng);
+            if who == seat && legal.contains(&mv) {
+                continue;
+            }
+            let before = game.clone();
+            assert!(game.play(who, &mv).is_err(), "{who} {mv} should be refused");
+            assert_eq!(game, before);
+        }
+        let mv = legal.random(&mut rng).unwrap();
+        let rounds_before = game.score_sheet().len();
+        game.play(seat, &mv).unwrap();
+        moves.push((seat, mv));
+        assert!(moves.len() < 100_000, "a game that does not end");
+        // Tally completed tricks independently (LH-11).
+        let view = game.view(Viewer::Spectator);
+        if view.last_trick != last_trick {
+            let trick = view.last_trick.clone().unwrap();
+            let side = usize::from(game.side_of(trick.winner));
+            tally.tricks[side] += 1;
+            tally.points[side] += trick_points(&trick);
+            assert_eq!(trick.points, trick_points(&trick));
+            last_trick = view.last_trick;
+        }
+        let sheet = game.score_sheet();
+        if sheet.len() > rounds_before {
+            let line = sheet.last().unwrap();
+            check_round(&game, line, &tally, &totals);
+            totals = line.totals.clone();
+            tally = Tally::default();
+        }
+    }
+    // Every game ends with a winner: one side, the single highest total, at
+    // or above the target (LH-12).
+    let outcome = game.outcome().expect("an ended game has an outcome");
+    assert!(!outcome.winners.is_empty());
+    let w = outcome.winners.first().unwrap();
+    let best = outcome.scores[w.index()];
+    assert!(best >= config.target);
+    for s in game.player_count().seats() {
+        let same_side = game.side_of(s) == game.side_of(w);
+        assert_eq!(outcome.winners.contains(s), same_side);
+        if !same_side {
+            assert!(outcome.scores[s.index()] < best);
+        }
+    }
+    assert_eq!(game.scores(), &totals[..]);
+    moves
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_legal_games_keep_every_invariant(seed in any::<u64>(), bot in any::<u64>(), which in 0usize..4) {
+        play_checked(configs()[which], seed, bot);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// G-1: the same config, seed and moves give identical states and views.
+    #[test]
+    fn replays_are_identical(seed in any::<u64>(), bot in any::<u64>(), which in 0usize..4) {
+        let config = configs()[which];
+        let mut game = LostHeir::new(config, Seed::from_u64(seed)).unwrap();
+        let moves = play_out(&mut game, bot);
+        let mut replay = LostHeir::new(config, Seed::from_u64(seed)).unwrap();
+        let mut again = LostHeir::new(config, Seed::from_u64(seed)).unwrap();
+        for (i, (seat, mv)) in moves.iter().enumerate() {
+            replay.play(*seat, mv).unwrap();
+            again.play(*seat, mv).unwrap();
+            if i % 17 == 0 {
+                prop_assert_eq!(&replay, &again);
+                for viewer in [Viewer::Spectator, Viewer::Seat(*seat), Viewer::Omniscient] {
+                    prop_assert_eq!(replay.view(viewer), again.view(viewer));
+                }
+            }
+        }
+        prop_assert_eq!(&replay, &game);
+        prop_assert_eq!(replay.view(Viewer::Omniscient), game.view(Viewer::Omniscient));
+        prop_assert_eq!(replay.outcome(), game.outcome());
+    }
+}
+
+/// The checks above can fail: a game whose moves are replayed on another
+/// seed is refused somewhere, or ends differently.
+#[test]
+fn replaying_on_another_seed_diverges() {
+    let config = Config::new(2);
+    let mut game = LostHeir::new(config, Seed::from_u64(1)).unwrap();
+    let moves = play_out(&mut game, 2);
+    let mut other = LostHeir::new(config, Seed::from_u64(3)).unwrap();
+    let diverged = moves
+        .iter()
+        .any(|(seat, mv)| other.play(*seat, mv).is_err());
+    assert!(diverged || other != game);
+}
