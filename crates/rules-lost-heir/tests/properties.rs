@@ -66,12 +66,10 @@ fn check_round(game: &LostHeir, line: &RoundRecord, tally: &Tally, before: &[i32
     let total_tricks: u32 = line.tricks.iter().map(|&t| u32::from(t)).sum();
     assert_eq!(total_tricks, u32::from(game.tricks_per_round()));
     let dealer_side = usize::from(game.side_of(line.dealer));
-    for side in 0..sides {
-        assert_eq!(
-            line.round_scores[side],
-            expected_round_score(line, side, dealer_side)
-        );
-        assert_eq!(line.totals[side], before[side] + line.round_scores[side]);
+    for (side, &total_before) in before.iter().enumerate().take(sides) {
+        let round_score = line.round_scores[side];
+        assert_eq!(round_score, expected_round_score(line, side, dealer_side));
+        assert_eq!(line.totals[side], total_before + round_score);
     }
 }
 
