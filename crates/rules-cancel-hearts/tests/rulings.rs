@@ -29,30 +29,6 @@ fn block_game(config: Config) -> CancelHearts {
     Table::sorted(8).game(config, 7, 3)
 }
 
-fn all_of(view: &rules_cancel_hearts::View) -> Hand<Card> {
-    let secrets = view.secrets.as_ref().unwrap();
-    let mut all = Hand::EMPTY;
-    let mut add = |h: &Hand<Card>| {
-        for card in h.iter() {
-            all.insert(card).expect("no card three times");
-        }
-    };
-    secrets.hands.iter().for_each(&mut add);
-    add(&secrets.kitty);
-    view.taken.iter().for_each(&mut add);
-    add(&secrets.discards);
-    add(&view.set_aside);
-    if view.phase == Phase::Passing {
-        secrets.passes.iter().for_each(&mut add);
-    }
-    if let Some(trick) = &view.trick {
-        for play in &trick.plays {
-            all.insert(play.card).expect("no card three times");
-        }
-    }
-    all
-}
-
 // ----- CH-1 Deck and deal ---------------------------------------------------
 
 #[test]

@@ -3,7 +3,7 @@
 
 use cards::standard::{Card, deck};
 use cards::{Hand, Ruleset, Seat, Seed, Viewer};
-use rules_cancel_hearts::{CancelHearts, Config, Deal, Move, RuleError, View};
+use rules_cancel_hearts::{CancelHearts, Config, Deal, Move, Phase, RuleError, View};
 
 pub fn c(code: &str) -> Card {
     code.parse()
@@ -100,4 +100,30 @@ pub fn omniscient(game: &CancelHearts) -> View {
 /// The seat next to play.
 pub fn next(game: &CancelHearts) -> u8 {
     game.to_act().first().expect("someone to act").number()
+}
+
+/// Every card the omniscient view can place: hands, passes in flight, the
+/// kitty, the trick, set-aside tricks, taken cards and discards.
+pub fn all_of(view: &rules_cancel_hearts::View) -> Hand<Card> {
+    let secrets = view.secrets.as_ref().unwrap();
+    let mut all = Hand::EMPTY;
+    let mut add = |h: &Hand<Card>| {
+        for card in h.iter() {
+            all.insert(card).expect("no card three times");
+        }
+    };
+    secrets.hands.iter().for_each(&mut add);
+    add(&secrets.kitty);
+    view.taken.iter().for_each(&mut add);
+    add(&secrets.discards);
+    add(&view.set_aside);
+    if view.phase == Phase::Passing {
+        secrets.passes.iter().for_each(&mut add);
+    }
+    if let Some(trick) = &view.trick {
+        for play in &trick.plays {
+            all.insert(play.card).expect("no card three times");
+        }
+    }
+    all
 }
