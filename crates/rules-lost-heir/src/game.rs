@@ -12,7 +12,7 @@ use cards::{
 use crate::config::{Config, ConfigError};
 use crate::error::{Prompt, RuleError};
 use crate::legal::Legal;
-use crate::moves::{BidPoints, Call, Contract, Decision, Move};
+use crate::moves::{BidPoints, Call, Contract, Decision, Move, SuitLed};
 use crate::tricks::{self, HeirTrick};
 use crate::view::{RoundRecord, View};
 
@@ -80,6 +80,9 @@ pub(crate) struct Round {
     pub(crate) decision: Option<Decision>,
     pub(crate) trumps: Option<City>,
     pub(crate) trick: HeirTrick,
+    /// The suit the trick must follow, once a non-Blank card sets it (LH-8);
+    /// kept here so the per-move path need not rescan the trick.
+    pub(crate) suit: Option<SuitLed>,
 }
 
 /// The most recently completed trick, kept for every viewer to see.
@@ -110,7 +113,7 @@ pub(crate) struct RoundResult {
 /// Fields are private: a game is made by [`LostHeir::new`] (or, for tests,
 /// [`LostHeir::from_deal`]) and changed only by [`LostHeir::play`]. `Debug`
 /// leaves out the RNG, whose state would reveal future deals (G-2).
-#[derive(Clone, PartialEq, Eq)]
+#[derive(PartialEq, Eq)]
 pub struct LostHeir {
     pub(crate) config: Config,
     pub(crate) players: PlayerCount,
@@ -125,6 +128,25 @@ pub struct LostHeir {
     /// One entry per finished round. Grows once per round, never per move;
     /// capacity is reserved up front so a typical game never reallocates.
     pub(crate) sheet: Vec<RoundResult>,
+}
+
+impl Clone for LostHeir {
+    /// Keeps the score sheet's spare capacity, so that a clone, like the
+    /// original, does not allocate when a round ends.
+    fn clone(&self) -> LostHeir {
+        let mut sheet = Vec::with_capacity(self.sheet.capacity().max(SHEET_CAPACITY));
+        sheet.extend_from_slice(&self.sheet);
+        LostHeir {
+            config: self.config,
+            players: self.players,
+            rng: self.rng,
+            round: self.round,
+            last_trick: self.last_trick,
+            scores: self.scores,
+            winner: self.winner,
+            sheet,
+        }
+    }
 }
 
 impl fmt::Debug for LostHeir {
@@ -207,8 +229,9 @@ impl LostHeir {
         let (mut deck, len) = heir::deck(n.get() != 3);
         self.rng.draw(|rng| shuffle(&mut deck[..len], rng));
         let mut hands = [Hand::EMPTY; MAX_PLAYERS];
-        for (i, &card) in deck[..len].iter().enumerate() {
-            let seat = dealer.offset(1 + (i % n.as_usize()) as u8, n);
+        let mut seat = dealer;
+        for &card in &deck[..len] {
+            seat = seat_after(seat, 1, n);
             hands[seat.index()]
                 .insert(card)
                 .expect("the deck holds at most two copies of a card");
@@ -237,6 +260,7 @@ impl LostHeir {
     }
 
     /// 1 for the first round.
+    #[inline]
     pub fn round_number(&self) -> u32 {
         self.round.number
     }
@@ -311,19 +335,21 @@ impl LostHeir {
             .collect()
     }
 
+    #[inline]
     pub fn is_over(&self) -> bool {
         self.round.phase == Phase::Over
     }
 
     /// The seat that must act now; `None` once the game is over.
+    #[inline]
     pub fn turn(&self) -> Option<Seat> {
         let round = &self.round;
         let n = self.players;
         match round.phase {
-            Phase::Bidding => Some(round.dealer.offset(1 + round.calls_made, n)),
+            Phase::Bidding => Some(seat_after(round.dealer, 1 + round.calls_made, n)),
             Phase::Deciding => Some(round.dealer),
             Phase::NamingTrumps { by } => Some(by),
-            Phase::Playing => Some(round.trick.next_to_play()),
+            Phase::Playing => Some(seat_after(round.trick.leader(), round.trick.len() as u8, n)),
             Phase::Over => None,
         }
     }
@@ -354,6 +380,7 @@ impl LostHeir {
     }
 
     /// The moves `seat` may make now; empty unless it is `seat`'s turn.
+    #[inline]
     pub fn legal_moves(&self, seat: Seat) -> Legal {
         if self.turn() != Some(seat) {
             return Legal::NOTHING;
@@ -382,11 +409,7 @@ impl LostHeir {
 
     fn playable(&self, seat: Seat) -> cards::CardMask<HeirCard> {
         let round = &self.round;
-        tricks::playable(
-            &round.hands[seat.index()],
-            &round.trick,
-            self.trumps_named(),
-        )
+        tricks::playable(&round.hands[seat.index()], round.suit, self.trumps_named())
     }
 
     /// The result, once the game is over: totals by seat (partners share
@@ -410,6 +433,7 @@ impl LostHeir {
 
     /// Plays `mv` for `seat`. Everything is checked first; on `Err` the
     /// state is exactly as before (G-3).
+    #[inline]
     pub fn play(&mut self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
         self.check(seat, mv)?;
         self.apply(seat, *mv);
@@ -471,7 +495,7 @@ impl LostHeir {
         if self.playable(seat).contains(card) {
             return Ok(());
         }
-        match tricks::suit_to_follow(&self.round.trick, self.trumps_named()) {
+        match self.round.suit {
             None => Err(RuleError::MayNotLeadBlank),
             Some(suit) if card.is_blank() => Err(RuleError::BlankOnlyWhenVoid { suit }),
             Some(suit) => Err(RuleError::MustFollowSuit { suit }),
@@ -507,6 +531,10 @@ impl LostHeir {
             Move::Play { card } => {
                 round.hands[seat.index()].remove(card);
                 round.trick.push(card);
+                if round.suit.is_none() {
+                    let trumps = round.trumps.expect("trumps are named before play");
+                    round.suit = tricks::suit_of(card, trumps);
+                }
                 if round.trick.len() == self.players.as_usize() {
                     self.finish_trick();
                 }
@@ -535,7 +563,8 @@ impl LostHeir {
         let trumps = self.trumps_named();
         let round = &mut self.round;
         let trick = round.trick;
-        let winner = tricks::winner(&trick, trumps);
+        debug_assert_eq!(round.suit, tricks::suit_to_follow(&trick, trumps));
+        let winner = tricks::winner(&trick, trumps, self.players);
         for card in trick.cards() {
             round.taken[winner.index()]
                 .insert(card)
@@ -544,6 +573,7 @@ impl LostHeir {
         round.tricks[winner.index()] += 1;
         round.bonus[winner.index()] += tricks::trick_bonus(trick.mask());
         round.trick = HeirTrick::new(winner, self.players);
+        round.suit = None;
         self.last_trick = Some(CompletedTrick {
             round: round.number,
             trick,
@@ -630,6 +660,17 @@ impl LostHeir {
     }
 }
 
+/// The seat `steps` (< 2n) places to the left of `seat`. Same as
+/// [`Seat::offset`], without its division: this is on every move's path.
+#[inline]
+fn seat_after(seat: Seat, steps: u8, n: PlayerCount) -> Seat {
+    let mut index = seat.number() + steps;
+    while index >= n.get() {
+        index -= n.get();
+    }
+    Seat::new(index)
+}
+
 /// Cards per hand, tricks per round (LH-2).
 pub(crate) const fn hand_size(players: PlayerCount) -> u8 {
     match players.get() {
@@ -692,6 +733,7 @@ impl Round {
             trumps: None,
             // LH-8: the player left of the dealer leads the first trick.
             trick: HeirTrick::new(dealer.left(n), n),
+            suit: None,
         }
     }
 }
@@ -756,6 +798,18 @@ impl Ruleset for LostHeir {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seat_after_matches_seat_offset() {
+        for n in 2..=4 {
+            let n = PlayerCount::new(n).unwrap();
+            for seat in n.seats() {
+                for steps in 0..2 * n.get() {
+                    assert_eq!(seat_after(seat, steps, n), seat.offset(steps, n));
+                }
+            }
+        }
+    }
 
     #[test]
     fn g_1_rng_cursor_continues_the_stream_exactly() {

@@ -86,6 +86,7 @@ fn bid_count(min: u8, max: u8) -> usize {
 impl LegalMoves for Legal {
     type Move = Move;
 
+    #[inline]
     fn count(&self) -> usize {
         match self.0 {
             Set::Nothing => 0,
@@ -96,6 +97,7 @@ impl LegalMoves for Legal {
         }
     }
 
+    #[inline]
     fn nth(&self, i: usize) -> Option<Move> {
         match self.0 {
             Set::Nothing => None,
@@ -112,6 +114,7 @@ impl LegalMoves for Legal {
         }
     }
 
+    #[inline]
     fn contains(&self, mv: &Move) -> bool {
         match (self.0, mv) {
             (Set::Calls { .. }, Move::Pass) => true,

@@ -3,7 +3,7 @@
 //! (LH-11). All bit operations on card masks; nothing allocates.
 
 use cards::heir::{City, HeirCard};
-use cards::{CardMask, Hand, Seat, Trick};
+use cards::{CardMask, Hand, PlayerCount, Seat, Trick};
 
 use crate::moves::SuitLed;
 
@@ -37,20 +37,22 @@ pub(crate) fn suit_to_follow(trick: &HeirTrick, trumps: City) -> Option<SuitLed>
     trick.cards().find_map(|card| suit_of(card, trumps))
 }
 
-/// The kinds of card the next player may play from `hand`.
+/// The kinds of card the next player may play from `hand`, given the suit
+/// to follow (`None` while the trick is empty or holds only Blanks).
 ///
-/// * No suit set yet (leading, or only Blanks so far): any card but a Blank,
-///   unless the hand holds only Blanks (LH-8). A player after a led Blank
-///   sets the suit just as a leader would, so the same restriction applies.
+/// * No suit set yet: any card but a Blank, unless the hand holds only
+///   Blanks (LH-8). (A player after a led Blank is in the leader's position;
+///   it can only hold a Blank then if it holds nothing else, see the docs.)
 /// * Otherwise: the cards of the suit to follow if the hand has any; if not,
 ///   any card, a Blank included (LH-9).
+#[inline]
 pub(crate) fn playable(
     hand: &Hand<HeirCard>,
-    trick: &HeirTrick,
+    suit: Option<SuitLed>,
     trumps: City,
 ) -> CardMask<HeirCard> {
     let kinds = hand.kinds();
-    match suit_to_follow(trick, trumps) {
+    match suit {
         None => {
             let non_blank = kinds.difference(HeirCard::BLANKS);
             if non_blank.is_empty() {
@@ -84,18 +86,19 @@ fn strength(card: HeirCard, suit: SuitLed, trumps: City) -> u8 {
 
 /// The winner of a complete trick: the highest trump, else the highest card of
 /// the suit to follow (LH-10). A trick of Blanks only goes to its leader (LH-8).
-pub(crate) fn winner(trick: &HeirTrick, trumps: City) -> Seat {
+pub(crate) fn winner(trick: &HeirTrick, trumps: City, players: PlayerCount) -> Seat {
     let Some(suit) = suit_to_follow(trick, trumps) else {
         return trick.leader();
     };
-    let mut best = (trick.leader(), 0);
-    for (seat, card) in trick.plays() {
+    // Play order from the leader; the best card's position gives its seat.
+    let mut best = (0, 0);
+    for (i, card) in trick.cards().enumerate() {
         let s = strength(card, suit, trumps);
         if s > best.1 {
-            best = (seat, s);
+            best = (i, s);
         }
     }
-    best.0
+    trick.leader().offset(best.0 as u8, players)
 }
 
 /// A trick's points for its taker (LH-11): 1, plus 5 for the Lost Heir and
@@ -122,7 +125,6 @@ pub(crate) fn trick_bonus(cards: CardMask<HeirCard>) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cards::PlayerCount;
     use cards::heir::HeirRank;
 
     fn c(code: &str) -> HeirCard {
@@ -159,6 +161,10 @@ mod tests {
         assert_eq!(HeirRank::ALL.len(), 7);
     }
 
+    fn tr_n(t: &HeirTrick) -> PlayerCount {
+        PlayerCount::new(t.len() as u8).unwrap()
+    }
+
     #[test]
     fn lh_10_winner_examples() {
         let t = City::Montreal;
@@ -173,7 +179,7 @@ mod tests {
                 "blank",
             ],
         );
-        assert_eq!(winner(&tr, t), Seat::new(3));
+        assert_eq!(winner(&tr, t, tr_n(&tr)), Seat::new(3));
         // The Wrong Boy, lowest trump, beats every non-trump.
         let tr = trick(
             0,
@@ -185,12 +191,12 @@ mod tests {
                 "toronto-policeman",
             ],
         );
-        assert_eq!(winner(&tr, t), Seat::new(1));
+        assert_eq!(winner(&tr, t, tr_n(&tr)), Seat::new(1));
         // Blanks lead, the first non-Blank sets the suit.
         let tr = trick(0, 2, &["blank", "winnipeg-policeman"]);
-        assert_eq!(winner(&tr, t), Seat::new(1));
+        assert_eq!(winner(&tr, t, tr_n(&tr)), Seat::new(1));
         let tr = trick(1, 2, &["blank", "blank"]);
-        assert_eq!(winner(&tr, t), Seat::new(1));
+        assert_eq!(winner(&tr, t, tr_n(&tr)), Seat::new(1));
     }
 
     #[test]

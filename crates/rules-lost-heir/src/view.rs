@@ -219,9 +219,7 @@ impl View {
                 leader: round.trick.leader(),
                 plays: plays(&round.trick),
             },
-            suit_to_follow: round
-                .trumps
-                .and_then(|t| tricks::suit_to_follow(&round.trick, t)),
+            suit_to_follow: round.suit,
             last_trick: game.last_trick.as_ref().map(CompletedTrickView::new),
             sides: side_views(game),
             score_sheet: game.score_sheet(),
