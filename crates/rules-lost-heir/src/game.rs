@@ -799,6 +799,22 @@ impl Ruleset for LostHeir {
 mod tests {
     use super::*;
 
+    /// The per-move path touches only these; none owns heap memory, so
+    /// copying or updating them cannot allocate (the benchmark's counting
+    /// allocator checks the whole path, see docs/rules/lost-heir.md).
+    #[test]
+    fn per_move_state_is_plain_data() {
+        fn plain<T: Copy>() -> bool {
+            !std::mem::needs_drop::<T>()
+        }
+        assert!(plain::<Round>());
+        assert!(plain::<RngCursor>());
+        assert!(plain::<Option<CompletedTrick>>());
+        assert!(plain::<Legal>());
+        assert!(plain::<Move>());
+        assert!(plain::<RuleError>());
+    }
+
     #[test]
     fn seat_after_matches_seat_offset() {
         for n in 2..=4 {

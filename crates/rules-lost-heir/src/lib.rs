@@ -15,6 +15,29 @@
 //! * [`LostHeir::view`] is what one viewer may know (G-2).
 //! * A game is `(config, seed, moves)` (G-1): the state carries the seeded RNG
 //!   that draws the first dealer and shuffles every round.
+//!
+//! ```
+//! use cards::{LegalMoves, Seed, Viewer};
+//! use rules_lost_heir::{BidPoints, Config, LostHeir, Move, RuleError};
+//!
+//! let mut game = LostHeir::new(Config::new(3), Seed::from_u64(1)).unwrap();
+//! let first = game.turn().unwrap(); // the dealer's left (LH-5)
+//! game.play(first, &Move::bid(4)).unwrap();
+//! let second = game.turn().unwrap();
+//! let before = game.clone();
+//! let refused = game.play(second, &Move::bid(4));
+//! assert_eq!(refused, Err(RuleError::BidTooLow { highest: BidPoints(4) }));
+//! assert_eq!(game, before); // G-3: a refused move changes nothing
+//!
+//! // A random legal game to the end.
+//! let mut rng = Seed::from_u64(2).rng();
+//! while let Some(seat) = game.turn() {
+//!     let mv = game.legal_moves(seat).random(&mut rng).unwrap();
+//!     game.play(seat, &mv).unwrap();
+//! }
+//! assert!(game.outcome().is_some());
+//! assert!(game.view(Viewer::Spectator).winners.is_some());
+//! ```
 
 mod config;
 mod error;

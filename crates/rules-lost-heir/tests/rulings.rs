@@ -963,3 +963,48 @@ fn g_3_refused_moves_change_nothing_and_name_their_rule() {
     let err = refused(&mut game, 1, Move::play(card("toronto-mayor")));
     assert_eq!(err.to_string(), "you do not hold toronto-mayor (G-3)");
 }
+
+/// The worked example in docs/rules/lost-heir.md, pinned so the docs cannot drift.
+#[test]
+fn docs_worked_example_round_is_reproduced() {
+    let mut game = LostHeir::new(Config::new(4), Seed::from_u64(2026)).unwrap();
+    assert_eq!(game.dealer(), seat(2));
+    let hands = game.view(Viewer::Omniscient).hands.unwrap();
+    assert_eq!(
+        hands[3],
+        cards(&[
+            "winnipeg-policeman",
+            "winnipeg-sergeant",
+            "winnipeg-detective",
+            "halifax-policeman",
+            "halifax-sergeant",
+            "halifax-captain",
+            "montreal-captain",
+            "montreal-chief",
+        ])
+    );
+    let mut rng = Seed::from_u64(7).rng();
+    let mut moves = Vec::new();
+    while game.round_number() == 1 {
+        let s = game.turn().unwrap();
+        let mv = game.legal_moves(s).random(&mut rng).unwrap();
+        game.play(s, &mv).unwrap();
+        moves.push(mv);
+    }
+    assert_eq!(
+        moves[..5],
+        [
+            Move::bid(2),
+            Move::bid(11),
+            Move::bid(13),
+            Move::Accept,
+            Move::name_trumps(City::Winnipeg)
+        ]
+    );
+    let line = &game.score_sheet()[0];
+    assert_eq!(line.contract.unwrap().points, BidPoints(13));
+    assert_eq!(line.tricks, vec![4, 4]);
+    assert_eq!(line.points, vec![9, 1]);
+    assert_eq!(line.round_scores, vec![0, 1]);
+    assert_eq!(game.dealer(), seat(3));
+}
