@@ -254,6 +254,15 @@ impl<C> Hand<C> {
         twice: CardMask::EMPTY,
     };
 
+    /// One copy of each kind in `kinds`: building a hand from bits, without
+    /// a loop over its cards.
+    pub const fn from_kinds(kinds: CardMask<C>) -> Hand<C> {
+        Hand {
+            once: kinds,
+            twice: CardMask::EMPTY,
+        }
+    }
+
     pub const fn len(&self) -> u32 {
         self.once.len() + self.twice.len()
     }

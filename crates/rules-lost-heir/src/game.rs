@@ -224,18 +224,34 @@ impl LostHeir {
 
     /// Shuffles with the game's RNG and deals every card, one at a time
     /// clockwise from the dealer's left (LH-2; 3 players play without the Blanks).
+    ///
+    /// The deck is `cards::heir::deck` (index order, the two Blanks last),
+    /// shuffled by `cards::shuffle`; we shuffle the cards' indexes, which is
+    /// the same permutation, and build each hand from bits.
     fn deal(&mut self, dealer: Seat, number: u32) {
+        const BLANK: u8 = 30;
         let n = self.players;
-        let (mut deck, len) = heir::deck(n.get() != 3);
+        let mut deck: [u8; 32] = std::array::from_fn(|i| (i as u8).min(BLANK));
+        let len = if n.get() == 3 { 30 } else { 32 };
         self.rng.draw(|rng| shuffle(&mut deck[..len], rng));
-        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
+        let mut kinds = [0u64; MAX_PLAYERS];
+        let mut blanks = [0u8; MAX_PLAYERS];
         let mut seat = dealer;
-        for &card in &deck[..len] {
+        for &index in &deck[..len] {
             seat = seat_after(seat, 1, n);
-            hands[seat.index()]
-                .insert(card)
-                .expect("the deck holds at most two copies of a card");
+            if index == BLANK {
+                blanks[seat.index()] += 1;
+            } else {
+                kinds[seat.index()] |= 1 << index;
+            }
         }
+        let hands = std::array::from_fn(|i| {
+            let mut hand = Hand::from_kinds(cards::CardMask::from_bits(kinds[i]));
+            for _ in 0..blanks[i] {
+                hand.insert(HeirCard::Blank).expect("two Blanks at most");
+            }
+            hand
+        });
         self.round = Round::new(number, dealer, hands, n);
     }
 
@@ -564,14 +580,11 @@ impl LostHeir {
         let round = &mut self.round;
         let trick = round.trick;
         debug_assert_eq!(round.suit, tricks::suit_to_follow(&trick, trumps));
-        let winner = tricks::winner(&trick, trumps, self.players);
-        for card in trick.cards() {
-            round.taken[winner.index()]
-                .insert(card)
-                .expect("the deck holds at most two copies of a card");
-        }
+        let settled = tricks::settle(&trick, trumps, self.players);
+        let winner = settled.winner;
+        round.taken[winner.index()].absorb(&settled.pile());
         round.tricks[winner.index()] += 1;
-        round.bonus[winner.index()] += tricks::trick_bonus(trick.mask());
+        round.bonus[winner.index()] += settled.bonus();
         round.trick = HeirTrick::new(winner, self.players);
         round.suit = None;
         self.last_trick = Some(CompletedTrick {
@@ -813,6 +826,30 @@ mod tests {
         assert!(plain::<Legal>());
         assert!(plain::<Move>());
         assert!(plain::<RuleError>());
+    }
+
+    /// The bit-built deal is the documented one: `heir::deck` shuffled by
+    /// `cards::shuffle` and dealt one at a time from the dealer's left.
+    #[test]
+    fn g_1_deal_matches_the_documented_construction() {
+        for players in 2..=4u8 {
+            for s in 0..20 {
+                let seed = Seed::from_u64(s);
+                let game = LostHeir::new(Config::new(players), seed).unwrap();
+                let mut rng = seed.rng();
+                let n = PlayerCount::new(players).unwrap();
+                let dealer = Seat::new(random_below(&mut rng, u32::from(players)) as u8);
+                let (mut deck, len) = heir::deck(players != 3);
+                shuffle(&mut deck[..len], &mut rng);
+                let mut hands = [Hand::EMPTY; MAX_PLAYERS];
+                for (i, &card) in deck[..len].iter().enumerate() {
+                    let seat = dealer.offset(1 + (i % n.as_usize()) as u8, n);
+                    hands[seat.index()].insert(card).unwrap();
+                }
+                assert_eq!(game.dealer(), dealer);
+                assert_eq!(game.round.hands, hands);
+            }
+        }
     }
 
     #[test]

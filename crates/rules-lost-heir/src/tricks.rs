@@ -84,42 +84,84 @@ fn strength(card: HeirCard, suit: SuitLed, trumps: City) -> u8 {
     }
 }
 
-/// The winner of a complete trick: the highest trump, else the highest card of
-/// the suit to follow (LH-10). A trick of Blanks only goes to its leader (LH-8).
-pub(crate) fn winner(trick: &HeirTrick, trumps: City, players: PlayerCount) -> Seat {
-    let Some(suit) = suit_to_follow(trick, trumps) else {
-        return trick.leader();
-    };
+/// A complete trick, settled in one pass over its cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Settled {
+    pub(crate) winner: Seat,
+    /// The kinds of card in the trick other than the Blank.
+    pub(crate) kinds: CardMask<HeirCard>,
+    /// How many Blanks were played to it.
+    pub(crate) blanks: u8,
+}
+
+impl Settled {
+    /// The trick's cards as a pile.
+    pub(crate) fn pile(&self) -> Hand<HeirCard> {
+        let mut pile = Hand::from_kinds(self.kinds);
+        for _ in 0..self.blanks {
+            pile.insert(HeirCard::Blank)
+                .expect("a trick holds at most the two Blanks");
+        }
+        pile
+    }
+
+    /// What the trick scores for its taker (LH-11).
+    #[cfg(test)]
+    pub(crate) fn points(&self) -> i32 {
+        1 + self.bonus()
+    }
+
+    /// The Lost Heir / Wrong Boy part of the points, cancelled by a Blank (LH-11).
+    pub(crate) fn bonus(&self) -> i32 {
+        if self.blanks > 0 {
+            return 0;
+        }
+        5 * i32::from(self.kinds.contains(HeirCard::LostHeir))
+            - 3 * i32::from(self.kinds.contains(HeirCard::WrongBoy))
+    }
+}
+
+/// Settles a complete trick: the highest trump wins, else the highest card of
+/// the suit to follow (LH-10); a trick of Blanks only goes to its leader (LH-8).
+pub(crate) fn settle(trick: &HeirTrick, trumps: City, players: PlayerCount) -> Settled {
+    let suit = suit_to_follow(trick, trumps);
     // Play order from the leader; the best card's position gives its seat.
-    let mut best = (0, 0);
+    let (mut best, mut best_strength) = (0, 0);
+    let mut kinds = CardMask::EMPTY;
+    let mut blanks = 0;
     for (i, card) in trick.cards().enumerate() {
-        let s = strength(card, suit, trumps);
-        if s > best.1 {
-            best = (i, s);
+        if card.is_blank() {
+            blanks += 1;
+            continue;
+        }
+        kinds.insert(card);
+        let s = suit.map_or(0, |suit| strength(card, suit, trumps));
+        if s > best_strength {
+            (best, best_strength) = (i, s);
         }
     }
-    trick.leader().offset(best.0 as u8, players)
+    Settled {
+        winner: trick.leader().offset(best as u8, players),
+        kinds,
+        blanks,
+    }
 }
 
-/// A trick's points for its taker (LH-11): 1, plus 5 for the Lost Heir and
-/// -3 for the Wrong Boy unless a Blank was played to the same trick.
+/// The winner of a complete trick (see [`settle`]).
+#[cfg(test)]
+fn winner(trick: &HeirTrick, trumps: City, players: PlayerCount) -> Seat {
+    settle(trick, trumps, players).winner
+}
+
+/// A trick's points for its taker (LH-11), from the kinds of card in it:
+/// 1, plus 5 for the Lost Heir and -3 for the Wrong Boy unless a Blank was
+/// played to the same trick.
 pub(crate) fn trick_points(cards: CardMask<HeirCard>) -> i32 {
-    trick_bonus(cards) + 1
-}
-
-/// The Lost Heir / Wrong Boy part of [`trick_points`].
-pub(crate) fn trick_bonus(cards: CardMask<HeirCard>) -> i32 {
     if cards.intersects(HeirCard::BLANKS) {
-        return 0;
+        return 1;
     }
-    let mut bonus = 0;
-    if cards.contains(HeirCard::LostHeir) {
-        bonus += 5;
-    }
-    if cards.contains(HeirCard::WrongBoy) {
-        bonus -= 3;
-    }
-    bonus
+    1 + 5 * i32::from(cards.contains(HeirCard::LostHeir))
+        - 3 * i32::from(cards.contains(HeirCard::WrongBoy))
 }
 
 #[cfg(test)]
@@ -197,6 +239,27 @@ mod tests {
         assert_eq!(winner(&tr, t, tr_n(&tr)), Seat::new(1));
         let tr = trick(1, 2, &["blank", "blank"]);
         assert_eq!(winner(&tr, t, tr_n(&tr)), Seat::new(1));
+    }
+
+    #[test]
+    fn lh_11_settled_points_match_trick_points() {
+        let n = PlayerCount::new(4).unwrap();
+        for codes in [
+            ["heir", "toronto-mayor", "blank", "wrong-boy"],
+            ["heir", "toronto-mayor", "winnipeg-mayor", "wrong-boy"],
+            ["blank", "blank", "heir", "toronto-policeman"],
+            [
+                "toronto-sergeant",
+                "wrong-boy",
+                "winnipeg-mayor",
+                "halifax-chief",
+            ],
+        ] {
+            let t = trick(2, 4, &codes);
+            let settled = settle(&t, City::Toronto, n);
+            assert_eq!(settled.points(), trick_points(t.mask()), "{codes:?}");
+            assert_eq!(settled.pile().len(), 4);
+        }
     }
 
     #[test]
