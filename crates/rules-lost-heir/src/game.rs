@@ -12,7 +12,7 @@ use cards::{
 use crate::config::{Config, ConfigError};
 use crate::error::{Prompt, RuleError};
 use crate::legal::Legal;
-use crate::moves::{BidPoints, Call, Contract, Decision, Move, SuitLed};
+use crate::moves::{BidPoints, Call, Contract, Decision, Move, Side, SuitLed};
 use crate::tricks::{self, HeirTrick};
 use crate::view::{RoundRecord, View};
 
@@ -124,7 +124,7 @@ pub struct LostHeir {
     /// Running totals, by side.
     pub(crate) scores: [i32; MAX_PLAYERS],
     /// The winning side, once the game is over.
-    pub(crate) winner: Option<u8>,
+    pub(crate) winner: Option<Side>,
     /// One entry per finished round. Grows once per round, never per move;
     /// capacity is reserved up front so a typical game never reallocates.
     pub(crate) sheet: Vec<RoundResult>,
@@ -320,12 +320,24 @@ impl LostHeir {
     }
 
     /// The side `seat` plays for (LH-3).
-    pub fn side_of(&self, seat: Seat) -> u8 {
+    pub fn side_of(&self, seat: Seat) -> Side {
         if self.config.partnerships {
-            seat.number() % 2
+            Side(seat.number() % 2)
         } else {
-            seat.number()
+            Side(seat.number())
         }
+    }
+
+    /// Every side, in order.
+    pub fn sides(&self) -> impl Iterator<Item = Side> + use<> {
+        (0..self.side_count() as u8).map(Side)
+    }
+
+    /// The seats of `side`.
+    pub fn seats_of(&self, side: Side) -> impl Iterator<Item = Seat> + '_ {
+        self.players
+            .seats()
+            .filter(move |&s| self.side_of(s) == side)
     }
 
     /// Running totals, by side.
@@ -435,7 +447,7 @@ impl LostHeir {
         let scores = self
             .players
             .seats()
-            .map(|seat| self.scores[usize::from(self.side_of(seat))])
+            .map(|seat| self.scores[self.side_of(seat).index()])
             .collect();
         let winners = self
             .players
@@ -605,12 +617,12 @@ impl LostHeir {
         let mut tricks_by_side = [0u8; MAX_PLAYERS];
         let mut points = [0i32; MAX_PLAYERS];
         for seat in self.players.seats() {
-            let side = usize::from(self.side_of(seat));
+            let side = self.side_of(seat).index();
             tricks_by_side[side] += round.tricks[seat.index()];
             points[side] += i32::from(round.tricks[seat.index()]) + round.bonus[seat.index()];
         }
         let mut round_scores = points;
-        let dealer_side = usize::from(self.side_of(round.dealer));
+        let dealer_side = self.side_of(round.dealer).index();
         if self.dealer_scores_nothing(points[dealer_side]) {
             // LH-11: keeps negative points but not positive ones.
             round_scores[dealer_side] = points[dealer_side].min(0);
@@ -653,7 +665,7 @@ impl LostHeir {
 
     /// LH-12: once a side has reached its target, the single highest total
     /// wins; a tie for the highest means another round.
-    fn game_winner(&self) -> Option<u8> {
+    fn game_winner(&self) -> Option<Side> {
         let scores = self.scores();
         if !scores.iter().any(|&s| s >= self.config.target) {
             return None;
@@ -662,7 +674,7 @@ impl LostHeir {
         let mut leaders = scores.iter().enumerate().filter(|&(_, &s)| s == top);
         let (side, _) = leaders.next()?;
         match leaders.next() {
-            None => Some(side as u8),
+            None => Some(Side(side as u8)),
             Some(_) => None,
         }
     }

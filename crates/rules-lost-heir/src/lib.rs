@@ -51,7 +51,7 @@ pub use config::{Config, ConfigError};
 pub use error::{Prompt, RuleError};
 pub use game::LostHeir;
 pub use legal::Legal;
-pub use moves::{BidPoints, Call, Contract, Decision, Move, SuitLed};
+pub use moves::{BidPoints, Call, Contract, Decision, Move, Side, SuitLed};
 pub use view::{CompletedTrickView, HighestBid, PlayView, RoundRecord, SideView, TrickView, View};
 
 /// Re-exported so users need not depend on `cards` for the deck's names.

@@ -113,12 +113,36 @@ pub enum Decision {
     AllPassed,
 }
 
+/// A side: one player, or a partnership of 4-player partnership Lost Heir
+/// (LH-3). Without partnerships side `k` is seat `k`'s; with them, side 0 is
+/// seats 0+2 and side 1 is seats 1+3. Serializes as its number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+pub struct Side(pub(crate) u8);
+
+impl Side {
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "side {}", self.0)
+    }
+}
+
 /// The points the dealer's side must take this round after accepting a bid (LH-6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Contract {
     /// The side bound by it: the dealer's (a side index, see [`View::sides`](crate::View)).
-    pub side: u8,
+    pub side: Side,
     /// The dealer.
     pub dealer: Seat,
     /// The accepted bid.

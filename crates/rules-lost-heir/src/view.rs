@@ -12,7 +12,7 @@ use cards::{Seat, Viewer};
 
 use crate::error::Prompt;
 use crate::game::{CompletedTrick, LostHeir, RoundResult};
-use crate::moves::{BidPoints, Call, Contract, Decision, SuitLed};
+use crate::moves::{BidPoints, Call, Contract, Decision, Side, SuitLed};
 use crate::tricks::{self, HeirTrick};
 
 /// A game as one viewer may see it. Serializes with snake_case fields.
@@ -97,7 +97,7 @@ pub struct CompletedTrickView {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SideView {
-    pub side: u8,
+    pub side: Side,
     pub seats: Vec<Seat>,
     /// Tricks taken this round.
     pub tricks: u8,
@@ -230,21 +230,16 @@ impl View {
 
 fn side_views(game: &LostHeir) -> Vec<SideView> {
     let round = &game.round;
-    (0..game.side_count())
+    game.sides()
         .map(|side| {
-            let side = side as u8;
-            let seats: Vec<Seat> = game
-                .players
-                .seats()
-                .filter(|&s| game.side_of(s) == side)
-                .collect();
+            let seats: Vec<Seat> = game.seats_of(side).collect();
             let tricks = seats.iter().map(|s| round.tricks[s.index()]).sum();
             let bonus: i32 = seats.iter().map(|s| round.bonus[s.index()]).sum();
             SideView {
                 side,
                 tricks,
                 points: i32::from(tricks) + bonus,
-                score: game.scores[usize::from(side)],
+                score: game.scores[side.index()],
                 seats,
             }
         })

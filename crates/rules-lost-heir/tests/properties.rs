@@ -65,7 +65,7 @@ fn check_round(game: &LostHeir, line: &RoundRecord, tally: &Tally, before: &[i32
     );
     let total_tricks: u32 = line.tricks.iter().map(|&t| u32::from(t)).sum();
     assert_eq!(total_tricks, u32::from(game.tricks_per_round()));
-    let dealer_side = usize::from(game.side_of(line.dealer));
+    let dealer_side = game.side_of(line.dealer).index();
     for (side, &total_before) in before.iter().enumerate().take(sides) {
         let round_score = line.round_scores[side];
         assert_eq!(round_score, expected_round_score(line, side, dealer_side));
@@ -117,7 +117,7 @@ fn play_checked(config: Config, seed: u64, bot: u64) -> Vec<(Seat, Move)> {
         let view = game.view(Viewer::Spectator);
         if view.last_trick != last_trick {
             let trick = view.last_trick.clone().unwrap();
-            let side = usize::from(game.side_of(trick.winner));
+            let side = game.side_of(trick.winner).index();
             tally.tricks[side] += 1;
             tally.points[side] += trick_points(&trick);
             assert_eq!(trick.points, trick_points(&trick));
