@@ -84,6 +84,11 @@ fn play_checked(config: Config, seed: u64, bot: u64) -> Vec<(Seat, Move)> {
     let mut last_trick = None;
     while let Some(seat) = game.turn() {
         assert_all_cards_accounted_for(&game);
+        // G-2: the seat to act sees its own hand and no other.
+        let own = game.view(Viewer::Seat(seat));
+        assert_eq!(own.hand, Some(game.hand(seat).iter().collect()));
+        assert!(own.hands.is_none() && own.taken.is_none());
+        assert_eq!(own.to_act, Some(seat));
         let legal = game.legal_moves(seat);
         assert!(!legal.is_empty());
         // Nobody else may act.

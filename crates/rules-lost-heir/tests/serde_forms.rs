@@ -73,3 +73,19 @@ fn views_and_legal_moves_serialize() {
     let none = serde_json::to_value(game.legal_moves(other)).unwrap();
     assert_eq!(none, json!({"prompt": "none"}));
 }
+
+/// The bounds the api's type-erased game wrapper puts on a ruleset.
+#[test]
+fn meets_the_api_bounds() {
+    fn erasable<R>()
+    where
+        R: cards::Ruleset + Send + Sync + 'static,
+        R::Config: serde::Serialize + serde::de::DeserializeOwned,
+        R::Move: serde::Serialize + serde::de::DeserializeOwned,
+        R::Legal: serde::Serialize,
+        R::View: serde::Serialize,
+    {
+    }
+    erasable::<LostHeir>();
+    assert_eq!(<LostHeir as cards::Ruleset>::KIND, "lost-heir");
+}
