@@ -2,10 +2,10 @@
 
 use std::fmt;
 
-use cards::standard::{Card, Suit, double_deck};
+use cards::standard::{Card, Rank, Suit};
 use cards::{
-    CardMask, Hand, Outcome, PlayerCount, Ruleset, Seat, SeatSet, Seed, Trick, Viewer, Visibility,
-    random_below, shuffle,
+    CardKind, CardMask, Hand, Outcome, PlayerCount, Ruleset, Seat, SeatSet, Seed, Trick, Viewer,
+    Visibility, random_below, shuffle,
 };
 
 use crate::config::{AllCancelled, Config, ConfigError, DECK_SIZE, Deal, hand_size};
@@ -25,6 +25,19 @@ const MOON: i32 = 26;
 
 pub(crate) type TableTrick = Trick<Card, TRICK_CAPACITY>;
 
+/// `cards::standard::double_deck()` as a constant: two copies of every card
+/// in index order, the order the shuffle starts from (G-1).
+const DOUBLE_DECK: [Card; 104] = {
+    let mut deck = [Card::TWO_OF_CLUBS; 104];
+    let mut i = 0;
+    while i < 104 {
+        let kind = i / 2;
+        deck[i] = Card::new(Rank::ALL[kind % 13], Suit::ALL[kind / 13]);
+        i += 1;
+    }
+    deck
+};
+
 /// The scoring cards: every heart and the queen of spades (CH-11).
 pub(crate) fn scoring_mask() -> CardMask<Card> {
     Suit::Hearts
@@ -36,6 +49,16 @@ pub(crate) fn scoring_mask() -> CardMask<Card> {
 pub(crate) fn points(cards: &Hand<Card>) -> i32 {
     let hearts = cards.restricted_to(Suit::Hearts.mask()).len() as i32;
     hearts + 13 * i32::from(cards.count(Card::QUEEN_OF_SPADES))
+}
+
+/// The seat on `seat`'s left; `Seat::left` without the division, for the
+/// per-card paths.
+fn next_clockwise(seat: Seat, players: PlayerCount) -> Seat {
+    if seat.number() + 1 == players.get() {
+        Seat::new(0)
+    } else {
+        Seat::new(seat.number() + 1)
+    }
 }
 
 fn is_heart_or_queen_of_spades(card: Card) -> bool {
@@ -115,7 +138,8 @@ pub struct CancelHearts {
     hands: [Hand<Card>; SEATS],
     /// The cards each seat passed this round (CH-3).
     passes: [Hand<Card>; SEATS],
-    passed: SeatSet,
+    /// Seats that have not chosen their pass yet.
+    to_pass: SeatSet,
     kitty: Hand<Card>,
     kitty_taker: Option<Seat>,
     /// The kitty taker's discards: theirs for scoring, hidden from others (CH-10).
@@ -123,8 +147,13 @@ pub struct CancelHearts {
     /// Cards won in tricks this round, face up.
     taken: [Hand<Card>; SEATS],
     trick: TableTrick,
+    /// Who plays next to the trick: `trick.next_to_play()`, kept up to date.
+    turn: Seat,
     /// The current trick as a multiset: a kind held twice is cancelled (CH-7).
     trick_cards: Hand<Card>,
+    /// Who played each kind of card last, by card index: for the current
+    /// trick's uncancelled cards (played once in it) this is their player.
+    played_by: [Seat; 52],
     /// Tricks finished (won or set aside) this round; 0 during the first.
     tricks_done: u8,
     /// The card the first trick must be led with (CH-4), until it is.
@@ -184,13 +213,15 @@ impl CancelHearts {
             phase: Phase::Passing,
             hands: [Hand::EMPTY; SEATS],
             passes: [Hand::EMPTY; SEATS],
-            passed: SeatSet::EMPTY,
+            to_pass: SeatSet::EMPTY,
             kitty: Hand::EMPTY,
             kitty_taker: None,
             discards: Hand::EMPTY,
             taken: [Hand::EMPTY; SEATS],
             trick: Trick::new(dealer, players),
+            turn: dealer,
             trick_cards: Hand::EMPTY,
+            played_by: [dealer; 52],
             tricks_done: 0,
             opening_card: None,
             hearts_broken: false,
@@ -337,15 +368,16 @@ impl CancelHearts {
     fn deal_from_seed(&mut self) {
         let mut rng = self.seed.0.rng();
         rng.set_word_pos(self.rng_position);
-        let mut deck = double_deck();
+        let mut deck = DOUBLE_DECK;
         shuffle(&mut deck, &mut rng);
         self.rng_position = rng.get_word_pos();
 
         let n = self.players;
         let dealt = (hand_size(n) * u32::from(n.get())) as usize;
         let mut hands = [Hand::EMPTY; SEATS];
-        for (i, &card) in deck[..dealt].iter().enumerate() {
-            let seat = self.dealer.offset(1 + (i % n.as_usize()) as u8, n);
+        let mut seat = self.dealer;
+        for &card in &deck[..dealt] {
+            seat = next_clockwise(seat, n);
             add(&mut hands[seat.index()], card);
         }
         let mut kitty = Hand::EMPTY;
@@ -359,7 +391,7 @@ impl CancelHearts {
         self.hands = hands;
         self.kitty = kitty;
         self.passes = [Hand::EMPTY; SEATS];
-        self.passed = SeatSet::EMPTY;
+        self.to_pass = self.players.all();
         self.kitty_taker = None;
         self.discards = Hand::EMPTY;
         self.taken = [Hand::EMPTY; SEATS];
@@ -404,6 +436,7 @@ impl CancelHearts {
     fn start_play(&mut self) {
         let (leader, card) = self.opening_lead();
         self.trick = Trick::new(leader, self.players);
+        self.turn = leader;
         self.opening_card = card;
         self.phase = Phase::Playing;
     }
@@ -486,7 +519,7 @@ impl CancelHearts {
     }
 
     fn check_pass(&self, seat: Seat, cards: &Hand<Card>) -> Result<(), RuleError> {
-        if self.passed.contains(seat) {
+        if !self.to_pass.contains(seat) {
             return Err(RuleError::AlreadyPassed);
         }
         if cards.len() != PASS_COUNT {
@@ -499,7 +532,8 @@ impl CancelHearts {
     }
 
     fn check_play(&self, seat: Seat, card: Card) -> Result<(), RuleError> {
-        if seat != self.trick.next_to_play() {
+        debug_assert_eq!(self.turn, self.trick.next_to_play());
+        if seat != self.turn {
             return Err(RuleError::NotYourTurn);
         }
         let hand = self.hands[seat.index()];
@@ -560,8 +594,8 @@ impl CancelHearts {
     fn apply_pass(&mut self, seat: Seat, cards: Hand<Card>) {
         self.hands[seat.index()].remove_all(&cards);
         self.passes[seat.index()] = cards;
-        self.passed.insert(seat);
-        if self.passed == self.players.all() {
+        self.to_pass.remove(seat);
+        if self.to_pass.is_empty() {
             self.deliver_passes();
             self.start_play();
         }
@@ -581,6 +615,8 @@ impl CancelHearts {
         self.hands[seat.index()].remove(card);
         self.trick.push(card);
         add(&mut self.trick_cards, card);
+        self.played_by[card.index() as usize] = seat;
+        self.turn = next_clockwise(seat, self.players);
         self.opening_card = None;
         // Equivalent to "played in an earlier trick" (CH-6): nothing is led
         // again before this trick ends.
@@ -614,8 +650,10 @@ impl CancelHearts {
 
     /// The seat holding the trick now: highest uncancelled card of the suit
     /// led (CH-7). A kind played twice is cancelled; no kind has three copies.
-    pub(crate) fn current_winner(&self) -> Option<Seat> {
-        winner_of(&self.trick, &self.trick_cards)
+    fn current_winner(&self) -> Option<Seat> {
+        let led = self.trick.led()?;
+        let best = highest_uncancelled(&self.trick_cards, led.suit)?;
+        Some(self.played_by[best.index() as usize])
     }
 
     /// CH-9: the trick waits for the next winner; the same leader leads again.
@@ -628,6 +666,7 @@ impl CancelHearts {
         self.trick_cards = Hand::EMPTY;
         self.tricks_done += 1;
         self.trick = Trick::new(self.trick.leader(), self.players);
+        self.turn = self.trick.leader();
     }
 
     fn finish_trick(&mut self, winner: Seat) {
@@ -643,6 +682,7 @@ impl CancelHearts {
         self.last_winner = Some(winner);
         self.tricks_done += 1;
         self.trick = Trick::new(winner, self.players);
+        self.turn = winner;
 
         let round_over = self.hands[w].is_empty();
         if self.kitty_taker.is_none() && !self.kitty.is_empty() {
@@ -731,11 +771,16 @@ impl CancelHearts {
     }
 }
 
+/// The highest card of `suit` played only once: a kind played twice is
+/// cancelled (CH-7), and no kind has three copies.
+fn highest_uncancelled(cards: &Hand<Card>, suit: Suit) -> Option<Card> {
+    let uncancelled = cards.kinds().difference(cards.pairs());
+    uncancelled.intersection(suit.mask()).highest()
+}
+
 /// CH-7 over a trick and its multiset of cards.
 pub(crate) fn winner_of(trick: &TableTrick, cards: &Hand<Card>) -> Option<Seat> {
-    let led = trick.led()?;
-    let uncancelled = cards.kinds().difference(cards.pairs());
-    let best = uncancelled.intersection(led.suit.mask()).highest()?;
+    let best = highest_uncancelled(cards, trick.led()?.suit)?;
     trick
         .plays()
         .find(|&(_, card)| card == best)
@@ -766,10 +811,8 @@ impl Ruleset for CancelHearts {
 
     fn to_act(&self) -> SeatSet {
         match self.phase {
-            Phase::Passing => {
-                SeatSet::from_iter(self.players.seats().filter(|&s| !self.passed.contains(s)))
-            }
-            Phase::Playing => SeatSet::single(self.trick.next_to_play()),
+            Phase::Passing => self.to_pass,
+            Phase::Playing => SeatSet::single(self.turn),
             Phase::Discarding { seat } => SeatSet::single(seat),
             Phase::Moon { shooter } => SeatSet::single(shooter),
             Phase::Over => SeatSet::EMPTY,
@@ -781,21 +824,18 @@ impl Ruleset for CancelHearts {
     }
 
     fn legal_moves(&self, seat: Seat) -> Legal {
-        if !self.to_act().contains(seat) {
-            return Legal::NOTHING;
-        }
         Legal(match self.phase {
-            Phase::Passing => Options::PassCards(Selection {
+            Phase::Passing if self.to_pass.contains(seat) => Options::PassCards(Selection {
                 from: self.hands[seat.index()],
                 count: PASS_COUNT as u8,
             }),
-            Phase::Playing => Options::Play(self.playable(seat)),
-            Phase::Discarding { .. } => Options::Discard(Selection {
+            Phase::Playing if seat == self.turn => Options::Play(self.playable(seat)),
+            Phase::Discarding { seat: taker } if seat == taker => Options::Discard(Selection {
                 from: self.hands[seat.index()],
                 count: self.kitty.len() as u8,
             }),
-            Phase::Moon { .. } => Options::Moon,
-            Phase::Over => Options::Nothing,
+            Phase::Moon { shooter } if seat == shooter => Options::Moon,
+            _ => Options::Nothing,
         })
     }
 
@@ -828,5 +868,15 @@ impl Ruleset for CancelHearts {
             .filter(|s| scores[s.index()] == lowest)
             .collect();
         Some(Outcome { scores, winners })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_constant_double_deck_is_the_shared_one() {
+        assert_eq!(DOUBLE_DECK, cards::standard::double_deck());
     }
 }

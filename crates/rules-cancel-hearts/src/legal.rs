@@ -75,8 +75,15 @@ impl Selection {
     /// Every card of `from` in index order, both copies of a pair.
     fn instances(&self) -> [Card; MAX_SELECTION_FROM] {
         let mut cards = [Card::TWO_OF_CLUBS; MAX_SELECTION_FROM];
-        for (slot, card) in cards.iter_mut().zip(self.from.iter()) {
-            *slot = card;
+        let mut len = 0;
+        let pairs = self.from.pairs();
+        for card in self.from.kinds() {
+            cards[len] = card;
+            len += 1;
+            if pairs.contains(card) {
+                cards[len] = card;
+                len += 1;
+            }
         }
         cards
     }
@@ -102,8 +109,6 @@ pub(crate) enum Options {
 pub struct Legal(pub(crate) Options);
 
 impl Legal {
-    pub(crate) const NOTHING: Legal = Legal(Options::Nothing);
-
     /// What the seat is asked to do: `pass_cards`, `play`, `discard`, `moon`.
     pub fn prompt(&self) -> Option<&'static str> {
         match self.0 {
@@ -145,12 +150,15 @@ impl LegalMoves for Legal {
     }
 
     fn nth(&self, i: usize) -> Option<Move> {
+        if let Options::Play(mask) = self.0 {
+            // The common case first, without a second count.
+            return mask.nth(i as u32).map(|card| Move::Play { card });
+        }
         if i >= self.count() {
             return None;
         }
         match self.0 {
-            Options::Nothing => None,
-            Options::Play(mask) => mask.nth(i as u32).map(|card| Move::Play { card }),
+            Options::Nothing | Options::Play(_) => None,
             Options::PassCards(s) => Some(Move::PassCards {
                 cards: s.unrank(i as u32),
             }),
