@@ -113,3 +113,51 @@ impl RuleViolation for RuleError {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_error() -> Vec<RuleError> {
+        let card = Card::QUEEN_OF_SPADES;
+        vec![
+            RuleError::GameOver,
+            RuleError::NoSuchSeat { seat: 11 },
+            RuleError::WrongPhase {
+                waiting: Waiting::Passes,
+            },
+            RuleError::NotYourTurn,
+            RuleError::NoPassThisRound,
+            RuleError::AlreadyPassed,
+            RuleError::MustPassThree { given: 2 },
+            RuleError::CardNotInHand { card },
+            RuleError::CardsNotInHand,
+            RuleError::MustLeadTwoOfClubs,
+            RuleError::MustLeadLowestClub { card },
+            RuleError::MustFollowSuit { suit: Suit::Clubs },
+            RuleError::NoPointsOnFirstTrick,
+            RuleError::HeartsNotBroken,
+            RuleError::WrongDiscardCount {
+                expected: 2,
+                given: 3,
+            },
+            RuleError::NotTheShooter,
+        ]
+    }
+
+    #[test]
+    fn codes_are_unique_and_messages_name_their_rule() {
+        let errors = every_error();
+        let mut codes: Vec<_> = errors.iter().map(RuleViolation::code).collect();
+        codes.sort();
+        codes.dedup();
+        assert_eq!(codes.len(), errors.len());
+        for error in errors {
+            let rule = error.rule().expect("every refusal names a rule");
+            assert!(
+                error.to_string().ends_with(&format!("({rule})")),
+                "{error} should name {rule}"
+            );
+        }
+    }
+}

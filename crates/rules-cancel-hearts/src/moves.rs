@@ -146,3 +146,35 @@ impl Round {
         PassDirection::for_round(self)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn giver_inverts_receiver_for_every_table() {
+        for n in 6..=10 {
+            let players = PlayerCount::new(n).unwrap();
+            for direction in [
+                PassDirection::Left,
+                PassDirection::Right,
+                PassDirection::Across,
+            ] {
+                for seat in players.seats() {
+                    let to = direction.receiver(seat, players).unwrap();
+                    assert_ne!(to, seat);
+                    assert_eq!(direction.giver(to, players), Some(seat));
+                }
+            }
+            assert_eq!(PassDirection::NoPass.receiver(Seat::new(0), players), None);
+        }
+    }
+
+    #[test]
+    fn rounds_cycle_through_the_four_directions() {
+        let cycle: Vec<_> = (0..8).map(|k| Round(k).pass_direction()).collect();
+        assert_eq!(cycle[..4], cycle[4..]);
+        assert_eq!(cycle[2], PassDirection::Across);
+        assert_eq!(cycle[3], PassDirection::NoPass);
+    }
+}

@@ -919,3 +919,89 @@ fn ch_13_negative_scores_and_a_configurable_target() {
     .unwrap();
     assert!(!game.is_over());
 }
+
+// ----- Edge cases across rulings -----------------------------------------------
+
+/// Six players in mirrored pairs: seats 0 and 3, 1 and 4, 2 and 5 hold the
+/// same 17 cards, and the kitty is both aces of spades. Dealer 5: seat 0
+/// leads the two of clubs.
+fn mirrored_six() -> Table {
+    let kinds: Vec<Card> = cards::standard::deck()
+        .into_iter()
+        .filter(|&k| k != c("AS"))
+        .collect();
+    let hand =
+        |part: usize| -> Hand<Card> { kinds[part * 17..(part + 1) * 17].iter().copied().collect() };
+    Table {
+        hands: vec![hand(0), hand(1), hand(2), hand(0), hand(1), hand(2)],
+        kitty: cards("AS AS"),
+    }
+}
+
+/// Seats 0..3 play their lowest legal card, and seats 3..6 copy their
+/// partner across, so every card cancels.
+fn play_mirrored_circuit(game: &mut CancelHearts) {
+    let mut played = Vec::new();
+    for _ in 0..3 {
+        let who = game.to_act().first().unwrap();
+        let mv = game.legal_moves(who).nth(0).unwrap();
+        game.play(who, &mv).unwrap();
+        played.push(mv);
+    }
+    for mv in played {
+        let who = game.to_act().first().unwrap();
+        game.play(who, &mv)
+            .unwrap_or_else(|e| panic!("{who} mirroring {mv:?}: {e}"));
+    }
+}
+
+#[test]
+fn ch_8_ch_10_first_trick_running_out_sends_the_kitty_to_discards() {
+    let mut game = mirrored_six().game(Config::new(6), 5, 3);
+    assert_eq!(next(&game), 0);
+    for _ in 0..17 {
+        play_mirrored_circuit(&mut game);
+    }
+    // One trick of 102 cards, no winner: its leader takes it (CH-8); the
+    // kitty, taken and discarded at once, counts as seat 0's (CH-10), so
+    // seat 0 holds every scoring card (CH-12).
+    let view = omniscient(&game);
+    assert_eq!(view.last_trick.as_ref().unwrap().plays.len(), 102);
+    assert_eq!(view.last_trick.as_ref().unwrap().winner, Some(seat(0)));
+    assert_eq!(view.kitty.taken_by, Some(seat(0)));
+    assert_eq!(view.secrets.as_ref().unwrap().discards, cards("AS AS"));
+    assert_eq!(game.phase(), Phase::Moon { shooter: seat(0) });
+    assert_eq!(all_of(&view).len(), 104);
+}
+
+#[test]
+fn ch_9_ch_10_under_carry_over_the_first_trick_won_takes_the_kitty() {
+    let config = Config::new(6).with_all_cancelled(AllCancelled::CarryOver);
+    let mut game = mirrored_six().game(config, 5, 3);
+    play_mirrored_circuit(&mut game);
+    let view = game.view(Viewer::Spectator);
+    assert_eq!(view.set_aside.len(), 6);
+    assert_eq!(view.kitty.taken_by, None, "no trick won yet");
+    assert_eq!(game.phase(), Phase::Playing);
+    // Break the mirror: seats 0..3 play their highest legal card, their
+    // partners their lowest.
+    for k in 0..6 {
+        let who = game.to_act().first().unwrap();
+        let legal = game.legal_moves(who);
+        let i = if k < 3 { legal.count() - 1 } else { 0 };
+        game.play(who, &legal.nth(i).unwrap()).unwrap();
+    }
+    let view = game.view(Viewer::Spectator);
+    let winner = view.last_trick.as_ref().unwrap().winner.expect("a winner");
+    assert_eq!(game.phase(), Phase::Discarding { seat: winner });
+    assert_eq!(view.kitty.taken_by, Some(winner));
+    assert_eq!(
+        view.taken[winner.index()].len(),
+        12,
+        "with the set-aside trick"
+    );
+    let other = seat((winner.number() + 1) % 6);
+    let two: Hand<Card> = game.hand(other).iter().take(2).collect();
+    let err = refused(&mut game, other.number(), Move::Discard { cards: two });
+    assert_eq!(err, RuleError::NotYourTurn);
+}
