@@ -1,1 +1,36 @@
-fn main() {}
+//! `api`: serve the card games (see `--help`).
+
+use api::config::{Command, Config, help_text};
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let command =
+        match Config::from_env_and_args(|k| std::env::var(k).ok(), std::env::args().skip(1)) {
+            Ok(command) => command,
+            Err(e) => {
+                eprintln!("api: {e}");
+                return std::process::ExitCode::from(2);
+            }
+        };
+    let config = match command {
+        Command::Help => {
+            print!("{}", help_text());
+            return std::process::ExitCode::SUCCESS;
+        }
+        Command::Serve(config) => *config,
+    };
+    if config.print_openapi {
+        print!("{}", api::openapi::spec_json());
+        return std::process::ExitCode::SUCCESS;
+    }
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(&config.log_filter))
+        .init();
+    match api::app::run(config).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot start");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! Wiring: state, the actix app, and starting the server.
+
+use std::net::{SocketAddr, TcpListener};
+use std::sync::Arc;
+
+use actix_web::dev::ServerHandle;
+use actix_web::{App, HttpResponse, HttpServer, web};
+use utoipa_actix_web::AppExt;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::auth::{self, Keys};
+use crate::config::Config;
+use crate::db::Db;
+use crate::error;
+use crate::games::GameService;
+use crate::routes::docs::openapi::OpenApiDocument;
+
+/// Shared by every request.
+#[derive(Debug)]
+pub struct AppState {
+    pub db: Db,
+    pub keys: Keys,
+    pub games: Arc<GameService>,
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("database: {0}")]
+    Db(#[from] crate::db::DbError),
+    #[error("signing key: {0}")]
+    Key(String),
+    #[error("listening: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Connects to the database (running migrations) and builds the keys.
+pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
+    let db = Db::connect(&config.database_target(), config.pool_size).await?;
+    let secret = match &config.jwt_secret {
+        Some(secret) => secret.clone(),
+        None => auth::load_or_create_secret(&config.data_dir)
+            .map_err(|e| StartError::Key(e.to_string()))?,
+    };
+    let keys = Keys::new(secret.as_bytes(), config.token_ttl)
+        .map_err(|e| StartError::Key(e.to_string()))?;
+    let games = Arc::new(GameService::new(
+        db.clone(),
+        config.cache_capacity,
+        tokio::runtime::Handle::current(),
+    ));
+    Ok(AppState { db, keys, games })
+}
+
+/// A server running in the background (for tests and embedding).
+#[derive(Debug)]
+pub struct RunningServer {
+    pub addr: SocketAddr,
+    pub handle: ServerHandle,
+    pub state: web::Data<AppState>,
+}
+
+impl RunningServer {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Stops accepting, finishes in-flight requests.
+    pub async fn stop(&self) {
+        self.handle.stop(true).await;
+    }
+}
+
+async fn redirect_to_docs() -> HttpResponse {
+    HttpResponse::PermanentRedirect()
+        .insert_header(("Location", "/docs/"))
+        .finish()
+}
+
+/// Binds and builds the server; `signals`: stop on SIGINT/SIGTERM.
+async fn start(
+    config: Config,
+    signals: bool,
+) -> Result<(RunningServer, actix_web::dev::Server), StartError> {
+    let state = web::Data::new(build_state(&config).await?);
+    let listener = TcpListener::bind(config.listen_addr())?;
+    let addr = listener.local_addr()?;
+    let body_limit = config.body_limit;
+    let document = web::Data::new(OpenApiDocument(crate::openapi::spec_json()));
+    let app_state = state.clone();
+    let mut server = HttpServer::new(move || {
+        // The same registrations the OpenAPI document is generated from.
+        let (app, _) = App::new()
+            .into_utoipa_app()
+            .app_data(app_state.clone())
+            .app_data(document.clone())
+            .app_data(
+                web::JsonConfig::default()
+                    .limit(body_limit)
+                    .error_handler(error::json_error),
+            )
+            .app_data(web::PayloadConfig::default().limit(body_limit))
+            .app_data(web::PathConfig::default().error_handler(error::path_error))
+            .app_data(web::QueryConfig::default().error_handler(error::query_error))
+            .service(utoipa_actix_web::scope("/v1").configure(crate::routes::configure_v1))
+            .configure(crate::routes::configure_root)
+            .split_for_parts();
+        app.service(
+            SwaggerUi::new("/docs/{_:.*}").config(utoipa_swagger_ui::Config::from("/openapi.json")),
+        )
+        .route("/docs", web::get().to(redirect_to_docs))
+        .default_service(web::to(error::no_route))
+    })
+    .workers(config.workers);
+    if !signals {
+        server = server.disable_signals();
+    }
+    let server = server.listen(listener)?.run();
+    let resumed = state.games.resume_bots().await?;
+    if resumed > 0 {
+        tracing::info!(resumed, "resumed bots in games in progress");
+    }
+    let running = RunningServer {
+        addr,
+        handle: server.handle(),
+        state,
+    };
+    Ok((running, server))
+}
+
+/// Starts the server on `config`'s address (port 0: any free port) in the
+/// background of the current tokio runtime, and resumes bots of games in
+/// progress.
+pub async fn spawn(config: Config) -> Result<RunningServer, StartError> {
+    let (running, server) = start(config, false).await?;
+    tokio::spawn(server);
+    Ok(running)
+}
+
+/// Runs the server until SIGINT or SIGTERM.
+pub async fn run(config: Config) -> Result<(), StartError> {
+    let (running, server) = start(config, true).await?;
+    tracing::info!(addr = %running.addr, "listening");
+    server.await?;
+    tracing::info!("stopped");
+    Ok(())
+}

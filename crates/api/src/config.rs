@@ -1,0 +1,345 @@
+//! Settings from environment variables and command-line flags (flags win).
+//!
+//! `--help` prints the table below. Parsing is by hand: the workspace has no
+//! argument-parsing crate and the surface is small.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Which database to store in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DatabaseTarget {
+    /// A `postgres://` or `postgresql://` URL.
+    Postgres(String),
+    /// An SQLite file (created if missing).
+    Sqlite(PathBuf),
+}
+
+/// Everything the server needs to start.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub bind: IpAddr,
+    pub port: u16,
+    /// `None`: an SQLite file `cards.sqlite` under `data_dir`.
+    pub database: Option<DatabaseTarget>,
+    pub data_dir: PathBuf,
+    /// HS256 signing key; `None`: generated once and kept in `data_dir/jwt-secret`.
+    pub jwt_secret: Option<String>,
+    pub token_ttl: Duration,
+    pub pool_size: usize,
+    pub cache_capacity: usize,
+    pub body_limit: usize,
+    pub workers: usize,
+    pub log_filter: String,
+    /// Print the OpenAPI document and exit.
+    pub print_openapi: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: 8080,
+            database: None,
+            data_dir: PathBuf::from("./data"),
+            jwt_secret: None,
+            token_ttl: Duration::from_secs(30 * 24 * 3600),
+            pool_size: 8,
+            cache_capacity: 1024,
+            body_limit: 64 * 1024,
+            workers: 2,
+            log_filter: "info".to_owned(),
+            print_openapi: false,
+        }
+    }
+}
+
+/// One setting: flag, environment variable, default, meaning.
+struct Setting {
+    flag: &'static str,
+    env: &'static str,
+    default: &'static str,
+    help: &'static str,
+    apply: fn(&mut Config, &str) -> Result<(), String>,
+}
+
+const SETTINGS: &[Setting] = &[
+    Setting {
+        flag: "--bind",
+        env: "BIND",
+        default: "127.0.0.1",
+        help: "address to listen on",
+        apply: |c, v| {
+            c.bind = v.parse().map_err(|_| format!("not an IP address: {v}"))?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--port",
+        env: "PORT",
+        default: "8080",
+        help: "TCP port (0 = any free port)",
+        apply: |c, v| {
+            c.port = v.parse().map_err(|_| format!("not a port: {v}"))?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--database-url",
+        env: "DATABASE_URL",
+        default: "sqlite file DATA_DIR/cards.sqlite",
+        help: "postgres://… for Postgres; sqlite://PATH or a file path for SQLite",
+        apply: |c, v| {
+            c.database = Some(parse_database_url(v)?);
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--data-dir",
+        env: "DATA_DIR",
+        default: "./data",
+        help: "directory for the default SQLite file and the generated signing key",
+        apply: |c, v| {
+            c.data_dir = PathBuf::from(v);
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--jwt-secret",
+        env: "JWT_SECRET",
+        default: "generated once, kept in DATA_DIR/jwt-secret",
+        help: "HS256 key for bearer tokens (at least 32 bytes)",
+        apply: |c, v| {
+            if v.len() < 32 {
+                return Err("JWT_SECRET must be at least 32 bytes".to_owned());
+            }
+            c.jwt_secret = Some(v.to_owned());
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--token-ttl-secs",
+        env: "TOKEN_TTL_SECS",
+        default: "2592000 (30 days)",
+        help: "lifetime of issued tokens",
+        apply: |c, v| {
+            c.token_ttl = Duration::from_secs(parse_positive(v)? as u64);
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--db-pool-size",
+        env: "DB_POOL_SIZE",
+        default: "8",
+        help: "database connections per process",
+        apply: |c, v| {
+            c.pool_size = parse_positive(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--state-cache",
+        env: "STATE_CACHE",
+        default: "1024",
+        help: "game states kept in memory (least recently used are dropped)",
+        apply: |c, v| {
+            c.cache_capacity = parse_positive(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--body-limit",
+        env: "BODY_LIMIT",
+        default: "65536",
+        help: "largest accepted JSON request body, bytes",
+        apply: |c, v| {
+            c.body_limit = parse_positive(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--workers",
+        env: "WORKERS",
+        default: "2",
+        help: "HTTP worker threads",
+        apply: |c, v| {
+            c.workers = parse_positive(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--log",
+        env: "RUST_LOG",
+        default: "info",
+        help: "tracing filter, e.g. `api=debug,info`",
+        apply: |c, v| {
+            c.log_filter = v.to_owned();
+            Ok(())
+        },
+    },
+];
+
+/// What the command line asked for.
+#[derive(Debug)]
+pub enum Command {
+    Serve(Box<Config>),
+    Help,
+}
+
+impl Config {
+    /// Reads the environment, then the flags (`--flag value` or `--flag=value`).
+    pub fn from_env_and_args(
+        env: impl Fn(&str) -> Option<String>,
+        args: impl IntoIterator<Item = String>,
+    ) -> Result<Command, String> {
+        let mut config = Config::default();
+        for setting in SETTINGS {
+            if let Some(value) = env(setting.env).filter(|v| !v.is_empty()) {
+                (setting.apply)(&mut config, &value)
+                    .map_err(|e| format!("{}: {e}", setting.env))?;
+            }
+        }
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "-h" | "--help" => return Ok(Command::Help),
+                "--print-openapi" => {
+                    config.print_openapi = true;
+                    continue;
+                }
+                _ => {}
+            }
+            let (flag, inline) = match arg.split_once('=') {
+                Some((flag, value)) => (flag.to_owned(), Some(value.to_owned())),
+                None => (arg.clone(), None),
+            };
+            let setting = SETTINGS
+                .iter()
+                .find(|s| s.flag == flag)
+                .ok_or_else(|| format!("unknown argument `{arg}` (try --help)"))?;
+            let value = match inline {
+                Some(value) => value,
+                None => args.next().ok_or_else(|| format!("{flag} needs a value"))?,
+            };
+            (setting.apply)(&mut config, &value).map_err(|e| format!("{flag}: {e}"))?;
+        }
+        Ok(Command::Serve(Box::new(config)))
+    }
+
+    pub fn listen_addr(&self) -> SocketAddr {
+        SocketAddr::new(self.bind, self.port)
+    }
+
+    /// The database to use, resolving the default SQLite file.
+    pub fn database_target(&self) -> DatabaseTarget {
+        self.database
+            .clone()
+            .unwrap_or_else(|| DatabaseTarget::Sqlite(self.data_dir.join("cards.sqlite")))
+    }
+}
+
+/// The `--help` text: usage and the settings table.
+pub fn help_text() -> String {
+    let mut out = String::from(
+        "Card table server: Lost Heir and Cancellation Hearts over HTTP.\n\n\
+         usage: api [FLAGS]\n       api --print-openapi > openapi/openapi.json\n\n",
+    );
+    out.push_str(&format!(
+        "{:<18} {:<15} {:<44} {}\n",
+        "flag", "env", "default", "meaning"
+    ));
+    for s in SETTINGS {
+        out.push_str(&format!(
+            "{:<18} {:<15} {:<44} {}\n",
+            s.flag, s.env, s.default, s.help
+        ));
+    }
+    out.push_str(&format!(
+        "{:<18} {:<15} {:<44} {}\n",
+        "--print-openapi", "", "", "print the OpenAPI document and exit"
+    ));
+    out
+}
+
+fn parse_positive(v: &str) -> Result<usize, String> {
+    match v.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("not a positive number: {v}")),
+    }
+}
+
+/// `postgres://…`, `postgresql://…`, `sqlite://PATH`, `sqlite:PATH` or a bare path.
+pub fn parse_database_url(url: &str) -> Result<DatabaseTarget, String> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(DatabaseTarget::Postgres(url.to_owned()))
+    } else if let Some(path) = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+    {
+        if path.is_empty() {
+            Err("sqlite URL without a path".to_owned())
+        } else {
+            Ok(DatabaseTarget::Sqlite(PathBuf::from(path)))
+        }
+    } else if url.contains("://") {
+        Err(format!("unsupported database URL scheme: {url}"))
+    } else {
+        Ok(DatabaseTarget::Sqlite(PathBuf::from(url)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(env: &[(&str, &str)], args: &[&str]) -> Result<Command, String> {
+        let env: Vec<(String, String)> = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_env_and_args(
+            |key| env.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
+            args.iter().map(|s| s.to_string()),
+        )
+    }
+
+    #[test]
+    fn defaults_listen_on_localhost_8080_with_sqlite_under_data() {
+        let Command::Serve(c) = parse(&[], &[]).unwrap() else {
+            panic!("expected serve")
+        };
+        assert_eq!(c.listen_addr().to_string(), "127.0.0.1:8080");
+        assert_eq!(
+            c.database_target(),
+            DatabaseTarget::Sqlite(PathBuf::from("./data/cards.sqlite"))
+        );
+    }
+
+    #[test]
+    fn flags_override_env() {
+        let Command::Serve(c) = parse(
+            &[("PORT", "9000"), ("DATABASE_URL", "postgres://x@h/db")],
+            &["--port=9001", "--bind", "0.0.0.0"],
+        )
+        .unwrap() else {
+            panic!("expected serve")
+        };
+        assert_eq!(c.port, 9001);
+        assert_eq!(c.bind.to_string(), "0.0.0.0");
+        assert_eq!(
+            c.database_target(),
+            DatabaseTarget::Postgres("postgres://x@h/db".into())
+        );
+    }
+
+    #[test]
+    fn bad_input_is_reported() {
+        assert!(parse(&[("PORT", "http")], &[]).is_err());
+        assert!(parse(&[], &["--nope"]).is_err());
+        assert!(parse(&[], &["--port"]).is_err());
+        assert!(parse(&[("JWT_SECRET", "short")], &[]).is_err());
+        assert!(matches!(parse(&[], &["--help"]), Ok(Command::Help)));
+        assert!(parse_database_url("mysql://x").is_err());
+    }
+}

@@ -1,0 +1,211 @@
+//! The event store: a pool over Postgres or SQLite, the schema, the rows and
+//! the queries.
+//!
+//! diesel-async has no multi-backend connection, so [`Db`] is an enum over the
+//! two pools and every query body is written once inside [`with_conn!`],
+//! which compiles it against each backend with that backend's schema module.
+//! Queries return [`DbError`] (diesel errors plus pool and conflict cases);
+//! only the HTTP layer turns them into responses.
+
+pub mod models;
+mod queries;
+pub mod schema;
+
+use diesel::Connection as _;
+use diesel::SqliteConnection;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use diesel_async::async_connection_wrapper::AsyncConnectionWrapper;
+use diesel_async::pooled_connection::deadpool::Pool;
+use diesel_async::pooled_connection::{
+    AsyncDieselConnectionManager, ManagerConfig, RecyclingMethod,
+};
+use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
+use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+
+pub use queries::GameFilter;
+
+use crate::config::DatabaseTarget;
+
+const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
+
+/// How long an SQLite connection waits for another writer before giving up.
+const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;
+
+pub type SqliteConn = SyncConnectionWrapper<SqliteConnection>;
+
+/// The two pools; which one is chosen by the database URL.
+#[allow(missing_debug_implementations)]
+#[derive(Clone)]
+pub enum Pools {
+    Postgres(Pool<AsyncPgConnection>),
+    Sqlite(Pool<SqliteConn>),
+}
+
+/// A handle on the database, cheap to clone.
+#[derive(Clone)]
+pub struct Db {
+    pools: Pools,
+}
+
+impl std::fmt::Debug for Db {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.pools {
+            Pools::Postgres(_) => "Db(Postgres)",
+            Pools::Sqlite(_) => "Db(Sqlite)",
+        })
+    }
+}
+
+/// A failed database operation.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("no database connection: {0}")]
+    Pool(String),
+    #[error("migrations failed: {0}")]
+    Migration(String),
+    #[error("database error: {0}")]
+    Query(#[from] DieselError),
+    /// Someone else appended to the game first (its version moved, its seq
+    /// was taken, or the seat changed hands): reload and decide again.
+    #[error("the game changed concurrently")]
+    Conflict,
+    /// The idempotency key was stored by a concurrent request.
+    #[error("the idempotency key is already stored")]
+    IdempotencyTaken,
+}
+
+impl DbError {
+    pub fn pool(e: impl std::fmt::Display) -> Self {
+        DbError::Pool(e.to_string())
+    }
+
+    /// A unique violation (someone took this key first) or, with SQLite, a
+    /// writer still busy after the busy timeout: both mean "retry".
+    fn conflict_or(e: DieselError, conflict: DbError) -> DbError {
+        match &e {
+            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => conflict,
+            DieselError::DatabaseError(_, info)
+                if info.message().contains("database is locked")
+                    || info.message().contains("busy") =>
+            {
+                DbError::Conflict
+            }
+            _ => DbError::Query(e),
+        }
+    }
+}
+
+/// Runs `$body` with `$conn` bound to a pooled connection of whichever
+/// backend `$db` uses and `$schema` bound to that backend's table module.
+/// The body is compiled once per backend. Must be used in an async fn
+/// returning `Result<_, E>` with `E: From<DbError>`.
+#[macro_export]
+macro_rules! with_conn {
+    ($db:expr, |$conn:ident, $schema:ident| $body:block) => {{
+        match $db.pools() {
+            $crate::db::Pools::Postgres(pool) => {
+                #[allow(unused_imports)]
+                use $crate::db::schema::pg as $schema;
+                let mut pooled = pool.get().await.map_err($crate::db::DbError::pool)?;
+                let $conn: &mut ::diesel_async::AsyncPgConnection = &mut pooled;
+                $body
+            }
+            $crate::db::Pools::Sqlite(pool) => {
+                #[allow(unused_imports)]
+                use $crate::db::schema::sqlite as $schema;
+                let mut pooled = pool.get().await.map_err($crate::db::DbError::pool)?;
+                let $conn: &mut $crate::db::SqliteConn = &mut pooled;
+                $body
+            }
+        }
+    }};
+}
+
+impl Db {
+    /// Opens the pool for `target` and runs pending migrations.
+    pub async fn connect(target: &DatabaseTarget, pool_size: usize) -> Result<Db, DbError> {
+        match target {
+            DatabaseTarget::Postgres(url) => {
+                let migrate_url = url.clone();
+                tokio::task::spawn_blocking(move || {
+                    let mut conn =
+                        <AsyncConnectionWrapper<AsyncPgConnection> as diesel::Connection>::establish(
+                            &migrate_url,
+                        )
+                        .map_err(DbError::pool)?;
+                    conn.run_pending_migrations(PG_MIGRATIONS)
+                        .map(drop)
+                        .map_err(|e| DbError::Migration(e.to_string()))
+                })
+                .await
+                .map_err(|e| DbError::Migration(e.to_string()))??;
+                let mut config = ManagerConfig::<AsyncPgConnection>::default();
+                config.recycling_method = RecyclingMethod::Fast;
+                let manager = AsyncDieselConnectionManager::new_with_config(url, config);
+                let pool = Pool::builder(manager)
+                    .max_size(pool_size)
+                    .build()
+                    .map_err(DbError::pool)?;
+                Ok(Db {
+                    pools: Pools::Postgres(pool),
+                })
+            }
+            DatabaseTarget::Sqlite(path) => {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(DbError::pool)?;
+                }
+                let url = path.to_string_lossy().into_owned();
+                let migrate_url = url.clone();
+                tokio::task::spawn_blocking(move || {
+                    let mut conn =
+                        SqliteConnection::establish(&migrate_url).map_err(DbError::pool)?;
+                    diesel::connection::SimpleConnection::batch_execute(
+                        &mut conn,
+                        "PRAGMA journal_mode = WAL;",
+                    )?;
+                    conn.run_pending_migrations(SQLITE_MIGRATIONS)
+                        .map(drop)
+                        .map_err(|e| DbError::Migration(e.to_string()))
+                })
+                .await
+                .map_err(|e| DbError::Migration(e.to_string()))??;
+                let mut config = ManagerConfig::<SqliteConn>::default();
+                config.recycling_method = RecyclingMethod::Fast;
+                config.custom_setup = Box::new(|url| {
+                    let url = url.to_owned();
+                    Box::pin(async move {
+                        let mut conn = SqliteConn::establish(&url).await?;
+                        conn.batch_execute(&format!(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};"
+                        ))
+                        .await
+                        .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                        Ok(conn)
+                    })
+                });
+                let manager = AsyncDieselConnectionManager::new_with_config(url, config);
+                let pool = Pool::builder(manager)
+                    .max_size(pool_size)
+                    .build()
+                    .map_err(DbError::pool)?;
+                Ok(Db {
+                    pools: Pools::Sqlite(pool),
+                })
+            }
+        }
+    }
+
+    pub fn pools(&self) -> &Pools {
+        &self.pools
+    }
+
+    pub fn backend_name(&self) -> &'static str {
+        match self.pools {
+            Pools::Postgres(_) => "postgres",
+            Pools::Sqlite(_) => "sqlite",
+        }
+    }
+}

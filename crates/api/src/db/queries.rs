@@ -1,0 +1,355 @@
+//! Every query the api runs. Each body is written once and compiled against
+//! both backends by [`with_conn!`]. Every query of a move is scoped to one
+//! game (see DESIGN.md, "The log").
+
+use chrono::Utc;
+use diesel::prelude::*;
+use diesel_async::{AsyncConnection, RunQueryDsl};
+
+use super::models::{
+    EventRow, GameRow, GameUpdate, IdempotencyRow, NewEvent, NewGame, NewIdempotency, PlayerRow,
+    SeatChange, SeatRow, SeatWithName,
+};
+use super::{Db, DbError};
+use crate::with_conn;
+
+/// Filters for listing games.
+#[derive(Debug, Clone, Default)]
+pub struct GameFilter {
+    pub kind: Option<String>,
+    pub status: Option<String>,
+    /// Only games where this player holds a seat.
+    pub player: Option<String>,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// Inserts the idempotency record `$idem` (an `Option<&NewIdempotency>`),
+/// failing with [`DbError::IdempotencyTaken`] when a concurrent request
+/// stored the same key first.
+macro_rules! insert_idempotency {
+    ($conn:ident, $s:ident, $idem:expr) => {
+        if let Some(i) = $idem {
+            diesel::insert_into($s::idempotency_keys::table)
+                .values((
+                    $s::idempotency_keys::player_id.eq(&i.player_id),
+                    $s::idempotency_keys::idem_key.eq(&i.idem_key),
+                    $s::idempotency_keys::request_hash.eq(&i.request_hash),
+                    $s::idempotency_keys::status_code.eq(i.status_code),
+                    $s::idempotency_keys::response_body.eq(&i.response_body),
+                    $s::idempotency_keys::location.eq(&i.location),
+                    $s::idempotency_keys::created_at.eq(Utc::now()),
+                ))
+                .execute($conn)
+                .await
+                .map_err(|e| DbError::conflict_or(e, DbError::IdempotencyTaken))?;
+        }
+    };
+}
+
+/// Inserts `$events` at seqs `$first..`, failing with [`DbError::Conflict`]
+/// when a seq is taken (the primary key is the cross-process guard).
+macro_rules! insert_events {
+    ($conn:ident, $s:ident, $game_id:expr, $first:expr, $events:expr) => {
+        let now = Utc::now();
+        for (i, e) in $events.iter().enumerate() {
+            diesel::insert_into($s::game_events::table)
+                .values((
+                    $s::game_events::game_id.eq($game_id),
+                    $s::game_events::seq.eq($first + i as i64),
+                    $s::game_events::event_type.eq(e.event_type),
+                    $s::game_events::schema_version.eq(e.schema_version),
+                    $s::game_events::payload.eq(&e.payload),
+                    $s::game_events::actor_player_id.eq(&e.actor_player_id),
+                    $s::game_events::actor_seat.eq(e.actor_seat),
+                    $s::game_events::actor_bot.eq(e.actor_bot),
+                    $s::game_events::created_at.eq(now),
+                ))
+                .execute($conn)
+                .await
+                .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;
+        }
+    };
+}
+
+impl Db {
+    /// `SELECT 1`: is the database reachable?
+    pub async fn ping(&self) -> Result<(), DbError> {
+        with_conn!(self, |conn, s| {
+            diesel::sql_query("SELECT 1").execute(conn).await?;
+            Ok(())
+        })
+    }
+
+    pub async fn insert_player(
+        &self,
+        player: &PlayerRow,
+        idem: Option<&NewIdempotency>,
+    ) -> Result<(), DbError> {
+        with_conn!(self, |conn, s| {
+            conn.transaction(async |conn| {
+                diesel::insert_into(s::players::table)
+                    .values((
+                        s::players::id.eq(&player.id),
+                        s::players::display_name.eq(&player.display_name),
+                        s::players::created_at.eq(player.created_at),
+                    ))
+                    .execute(conn)
+                    .await?;
+                insert_idempotency!(conn, s, idem);
+                Ok::<_, DbError>(())
+            })
+            .await
+        })
+    }
+
+    pub async fn player(&self, id: &str) -> Result<Option<PlayerRow>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::players::table
+                .find(id)
+                .first::<PlayerRow>(conn)
+                .await
+                .optional()?)
+        })
+    }
+
+    pub async fn idempotency(
+        &self,
+        player_id: &str,
+        key: &str,
+    ) -> Result<Option<IdempotencyRow>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::idempotency_keys::table
+                .find((player_id, key))
+                .first::<IdempotencyRow>(conn)
+                .await
+                .optional()?)
+        })
+    }
+
+    /// Inserts a game with its seats and first events (seq 1..), at
+    /// version = number of events, in one transaction.
+    pub async fn create_game(
+        &self,
+        game: &NewGame,
+        seats: &[SeatRow],
+        events: &[NewEvent],
+        idem: Option<&NewIdempotency>,
+    ) -> Result<(), DbError> {
+        with_conn!(self, |conn, s| {
+            conn.transaction(async |conn| {
+                diesel::insert_into(s::games::table)
+                    .values((
+                        s::games::id.eq(&game.id),
+                        s::games::kind.eq(&game.kind),
+                        s::games::config.eq(&game.config),
+                        s::games::status.eq(&game.status),
+                        s::games::version.eq(events.len() as i64),
+                        s::games::to_act.eq(game.to_act),
+                        s::games::seed_commitment.eq(&game.seed_commitment),
+                        s::games::seed.eq(&game.seed),
+                        s::games::created_by.eq(&game.created_by),
+                        s::games::created_at.eq(game.created_at),
+                        s::games::updated_at.eq(game.created_at),
+                    ))
+                    .execute(conn)
+                    .await?;
+                for seat in seats {
+                    diesel::insert_into(s::seats::table)
+                        .values((
+                            s::seats::game_id.eq(&game.id),
+                            s::seats::seat.eq(seat.seat),
+                            s::seats::player_id.eq(&seat.player_id),
+                            s::seats::is_bot.eq(seat.is_bot),
+                        ))
+                        .execute(conn)
+                        .await?;
+                }
+                insert_events!(conn, s, &game.id, 1, events);
+                insert_idempotency!(conn, s, idem);
+                Ok::<_, DbError>(())
+            })
+            .await
+        })
+    }
+
+    pub async fn game(&self, id: &str) -> Result<Option<GameRow>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::games::table
+                .find(id)
+                .first::<GameRow>(conn)
+                .await
+                .optional()?)
+        })
+    }
+
+    /// The seats of the given games with their occupants' names, by game then seat.
+    pub async fn seats(&self, game_ids: &[String]) -> Result<Vec<SeatWithName>, DbError> {
+        if game_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        with_conn!(self, |conn, s| {
+            let rows = s::seats::table
+                .left_join(s::players::table.on(s::seats::player_id.eq(s::players::id.nullable())))
+                .filter(s::seats::game_id.eq_any(game_ids))
+                .order((s::seats::game_id, s::seats::seat))
+                .select((
+                    (
+                        s::seats::game_id,
+                        s::seats::seat,
+                        s::seats::player_id,
+                        s::seats::is_bot,
+                    ),
+                    s::players::display_name.nullable(),
+                ))
+                .load::<(SeatRow, Option<String>)>(conn)
+                .await?;
+            Ok(rows
+                .into_iter()
+                .map(|(seat, display_name)| SeatWithName { seat, display_name })
+                .collect())
+        })
+    }
+
+    /// Events with `seq > after`, in order, at most `limit`.
+    pub async fn events(
+        &self,
+        game_id: &str,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<EventRow>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::game_events::table
+                .filter(s::game_events::game_id.eq(game_id))
+                .filter(s::game_events::seq.gt(after))
+                .order(s::game_events::seq)
+                .limit(limit)
+                .load::<EventRow>(conn)
+                .await?)
+        })
+    }
+
+    /// Appends `events` at `expected_version + 1 ..` in one transaction,
+    /// with the game row update, an optional seat change and an optional
+    /// idempotency record. [`DbError::Conflict`] when the game is no longer
+    /// at `expected_version` (or the seat changed hands): nothing is written.
+    /// Returns the new version.
+    pub async fn append(
+        &self,
+        game_id: &str,
+        expected_version: i64,
+        events: &[NewEvent],
+        update: &GameUpdate,
+        seat_change: Option<&SeatChange>,
+        idem: Option<&NewIdempotency>,
+    ) -> Result<i64, DbError> {
+        let new_version = expected_version + events.len() as i64;
+        with_conn!(self, |conn, s| {
+            conn.transaction(async |conn| {
+                // The write comes first, so SQLite takes its write lock (and
+                // waits on busy_timeout) before reading anything, and a
+                // concurrent Postgres appender blocks on the row lock and then
+                // finds the version moved.
+                let updated = diesel::update(
+                    s::games::table
+                        .filter(s::games::id.eq(game_id))
+                        .filter(s::games::version.eq(expected_version)),
+                )
+                .set((
+                    s::games::version.eq(new_version),
+                    s::games::status.eq(&update.status),
+                    s::games::to_act.eq(update.to_act),
+                    s::games::updated_at.eq(Utc::now()),
+                ))
+                .execute(conn)
+                .await
+                .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;
+                if updated != 1 {
+                    return Err(DbError::Conflict);
+                }
+                insert_events!(conn, s, game_id, expected_version + 1, events);
+                if let Some(change) = seat_change {
+                    let changed = match change {
+                        SeatChange::Take { seat, player_id } => {
+                            diesel::update(
+                                s::seats::table
+                                    .filter(s::seats::game_id.eq(game_id))
+                                    .filter(s::seats::seat.eq(*seat))
+                                    .filter(s::seats::is_bot.eq(false))
+                                    .filter(s::seats::player_id.is_null()),
+                            )
+                            .set(s::seats::player_id.eq(Some(player_id)))
+                            .execute(conn)
+                            .await
+                        }
+                        SeatChange::Release { seat, player_id } => {
+                            diesel::update(
+                                s::seats::table
+                                    .filter(s::seats::game_id.eq(game_id))
+                                    .filter(s::seats::seat.eq(*seat))
+                                    .filter(s::seats::player_id.eq(player_id)),
+                            )
+                            .set(s::seats::player_id.eq(None::<String>))
+                            .execute(conn)
+                            .await
+                        }
+                    }
+                    .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;
+                    if changed != 1 {
+                        return Err(DbError::Conflict);
+                    }
+                }
+                insert_idempotency!(conn, s, idem);
+                Ok::<_, DbError>(new_version)
+            })
+            .await
+        })
+    }
+
+    /// Games matching `filter`, newest first.
+    pub async fn list_games(&self, filter: &GameFilter) -> Result<Vec<GameRow>, DbError> {
+        with_conn!(self, |conn, s| {
+            let mut query = s::games::table.into_boxed();
+            if let Some(kind) = &filter.kind {
+                query = query.filter(s::games::kind.eq(kind));
+            }
+            if let Some(status) = &filter.status {
+                query = query.filter(s::games::status.eq(status));
+            }
+            if let Some(player) = &filter.player {
+                query = query.filter(
+                    s::games::id.eq_any(
+                        s::seats::table
+                            .filter(s::seats::player_id.eq(player))
+                            .select(s::seats::game_id),
+                    ),
+                );
+            }
+            Ok(query
+                .order((s::games::created_at.desc(), s::games::id))
+                .limit(filter.limit)
+                .offset(filter.offset)
+                .load::<GameRow>(conn)
+                .await?)
+        })
+    }
+
+    /// Ids of games in progress with at least one bot seat (to resume bots
+    /// after a restart).
+    pub async fn games_with_bots_in_progress(&self) -> Result<Vec<String>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::games::table
+                .filter(s::games::status.eq("in_progress"))
+                .filter(
+                    s::games::id.eq_any(
+                        s::seats::table
+                            .filter(s::seats::is_bot.eq(true))
+                            .select(s::seats::game_id),
+                    ),
+                )
+                .select(s::games::id)
+                .load::<String>(conn)
+                .await?)
+        })
+    }
+}

@@ -1,0 +1,87 @@
+//! Table definitions, once per backend: Postgres stores JSON as `jsonb` and
+//! times as `timestamptz`; SQLite as JSON text and RFC 3339 text. Column names
+//! and Rust types are the same, so one query body compiles against either
+//! (see [`crate::with_conn`]).
+
+macro_rules! tables {
+    ($json:ident, $time:ident) => {
+        diesel::table! {
+            players (id) {
+                id -> Text,
+                display_name -> Text,
+                created_at -> $time,
+            }
+        }
+
+        diesel::table! {
+            games (id) {
+                id -> Text,
+                kind -> Text,
+                config -> $json,
+                status -> Text,
+                version -> BigInt,
+                to_act -> Integer,
+                seed_commitment -> Text,
+                seed -> Text,
+                created_by -> Text,
+                created_at -> $time,
+                updated_at -> $time,
+            }
+        }
+
+        diesel::table! {
+            seats (game_id, seat) {
+                game_id -> Text,
+                seat -> Integer,
+                player_id -> Nullable<Text>,
+                is_bot -> Bool,
+            }
+        }
+
+        diesel::table! {
+            game_events (game_id, seq) {
+                game_id -> Text,
+                seq -> BigInt,
+                event_type -> Text,
+                schema_version -> Integer,
+                payload -> $json,
+                actor_player_id -> Nullable<Text>,
+                actor_seat -> Nullable<Integer>,
+                actor_bot -> Bool,
+                created_at -> $time,
+            }
+        }
+
+        diesel::table! {
+            idempotency_keys (player_id, idem_key) {
+                player_id -> Text,
+                idem_key -> Text,
+                request_hash -> Text,
+                status_code -> Integer,
+                response_body -> Text,
+                location -> Nullable<Text>,
+                created_at -> $time,
+            }
+        }
+
+        diesel::joinable!(seats -> games (game_id));
+        diesel::joinable!(game_events -> games (game_id));
+        diesel::allow_tables_to_appear_in_same_query!(
+            players,
+            games,
+            seats,
+            game_events,
+            idempotency_keys
+        );
+    };
+}
+
+/// Postgres.
+pub mod pg {
+    tables!(Jsonb, Timestamptz);
+}
+
+/// SQLite.
+pub mod sqlite {
+    tables!(Json, TimestamptzSqlite);
+}

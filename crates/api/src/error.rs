@@ -1,0 +1,275 @@
+//! The one error type of the api, rendered as RFC 9457 `application/problem+json`.
+//!
+//! Every client mistake is a 4xx with a stable `code`; a rule that refused a
+//! move adds its ruling id in `rule`. Internal causes (database, bugs) are
+//! logged with `tracing` and answered with a generic 500 that says nothing
+//! about them.
+
+use std::fmt;
+
+use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, ResponseError};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::db::DbError;
+
+/// An RFC 9457 problem document.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "type": "https://cards.example/problems/illegal_move",
+    "title": "Illegal move",
+    "status": 422,
+    "detail": "must follow suit: you hold Toronto cards (LH-9)",
+    "code": "must_follow_suit",
+    "rule": "LH-9"
+}))]
+pub struct Problem {
+    /// A URI naming the problem type (`…/problems/{code}`).
+    #[serde(rename = "type")]
+    pub problem_type: String,
+    /// A short summary of the problem type.
+    pub title: String,
+    /// The HTTP status code.
+    pub status: u16,
+    /// What went wrong with this request, in words.
+    pub detail: String,
+    /// A stable machine-readable code, e.g. `not_your_turn`, `must_follow_suit`.
+    pub code: String,
+    /// The ruling (`LH-9`, `CH-6`, `G-3` …) that refused the move, if a rule did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+/// Where problem type URIs point.
+pub const PROBLEM_BASE: &str = "https://cards.example/problems/";
+
+/// An error answered to the client (boxed: errors are rare, results common).
+#[derive(Debug)]
+pub struct ApiError(Box<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    status: StatusCode,
+    code: &'static str,
+    title: &'static str,
+    detail: String,
+    rule: Option<&'static str>,
+    /// Extra header, e.g. `WWW-Authenticate` on 401.
+    header: Option<(header::HeaderName, HeaderValue)>,
+}
+
+impl ApiError {
+    /// Internal signal: a concurrent request stored the same idempotency
+    /// key first ([`crate::idempotency::run`] answers with its response).
+    pub const IDEMPOTENCY_RACE: &'static str = "idempotency_race";
+
+    pub fn idempotency_race() -> Self {
+        Self::conflict(
+            Self::IDEMPOTENCY_RACE,
+            "a request with this Idempotency-Key completed concurrently",
+        )
+    }
+
+    pub fn new(
+        status: StatusCode,
+        code: &'static str,
+        title: &'static str,
+        detail: impl Into<String>,
+    ) -> Self {
+        ApiError(Box::new(Inner {
+            status,
+            code,
+            title,
+            detail: detail.into(),
+            rule: None,
+            header: None,
+        }))
+    }
+
+    pub fn with_rule(mut self, rule: Option<&'static str>) -> Self {
+        self.0.rule = rule;
+        self
+    }
+
+    pub fn code(&self) -> &'static str {
+        self.0.code
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.0.status
+    }
+
+    /// A 500 whose cause is logged, never sent.
+    pub fn internal(cause: impl fmt::Display) -> Self {
+        tracing::error!(%cause, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "Internal server error",
+            "the server failed to handle the request; it has been logged",
+        )
+    }
+
+    pub fn unavailable(cause: impl fmt::Display) -> Self {
+        tracing::warn!(%cause, "service unavailable");
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            "Service unavailable",
+            "the database is not reachable",
+        )
+    }
+
+    pub fn bad_request(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code, "Bad request", detail)
+    }
+
+    pub fn unauthorized(code: &'static str, detail: impl Into<String>) -> Self {
+        let mut e = Self::new(StatusCode::UNAUTHORIZED, code, "Unauthorized", detail);
+        e.0.header = Some((
+            header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Bearer realm=\"cards\""),
+        ));
+        e
+    }
+
+    pub fn forbidden(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, code, "Forbidden", detail)
+    }
+
+    pub fn not_found(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, code, "Not found", detail)
+    }
+
+    pub fn game_not_found() -> Self {
+        Self::not_found("game_not_found", "no game with this id")
+    }
+
+    pub fn conflict(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, code, "Conflict", detail)
+    }
+
+    pub fn precondition_failed(current_version: i64) -> Self {
+        Self::new(
+            StatusCode::PRECONDITION_FAILED,
+            "version_mismatch",
+            "Precondition failed",
+            format!("If-Match does not hold: the game is at version {current_version}"),
+        )
+    }
+
+    pub fn unprocessable(code: &'static str, detail: impl Into<String>) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            code,
+            "Unprocessable request",
+            detail,
+        )
+    }
+
+    /// A move refused by the game's rules (G-3).
+    pub fn illegal_move(
+        code: &'static str,
+        rule: Option<&'static str>,
+        detail: impl Into<String>,
+    ) -> Self {
+        Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            code,
+            "Illegal move",
+            detail,
+        )
+        .with_rule(rule)
+    }
+
+    pub fn problem(&self) -> Problem {
+        let e = &self.0;
+        Problem {
+            problem_type: format!("{PROBLEM_BASE}{}", e.code),
+            title: e.title.to_owned(),
+            status: e.status.as_u16(),
+            detail: e.detail.clone(),
+            code: e.code.to_owned(),
+            rule: e.rule.map(str::to_owned),
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = &self.0;
+        write!(f, "{} {}: {}", e.status.as_u16(), e.code, e.detail)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.0.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut response = HttpResponse::build(self.0.status);
+        response.content_type("application/problem+json");
+        if let Some((name, value)) = &self.0.header {
+            response.insert_header((name.clone(), value.clone()));
+        }
+        response.json(self.problem())
+    }
+}
+
+impl From<DbError> for ApiError {
+    fn from(e: DbError) -> Self {
+        match e {
+            DbError::Pool(cause) => ApiError::unavailable(cause),
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+/// `JsonConfig` error handler: malformed, mistyped or oversized bodies.
+pub fn json_error(err: JsonPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    let api = match &err {
+        JsonPayloadError::OverflowKnownLength { .. } | JsonPayloadError::Overflow { .. } => {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "body_too_large",
+                "Payload too large",
+                err.to_string(),
+            )
+        }
+        JsonPayloadError::ContentType => ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "Unsupported media type",
+            "the body must be JSON with Content-Type: application/json",
+        ),
+        JsonPayloadError::Deserialize(e) if e.is_data() => {
+            ApiError::unprocessable("invalid_body", format!("the JSON body does not fit: {e}"))
+        }
+        JsonPayloadError::Deserialize(e) => {
+            ApiError::bad_request("malformed_json", format!("the body is not valid JSON: {e}"))
+        }
+        other => ApiError::bad_request("malformed_body", other.to_string()),
+    };
+    api.into()
+}
+
+/// `PathConfig` error handler: e.g. a seat number that is not a number.
+pub fn path_error(err: PathError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::not_found("bad_path", format!("no such resource: {err}")).into()
+}
+
+/// `QueryConfig` error handler: unknown filter values and the like.
+pub fn query_error(err: QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
+    ApiError::bad_request("bad_query", format!("bad query parameters: {err}")).into()
+}
+
+/// The default service: no route matched.
+pub async fn no_route() -> HttpResponse {
+    ApiError::not_found("no_route", "no such endpoint").error_response()
+}

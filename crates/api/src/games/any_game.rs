@@ -1,0 +1,228 @@
+//! A type-erased game: any [`Ruleset`] whose config and moves are serde,
+//! driven through JSON. Handlers, the store, the cache and the bots are
+//! written once against [`AnyGame`]; which game is being played is data
+//! (a [`GameKind`] looked up by name).
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use cards::{
+    GameRng, LegalMoves, Outcome, RuleViolation, Ruleset, Seat, SeatSet, Seed, Viewer, Visibility,
+};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// The moves a seat may make now, as JSON.
+#[derive(Debug, Clone)]
+pub struct LegalSet {
+    /// How many moves there are.
+    pub count: usize,
+    /// Every move, in the form `post_move` takes, when there are few enough.
+    pub moves: Option<Vec<Value>>,
+    /// The engine's description of the choice (e.g. which cards may be passed).
+    pub description: Value,
+}
+
+/// A move refused before or by the rules.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MoveRefusal {
+    /// The JSON is not a move of this game.
+    Malformed(String),
+    /// The rules refused it (G-3); the game is unchanged.
+    Rule {
+        code: &'static str,
+        rule: Option<&'static str>,
+        message: String,
+    },
+}
+
+/// A configuration refused at creation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigRefusal {
+    pub code: &'static str,
+    pub rule: Option<&'static str>,
+    pub message: String,
+}
+
+/// A move that was played, in canonical JSON.
+#[derive(Debug, Clone)]
+pub struct PlayedMove {
+    pub json: Value,
+    pub visibility: Visibility,
+}
+
+/// One game in progress, of any kind.
+pub trait AnyGame: Send + Sync + fmt::Debug {
+    fn kind(&self) -> &'static str;
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+    fn seat_count(&self) -> u8;
+    /// The configuration with its defaults resolved, as JSON.
+    fn config_json(&self) -> Value;
+    fn to_act(&self) -> SeatSet;
+    fn prompt(&self, seat: Seat) -> Option<&'static str>;
+    /// `seat`'s legal moves, listed when there are at most `list_limit`.
+    fn legal_moves(&self, seat: Seat, list_limit: usize) -> LegalSet;
+    /// A uniformly random legal move for `seat`, if it has any.
+    fn random_move(&self, seat: Seat, rng: &mut GameRng) -> Option<Value>;
+    /// Parses and plays `mv` for `seat`; on `Err` nothing changed (G-3).
+    fn play(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal>;
+    fn view(&self, viewer: Viewer) -> Value;
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+impl Clone for Box<dyn AnyGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A game kind: makes new games of one ruleset from JSON configs.
+pub trait GameKind: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn new_game(&self, config: &Value, seed: Seed) -> Result<Box<dyn AnyGame>, ConfigRefusal>;
+    /// Who may see a logged move of this kind. A move that does not parse
+    /// is treated as hidden (the safe side of G-2).
+    fn visibility(&self, mv: &Value) -> Visibility;
+}
+
+/// [`AnyGame`] for a concrete ruleset.
+#[derive(Debug, Clone)]
+struct Erased<R>(R);
+
+/// [`GameKind`] for a concrete ruleset.
+pub struct KindOf<R>(PhantomData<fn() -> R>);
+
+impl<R> KindOf<R> {
+    pub const fn new() -> Self {
+        KindOf(PhantomData)
+    }
+}
+
+impl<R> Default for KindOf<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<R> fmt::Debug for KindOf<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(std::any::type_name::<R>())
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> Value {
+    // Serializing our own plain-data types into a Value cannot fail (no maps
+    // with non-string keys, no I/O); Null would only hide an engine bug.
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+impl<R> AnyGame for Erased<R>
+where
+    R: Ruleset + Send + Sync + 'static,
+    R::Config: Serialize + DeserializeOwned,
+    R::Move: Serialize + DeserializeOwned,
+    R::Legal: Serialize,
+    R::View: Serialize,
+{
+    fn kind(&self) -> &'static str {
+        R::KIND
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+
+    fn seat_count(&self) -> u8 {
+        self.0.player_count().get()
+    }
+
+    fn config_json(&self) -> Value {
+        to_json(self.0.config())
+    }
+
+    fn to_act(&self) -> SeatSet {
+        self.0.to_act()
+    }
+
+    fn prompt(&self, seat: Seat) -> Option<&'static str> {
+        self.0.prompt(seat)
+    }
+
+    fn legal_moves(&self, seat: Seat, list_limit: usize) -> LegalSet {
+        let legal = self.0.legal_moves(seat);
+        let count = legal.count();
+        let moves = (count <= list_limit).then(|| {
+            (0..count)
+                .filter_map(|i| legal.nth(i))
+                .map(|mv| to_json(&mv))
+                .collect()
+        });
+        LegalSet {
+            count,
+            moves,
+            description: to_json(&legal),
+        }
+    }
+
+    fn random_move(&self, seat: Seat, rng: &mut GameRng) -> Option<Value> {
+        self.0.legal_moves(seat).random(rng).map(|mv| to_json(&mv))
+    }
+
+    fn play(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal> {
+        let parsed: R::Move = serde_json::from_value(mv.clone())
+            .map_err(|e| MoveRefusal::Malformed(format!("not a {} move: {e}", R::KIND)))?;
+        self.0.play(seat, &parsed).map_err(|e| MoveRefusal::Rule {
+            code: e.code(),
+            rule: e.rule(),
+            message: e.to_string(),
+        })?;
+        Ok(PlayedMove {
+            json: to_json(&parsed),
+            visibility: R::visibility(&parsed),
+        })
+    }
+
+    fn view(&self, viewer: Viewer) -> Value {
+        to_json(&self.0.view(viewer))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+}
+
+impl<R> GameKind for KindOf<R>
+where
+    R: Ruleset + Send + Sync + 'static,
+    R::Config: Serialize + DeserializeOwned,
+    R::Move: Serialize + DeserializeOwned,
+    R::Legal: Serialize,
+    R::View: Serialize,
+{
+    fn name(&self) -> &'static str {
+        R::KIND
+    }
+
+    fn new_game(&self, config: &Value, seed: Seed) -> Result<Box<dyn AnyGame>, ConfigRefusal> {
+        let config: R::Config =
+            serde_json::from_value(config.clone()).map_err(|e| ConfigRefusal {
+                code: "invalid_config",
+                rule: None,
+                message: format!("not a {} configuration: {e}", R::KIND),
+            })?;
+        let game = R::new(config, seed).map_err(|e| ConfigRefusal {
+            code: e.code(),
+            rule: e.rule(),
+            message: e.to_string(),
+        })?;
+        Ok(Box::new(Erased(game)))
+    }
+
+    fn visibility(&self, mv: &Value) -> Visibility {
+        match serde_json::from_value::<R::Move>(mv.clone()) {
+            Ok(parsed) => R::visibility(&parsed),
+            Err(_) => Visibility::ActorOnly,
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! Bots: when a bot seat must act, the server plays a uniformly random legal
+//! move for it (`LegalMoves::random`) through the same append path as people.
+//!
+//! A driver task runs on the main runtime after any change that may hand the
+//! turn to a bot, and plays until no bot must act. Its randomness is
+//! reproducible: the RNG for a bot move is ChaCha8 keyed by
+//! SHA-256("bot" ‖ game seed ‖ version ‖ seat), and the moves are in the log
+//! anyway.
+
+use std::sync::Arc;
+
+use cards::{GameRng, Seat};
+use rand::SeedableRng;
+use sha2::{Digest, Sha256};
+
+use super::service::GameService;
+
+/// The RNG for the bot at `seat` choosing when the game is at `version`.
+pub fn rng_for(seed_hex: &str, version: i64, seat: Seat) -> GameRng {
+    let mut hasher = Sha256::new();
+    hasher.update(b"bot");
+    hasher.update(seed_hex.as_bytes());
+    hasher.update(version.to_le_bytes());
+    hasher.update([seat.number()]);
+    GameRng::from_seed(hasher.finalize().into())
+}
+
+impl GameService {
+    /// Starts a driver for `game_id`'s bots (a no-op if none must act).
+    pub fn kick_bots(self: &Arc<Self>, game_id: String) {
+        let service = Arc::clone(self);
+        self.runtime.spawn(async move {
+            loop {
+                match service.bot_step(&game_id).await {
+                    Ok(true) => tokio::task::yield_now().await,
+                    Ok(false) => break,
+                    Err(e) => {
+                        tracing::warn!(game_id, error = %e, "bot driver stopped");
+                        break;
+                    }
+                }
+            }
+        });
+    }
+
+    /// Resumes bots in every game in progress (after a restart).
+    pub async fn resume_bots(self: &Arc<Self>) -> Result<usize, crate::db::DbError> {
+        let ids = self.db.games_with_bots_in_progress().await?;
+        let n = ids.len();
+        for id in ids {
+            self.kick_bots(id);
+        }
+        Ok(n)
+    }
+}

@@ -1,0 +1,107 @@
+//! A bounded in-memory cache of game states, one async mutex per game.
+//!
+//! The mutex serializes appends to one game inside this process, so racing
+//! moves rarely meet at the database; the `(game_id, seq)` primary key and
+//! the version check stay the guard across processes. A cached state is
+//! tagged with the version it reflects and brought up to date from the log
+//! before use, so a stale entry (another process appended) is never trusted.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::any_game::AnyGame;
+
+/// A game's state as of `version` (the seq of the last event folded in).
+#[derive(Debug)]
+pub struct LoadedGame {
+    pub version: i64,
+    pub game: Box<dyn AnyGame>,
+}
+
+/// A game's cache slot: `None` until loaded.
+pub type Slot = Arc<tokio::sync::Mutex<Option<LoadedGame>>>;
+
+/// Least-recently-used slots, at most `capacity` (slots in use are kept).
+#[derive(Debug)]
+pub struct StateCache {
+    capacity: usize,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    clock: u64,
+    slots: HashMap<String, (Slot, u64)>,
+}
+
+impl StateCache {
+    pub fn new(capacity: usize) -> Self {
+        StateCache {
+            capacity: capacity.max(1),
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    /// The slot of `game_id`, created empty on a miss.
+    pub fn slot(&self, game_id: &str) -> Slot {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.clock += 1;
+        let now = inner.clock;
+        if let Some((slot, used)) = inner.slots.get_mut(game_id) {
+            *used = now;
+            return slot.clone();
+        }
+        if inner.slots.len() >= self.capacity {
+            let victim = inner
+                .slots
+                .iter()
+                .filter(|(_, (slot, _))| Arc::strong_count(slot) == 1)
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(id, _)| id.clone());
+            if let Some(id) = victim {
+                inner.slots.remove(&id);
+            }
+        }
+        let slot = Slot::default();
+        inner.slots.insert(game_id.to_owned(), (slot.clone(), now));
+        slot
+    }
+
+    pub fn len(&self) -> usize {
+        self.inner
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .slots
+            .len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_at_most_capacity_and_drops_the_least_recent() {
+        let cache = StateCache::new(2);
+        let a = cache.slot("a");
+        drop(cache.slot("b"));
+        drop(a);
+        drop(cache.slot("a")); // a is now more recent than b
+        drop(cache.slot("c")); // evicts b
+        assert_eq!(cache.len(), 2);
+        let inner = cache.inner.lock().unwrap();
+        assert!(inner.slots.contains_key("a") && inner.slots.contains_key("c"));
+    }
+
+    #[test]
+    fn slots_in_use_are_not_evicted() {
+        let cache = StateCache::new(1);
+        let held = cache.slot("a");
+        drop(cache.slot("b"));
+        assert!(Arc::ptr_eq(&held, &cache.slot("a")));
+    }
+}

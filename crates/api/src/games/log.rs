@@ -1,0 +1,173 @@
+//! The events of a game's log: their types and payloads, folding them into a
+//! state (G-1), and what each viewer may read of them (G-2).
+//!
+//! | type            | payload                                   | changes the engine state |
+//! |-----------------|-------------------------------------------|--------------------------|
+//! | `seat_taken`    | `{"seat", "player_id" \| null, "bot"}`    | no                       |
+//! | `seat_left`     | `{"seat", "player_id"}`                   | no                       |
+//! | `game_started`  | `{"seed_commitment", "to_act"}`           | no                       |
+//! | `move`          | the move, as `post_move` takes it         | yes                      |
+//! | `game_finished` | `{"outcome", "seed"}`                     | no                       |
+//!
+//! Every event carries a schema version so that old logs stay readable.
+
+use cards::{Seat, SeatSet, Seed, Visibility};
+use serde_json::{Value, json};
+
+use super::any_game::{AnyGame, GameKind};
+use crate::db::models::{EventRow, NewEvent};
+
+/// The schema version written with every event type today.
+pub const SCHEMA_VERSION: i32 = 1;
+
+pub const SEAT_TAKEN: &str = "seat_taken";
+pub const SEAT_LEFT: &str = "seat_left";
+pub const GAME_STARTED: &str = "game_started";
+pub const MOVE: &str = "move";
+pub const GAME_FINISHED: &str = "game_finished";
+
+/// Who made an event.
+#[derive(Debug, Clone)]
+pub enum Actor {
+    /// A person at a seat (or not yet seated, for seat events).
+    Player {
+        player_id: String,
+        seat: Option<Seat>,
+    },
+    /// The server playing a bot seat.
+    Bot { seat: Seat },
+    /// The server itself (start and end of a game).
+    Server,
+}
+
+fn event(event_type: &'static str, payload: Value, actor: &Actor) -> NewEvent {
+    let (actor_player_id, actor_seat, actor_bot) = match actor {
+        Actor::Player { player_id, seat } => (
+            Some(player_id.clone()),
+            seat.map(|s| i32::from(s.number())),
+            false,
+        ),
+        Actor::Bot { seat } => (None, Some(i32::from(seat.number())), true),
+        Actor::Server => (None, None, false),
+    };
+    NewEvent {
+        event_type,
+        schema_version: SCHEMA_VERSION,
+        payload,
+        actor_player_id,
+        actor_seat,
+        actor_bot,
+    }
+}
+
+pub fn seat_taken(seat: Seat, player_id: Option<&str>, actor: &Actor) -> NewEvent {
+    let payload =
+        json!({"seat": seat.number(), "player_id": player_id, "bot": player_id.is_none()});
+    event(SEAT_TAKEN, payload, actor)
+}
+
+pub fn seat_left(seat: Seat, player_id: &str) -> NewEvent {
+    let actor = Actor::Player {
+        player_id: player_id.to_owned(),
+        seat: Some(seat),
+    };
+    event(
+        SEAT_LEFT,
+        json!({"seat": seat.number(), "player_id": player_id}),
+        &actor,
+    )
+}
+
+pub fn game_started(seed_commitment: &str, to_act: SeatSet) -> NewEvent {
+    event(
+        GAME_STARTED,
+        json!({"seed_commitment": seed_commitment, "to_act": seats_json(to_act)}),
+        &Actor::Server,
+    )
+}
+
+pub fn moved(mv: Value, actor: &Actor) -> NewEvent {
+    event(MOVE, mv, actor)
+}
+
+pub fn game_finished(game: &dyn AnyGame, seed: &str) -> NewEvent {
+    event(
+        GAME_FINISHED,
+        json!({"outcome": game.outcome(), "seed": seed}),
+        &Actor::Server,
+    )
+}
+
+pub fn seats_json(seats: SeatSet) -> Vec<u8> {
+    seats.iter().map(Seat::number).collect()
+}
+
+/// A set of seats as the `games.to_act` bitmask.
+pub fn seat_mask(seats: SeatSet) -> i32 {
+    seats.iter().fold(0, |m, s| m | (1 << s.number()))
+}
+
+/// The seats of a `games.to_act` bitmask.
+pub fn mask_seats(mask: i32) -> Vec<u8> {
+    (0..16u8).filter(|s| mask & (1 << s) != 0).collect()
+}
+
+/// A log that cannot be folded: a bug or a hand-edited database.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("unknown game kind `{0}`")]
+    UnknownKind(String),
+    #[error("the stored seed is not 64 hex digits")]
+    BadSeed,
+    #[error("the stored config is refused: {0}")]
+    BadConfig(String),
+    #[error("event {seq} does not apply: {reason}")]
+    BadEvent { seq: i64, reason: String },
+}
+
+/// A new game of `kind` from its stored config and seed, before any event.
+pub fn new_game(kind: &str, config: &Value, seed: &str) -> Result<Box<dyn AnyGame>, ReplayError> {
+    let kind = super::kinds::find(kind).ok_or_else(|| ReplayError::UnknownKind(kind.to_owned()))?;
+    let seed: Seed = seed.parse().map_err(|_| ReplayError::BadSeed)?;
+    kind.new_game(config, seed)
+        .map_err(|e| ReplayError::BadConfig(e.message))
+}
+
+/// Folds one event into `game` (only moves change the engine state).
+pub fn apply(game: &mut dyn AnyGame, event: &EventRow) -> Result<(), ReplayError> {
+    if event.event_type != MOVE {
+        return Ok(());
+    }
+    let bad = |reason: String| ReplayError::BadEvent {
+        seq: event.seq,
+        reason,
+    };
+    let seat = event
+        .actor_seat
+        .and_then(|s| u8::try_from(s).ok())
+        .map(Seat::new)
+        .ok_or_else(|| bad("a move without a seat".to_owned()))?;
+    game.play(seat, &event.payload)
+        .map(drop)
+        .map_err(|e| bad(format!("{e:?}")))
+}
+
+/// An event as a viewer may read it: `None` for the payload when its content
+/// is hidden from this viewer (a pass or discard by another seat while the
+/// game runs, G-2); only its move type is left.
+pub fn visible_payload(
+    kind: &dyn GameKind,
+    event: &EventRow,
+    viewer_seat: Option<Seat>,
+    finished: bool,
+) -> (Value, bool) {
+    if event.event_type != MOVE || finished {
+        return (event.payload.clone(), false);
+    }
+    let own = viewer_seat.is_some_and(|s| event.actor_seat == Some(i32::from(s.number())));
+    if own || kind.visibility(&event.payload) == Visibility::Public {
+        return (event.payload.clone(), false);
+    }
+    let move_type = event.payload.get("type").cloned().unwrap_or(Value::Null);
+    (json!({ "type": move_type }), true)
+}

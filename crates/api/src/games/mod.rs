@@ -1,0 +1,13 @@
+//! Games as the server runs them: the type-erased wrapper over every
+//! ruleset, the kinds, the log's events, the state cache, the service that
+//! appends with retry, and the bots.
+
+pub mod any_game;
+mod bots;
+pub mod cache;
+pub mod kinds;
+pub mod log;
+mod service;
+
+pub use any_game::{AnyGame, GameKind, LegalSet, MoveRefusal};
+pub use service::{GameService, ListQuery, Snapshot};

@@ -1,0 +1,15 @@
+//! The card table server: HTTP routes, auth, the event store, bots and the
+//! OpenAPI document. `main.rs` only parses the configuration and calls
+//! [`app::run`]; tests start the server in-process with [`app::spawn`].
+
+pub mod app;
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod games;
+pub mod idempotency;
+pub mod openapi;
+mod random;
+pub mod resources;
+pub mod routes;

@@ -1,0 +1,77 @@
+//! The OpenAPI 3.1 document, generated from the handlers' annotations.
+//!
+//! It is checked in as `openapi/openapi.json`; `tests/openapi.rs` fails when
+//! the two differ. Regenerate with
+//! `cargo run -p api -- --print-openapi > openapi/openapi.json`.
+
+use actix_web::App;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_actix_web::AppExt;
+
+use crate::error::Problem;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Card table api",
+        description = "Turn-based card games over HTTP: Lost Heir (2-4 players) and \
+            Cancellation Hearts (6-10 players). Every accepted move is an event in an \
+            append-only log. Errors are RFC 9457 problem documents with a stable `code` \
+            and, when a rule refused a move, the ruling id in `rule`.",
+        license(name = "MIT OR Apache-2.0")
+    ),
+    modifiers(&BearerAuth),
+    components(schemas(Problem)),
+    tags(
+        (name = "players", description = "Registration and tokens"),
+        (name = "games", description = "Creating, finding, joining and reading games"),
+        (name = "moves", description = "Legal moves and making them"),
+        (name = "events", description = "The game's log"),
+        (name = "health", description = "Liveness and readiness"),
+        (name = "docs", description = "This document"),
+    )
+)]
+struct ApiDoc;
+
+/// Adds the bearer scheme every secured operation refers to.
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some("The token from `register_player`."))
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// The base document: info, tags, shared components.
+pub fn base() -> utoipa::openapi::OpenApi {
+    ApiDoc::openapi()
+}
+
+/// The whole document, with every route's path and schemas.
+pub fn spec() -> utoipa::openapi::OpenApi {
+    let (_, api) = App::new()
+        .into_utoipa_app()
+        .openapi(base())
+        .service(utoipa_actix_web::scope("/v1").configure(crate::routes::configure_v1))
+        .configure(crate::routes::configure_root)
+        .split_for_parts();
+    api
+}
+
+/// The document as checked in: pretty JSON and a final newline.
+pub fn spec_json() -> String {
+    let mut text = spec().to_pretty_json().unwrap_or_default();
+    text.push('\n');
+    text
+}

@@ -1,0 +1,357 @@
+//! The JSON bodies of the api (requests and responses) and how responses
+//! are built from stored rows and game states. Engine-defined parts (a
+//! game's config, view, moves and legal-move description) are embedded as
+//! JSON objects whose shape each kind documents in `docs/rules/`.
+
+use cards::{Seat, Viewer};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use crate::db::models::{GameRow, SeatWithName};
+use crate::games::Snapshot;
+use crate::games::log::mask_seats;
+
+/// A game kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameKindName {
+    LostHeir,
+    CancellationHearts,
+}
+
+impl GameKindName {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameKindName::LostHeir => "lost-heir",
+            GameKindName::CancellationHearts => "cancellation-hearts",
+        }
+    }
+}
+
+/// Where a game is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Waiting for seats to fill.
+    Open,
+    InProgress,
+    Finished,
+}
+
+impl GameStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Open => "open",
+            GameStatus::InProgress => "in_progress",
+            GameStatus::Finished => "finished",
+        }
+    }
+
+    pub fn parse(s: &str) -> GameStatus {
+        match s {
+            "open" => GameStatus::Open,
+            "in_progress" => GameStatus::InProgress,
+            _ => GameStatus::Finished,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegisterPlayerRequest {
+    /// 1 to 64 characters.
+    #[schema(example = "Ada", min_length = 1, max_length = 64)]
+    pub display_name: String,
+}
+
+/// A new player and their bearer token.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "player_id": "6f1c2f7e-3f1a-4a57-9a55-2b1f3a1d9c11",
+    "display_name": "Ada",
+    "token": "eyJ0eXAiOiJKV1QiLCJhbGciOiJIUzI1NiJ9.…",
+    "token_type": "Bearer",
+    "expires_at": "2026-12-30T12:00:00Z"
+}))]
+pub struct PlayerCreated {
+    pub player_id: String,
+    pub display_name: String,
+    /// Send as `Authorization: Bearer <token>`.
+    pub token: String,
+    pub token_type: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// How a seat is filled at creation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatSpec {
+    /// Waits for a player to join.
+    Open,
+    /// Played by the server (a uniformly random legal move).
+    Bot,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "kind": "cancellation-hearts",
+    "config": {"players": 6, "target": 100, "all_cancelled": "extend"},
+    "seats": ["open", "open", "bot", "bot", "bot", "bot"],
+    "take_seat": 0
+}))]
+pub struct CreateGameRequest {
+    pub kind: GameKindName,
+    /// The kind's configuration. Lost Heir: `{"players": 2|3|4,
+    /// "partnerships": bool, "target": int}`; Cancellation Hearts:
+    /// `{"players": 6..10, "target": int, "all_cancelled": "extend"|"carry_over"}`.
+    /// Left-out fields take their defaults.
+    #[schema(value_type = Object)]
+    pub config: Value,
+    /// One entry per seat; all open when left out.
+    #[serde(default)]
+    pub seats: Option<Vec<SeatSpec>>,
+    /// The seat the creator takes, if any (it must be open).
+    #[serde(default)]
+    pub take_seat: Option<u8>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinGameRequest {
+    /// A chosen open seat; the lowest open seat when left out.
+    #[serde(default)]
+    pub seat: Option<u8>,
+}
+
+/// Who sits in a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Occupant {
+    Open,
+    Bot,
+    Player,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SeatResource {
+    pub seat: u8,
+    pub occupant: Occupant,
+    pub player_id: Option<String>,
+    pub display_name: Option<String>,
+}
+
+/// A game as listed: public facts only.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameSummary {
+    pub id: String,
+    pub kind: GameKindName,
+    pub status: GameStatus,
+    /// The seq of the game's last event; sent as `ETag`.
+    pub version: i64,
+    /// The configuration, defaults resolved.
+    #[schema(value_type = Object)]
+    pub config: Value,
+    pub seats: Vec<SeatResource>,
+    /// Seats that must act now (several while passing).
+    pub to_act: Vec<u8>,
+    /// Hex SHA-256 of the 32 secret seed bytes, public from the start; the
+    /// seed itself is revealed when the game is over.
+    pub seed_commitment: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// Whose eyes a view is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ViewerKind {
+    /// The caller's seat: their own hand and everything public.
+    Seat,
+    /// Public facts only.
+    Spectator,
+    /// Everything: finished games are public (G-2).
+    Omniscient,
+}
+
+/// A game as the caller may see it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameResource {
+    #[serde(flatten)]
+    pub summary: GameSummary,
+    pub viewer: ViewerKind,
+    /// The caller's seat, if they hold one.
+    pub your_seat: Option<u8>,
+    /// The kind's view of the game for this viewer (see `docs/rules/`).
+    #[schema(value_type = Object)]
+    pub view: Value,
+    /// Final scores and winners, once over.
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Value>,
+    /// The shuffle seed (64 hex digits), once the game is over.
+    pub seed: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameList {
+    pub games: Vec<GameSummary>,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// The caller's legal moves now.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "game_id": "0b6f…",
+    "version": 14,
+    "seat": 2,
+    "prompt": "play",
+    "count": 2,
+    "moves": [{"type": "play", "card": "2C"}, {"type": "play", "card": "QC"}],
+    "legal": {"prompt": "play", "cards": ["2C", "QC"]}
+}))]
+pub struct LegalMovesResource {
+    pub game_id: String,
+    pub version: i64,
+    pub seat: u8,
+    /// What the seat is asked to do, or null when it need not act.
+    pub prompt: Option<String>,
+    /// How many legal moves there are.
+    pub count: u64,
+    /// Every legal move, exactly as `post_move` takes it, when there are at
+    /// most 200; null for large card selections (use `legal`).
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub moves: Option<Vec<Value>>,
+    /// The engine's description of the choice, e.g.
+    /// `{"prompt":"pass_cards","count":3,"from":[…]}`.
+    #[schema(value_type = Object)]
+    pub legal: Value,
+}
+
+/// A move that was accepted.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct MoveAccepted {
+    /// The seq of the move's event in the log.
+    pub seq: i64,
+    /// The game's version after the move.
+    pub version: i64,
+    /// The game as the mover sees it right after the move.
+    pub game: GameResource,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ActorResource {
+    pub seat: Option<u8>,
+    pub player_id: Option<String>,
+    /// Whether the server played this move for a bot seat.
+    pub bot: bool,
+}
+
+/// One event of a game's log, as the caller may see it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "seq": 7,
+    "type": "move",
+    "schema_version": 1,
+    "actor": {"seat": 3, "player_id": null, "bot": true},
+    "payload": {"type": "pass_cards"},
+    "redacted": true,
+    "created_at": "2026-11-30T12:00:00Z"
+}))]
+pub struct EventResource {
+    pub seq: i64,
+    /// `seat_taken`, `seat_left`, `game_started`, `move`, `game_finished`.
+    #[serde(rename = "type")]
+    pub event_type: String,
+    pub schema_version: i32,
+    pub actor: ActorResource,
+    /// The event's content; for a hidden move (another seat's pass or
+    /// discard while the game runs) only its `type`.
+    #[schema(value_type = Object)]
+    pub payload: Value,
+    /// Whether the payload was cut down for this viewer.
+    pub redacted: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct EventPage {
+    pub events: Vec<EventResource>,
+    /// Pass as `after` for the next page; null when this page reached the end.
+    pub next_after: Option<i64>,
+    /// The game's version when read.
+    pub version: i64,
+    /// Whether payloads are complete (the game is over) or filtered for the viewer.
+    pub complete: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Health {
+    #[schema(example = "ok")]
+    pub status: String,
+}
+
+pub fn seat_resources(seats: &[SeatWithName]) -> Vec<SeatResource> {
+    seats
+        .iter()
+        .map(|s| SeatResource {
+            seat: u8::try_from(s.seat.seat).unwrap_or(u8::MAX),
+            occupant: if s.seat.is_bot {
+                Occupant::Bot
+            } else if s.seat.player_id.is_some() {
+                Occupant::Player
+            } else {
+                Occupant::Open
+            },
+            player_id: s.seat.player_id.clone(),
+            display_name: s.display_name.clone(),
+        })
+        .collect()
+}
+
+impl GameSummary {
+    pub fn build(row: &GameRow, seats: &[SeatWithName]) -> GameSummary {
+        GameSummary {
+            id: row.id.clone(),
+            kind: if row.kind == GameKindName::LostHeir.as_str() {
+                GameKindName::LostHeir
+            } else {
+                GameKindName::CancellationHearts
+            },
+            status: GameStatus::parse(&row.status),
+            version: row.version,
+            config: row.config.clone(),
+            seats: seat_resources(seats),
+            to_act: mask_seats(row.to_act),
+            seed_commitment: row.seed_commitment.clone(),
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+        }
+    }
+}
+
+impl GameResource {
+    /// The game as the holder of `seat` (or a spectator) sees it; everyone
+    /// sees everything once it is over (G-2).
+    pub fn build(snapshot: &Snapshot, seat: Option<Seat>) -> GameResource {
+        let finished = snapshot.row.status == GameStatus::Finished.as_str();
+        let (viewer, viewer_kind) = match (finished, seat) {
+            (true, _) => (Viewer::Omniscient, ViewerKind::Omniscient),
+            (false, Some(seat)) => (Viewer::Seat(seat), ViewerKind::Seat),
+            (false, None) => (Viewer::Spectator, ViewerKind::Spectator),
+        };
+        GameResource {
+            summary: GameSummary::build(&snapshot.row, &snapshot.seats),
+            viewer: viewer_kind,
+            your_seat: seat.map(Seat::number),
+            view: snapshot.game.view(viewer),
+            outcome: snapshot
+                .game
+                .outcome()
+                .and_then(|o| serde_json::to_value(o).ok()),
+            seed: finished.then(|| snapshot.row.seed.clone()),
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! `/openapi.json` (and Swagger UI at `/docs`, registered in `app`).
+
+pub mod openapi;

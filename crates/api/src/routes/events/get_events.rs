@@ -1,0 +1,107 @@
+use actix_web::{HttpResponse, get, web};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::app::AppState;
+use crate::auth::MaybeAuthenticated;
+use crate::error::{ApiError, Problem};
+use crate::games::{kinds, log};
+use crate::resources::{ActorResource, EventPage, EventResource, GameStatus};
+use crate::routes::{doc, etag};
+
+const DEFAULT_LIMIT: i64 = 100;
+const MAX_LIMIT: i64 = 1000;
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct EventsQuery {
+    /// Only events with a larger seq (default 0: from the start).
+    pub after: Option<i64>,
+    /// At most this many events (1 to 1000, default 100).
+    pub limit: Option<i64>,
+}
+
+/// Get a game's log
+///
+/// The game's events in seq order, a page at a time. While the game runs,
+/// a move whose content is secret (a pass, a kitty discard) shows only its
+/// type to everyone but the seat that made it; once the game is over the
+/// log is complete for everyone.
+#[utoipa::path(
+    tag = "events",
+    operation_id = "get_events",
+    params(("game_id" = String, Path, description = doc::GAME_ID), EventsQuery),
+    responses(
+        (status = 200, description = "A page of events", body = EventPage,
+            headers(("ETag" = String, description = "The game version"))),
+        (status = 400, description = "Bad query parameters", body = Problem, content_type = doc::PROBLEM),
+        (status = 401, description = "Invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
+    ),
+    security((), ("bearer" = []))
+)]
+#[get("/games/{game_id}/events")]
+pub async fn get_events(
+    state: web::Data<AppState>,
+    auth: MaybeAuthenticated,
+    game_id: web::Path<String>,
+    query: web::Query<EventsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let after = query.after.unwrap_or(0);
+    let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
+    if after < 0 || !(1..=MAX_LIMIT).contains(&limit) {
+        return Err(ApiError::bad_request(
+            "bad_query",
+            format!("after is at least 0 and limit 1 to {MAX_LIMIT}"),
+        ));
+    }
+    let row = state
+        .db
+        .game(&game_id)
+        .await?
+        .ok_or_else(ApiError::game_not_found)?;
+    let kind = kinds::find(&row.kind)
+        .ok_or_else(|| ApiError::internal(format!("unknown kind {}", row.kind)))?;
+    let seats = state.db.seats(std::slice::from_ref(&row.id)).await?;
+    let viewer_seat = auth.0.and_then(|me| {
+        seats
+            .iter()
+            .find(|s| s.seat.player_id.as_deref() == Some(me.player_id.as_str()))
+            .and_then(|s| u8::try_from(s.seat.seat).ok())
+            .map(cards::Seat::new)
+    });
+    // Read the events first and judge "finished" by the row read before
+    // them: a game that ends meanwhile is still filtered, never the reverse.
+    let finished = row.status == GameStatus::Finished.as_str();
+    let events = state.db.events(&row.id, after, limit).await?;
+    let last = events.last().map(|e| e.seq);
+    let events: Vec<EventResource> = events
+        .iter()
+        .map(|event| {
+            let (payload, redacted) = log::visible_payload(kind, event, viewer_seat, finished);
+            EventResource {
+                seq: event.seq,
+                event_type: event.event_type.clone(),
+                schema_version: event.schema_version,
+                actor: ActorResource {
+                    seat: event.actor_seat.and_then(|s| u8::try_from(s).ok()),
+                    player_id: event.actor_player_id.clone(),
+                    bot: event.actor_bot,
+                },
+                payload,
+                redacted,
+                created_at: event.created_at,
+            }
+        })
+        .collect();
+    let full_page = events.len() as i64 == limit;
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", etag(row.version)))
+        .json(EventPage {
+            next_after: if full_page { last } else { None },
+            events,
+            version: row.version,
+            complete: finished,
+        }))
+}

@@ -1,0 +1,60 @@
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, post, web};
+
+use crate::app::AppState;
+use crate::auth::Authenticated;
+use crate::error::{ApiError, Problem};
+use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::resources::{CreateGameRequest, GameResource};
+use crate::routes::{doc, games::known_player};
+
+/// Create a game
+///
+/// Creates a game of `kind` with `config`. Seats are open (for players to
+/// join) or `bot` (played by the server); the creator may take one. The game
+/// starts as soon as every seat is filled.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "create_game",
+    request_body = CreateGameRequest,
+    params(("Idempotency-Key" = Option<String>, Header, description = doc::IDEMPOTENCY_KEY)),
+    responses(
+        (status = 201, description = "The game, as the creator sees it", body = GameResource,
+            headers(
+                ("Location" = String, description = "`/v1/games/{game_id}`"),
+                ("ETag" = String, description = "The game version"),
+            )),
+        (status = 400, description = "Malformed JSON or header", body = Problem, content_type = doc::PROBLEM),
+        (status = 401, description = "Missing, invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 413, description = "Body too large", body = Problem, content_type = doc::PROBLEM),
+        (status = 415, description = "Not JSON", body = Problem, content_type = doc::PROBLEM),
+        (status = 422, description = "Bad kind, configuration or seats", body = Problem, content_type = doc::PROBLEM),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games")]
+pub async fn create_game(
+    state: web::Data<AppState>,
+    auth: Authenticated,
+    key: IdempotencyKey,
+    body: web::Json<CreateGameRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let request = body.into_inner();
+    let creator = known_player(&state, &auth.player_id).await?;
+    let fingerprint = serde_json::to_value(&request).map_err(ApiError::internal)?;
+    let idem = IdemRequest::new(Some(&creator.id), key, "create_game", &fingerprint);
+    idempotency::run(&state.db.clone(), idem, |idem| async move {
+        state
+            .games
+            .create(&creator, &request, idem.as_ref(), |snapshot, _| {
+                let seat = snapshot.seat_of(&creator.id);
+                Ok(
+                    Stored::new(StatusCode::CREATED, GameResource::build(snapshot, seat))?
+                        .with_location(format!("/v1/games/{}", snapshot.row.id))
+                        .with_version(snapshot.row.version),
+                )
+            })
+            .await
+    })
+    .await
+}

@@ -1,0 +1,48 @@
+use actix_web::{HttpRequest, HttpResponse, get, web};
+
+use crate::app::AppState;
+use crate::auth::MaybeAuthenticated;
+use crate::error::{ApiError, Problem};
+use crate::resources::GameResource;
+use crate::routes::{doc, etag, if_none_match};
+
+/// Get a game
+///
+/// The game as the caller may see it: their seat's view with a token (their
+/// own hand and everything public), the spectator's view without one. Once
+/// the game is over everyone gets the complete record and the seed.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "get_game",
+    params(
+        ("game_id" = String, Path, description = doc::GAME_ID),
+        ("If-None-Match" = Option<String>, Header, description = "A version from `ETag`: 304 if unchanged"),
+    ),
+    responses(
+        (status = 200, description = "The game", body = GameResource,
+            headers(("ETag" = String, description = "The game version"))),
+        (status = 304, description = "Unchanged since the `If-None-Match` version"),
+        (status = 401, description = "Invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
+    ),
+    security((), ("bearer" = []))
+)]
+#[get("/games/{game_id}")]
+pub async fn get_game(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    auth: MaybeAuthenticated,
+    game_id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let snapshot = state.games.snapshot(&game_id).await?;
+    let version = snapshot.row.version;
+    let seat = auth.0.and_then(|me| snapshot.seat_of(&me.player_id));
+    if if_none_match(&req, version) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header(("ETag", etag(version)))
+            .finish());
+    }
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", etag(version)))
+        .json(GameResource::build(&snapshot, seat)))
+}

@@ -1,0 +1,82 @@
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, post, web};
+
+use crate::app::AppState;
+use crate::auth::Authenticated;
+use crate::error::{ApiError, Problem};
+use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::resources::{GameResource, JoinGameRequest};
+use crate::routes::{doc, games::known_player};
+
+/// Join a game
+///
+/// Takes an open seat (the chosen one, or the lowest open seat). The game
+/// starts when the last seat is filled.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "join_game",
+    request_body(content = Option<JoinGameRequest>, description = "Optional: a chosen seat"),
+    params(
+        ("game_id" = String, Path, description = doc::GAME_ID),
+        ("Idempotency-Key" = Option<String>, Header, description = doc::IDEMPOTENCY_KEY),
+    ),
+    responses(
+        (status = 200, description = "The game, as the new seat sees it", body = GameResource,
+            headers(("ETag" = String, description = "The game version"))),
+        (status = 400, description = "Malformed JSON or header", body = Problem, content_type = doc::PROBLEM),
+        (status = 401, description = "Missing, invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
+        (status = 409, description = "Already seated, seat taken, no open seat, or the game has started", body = Problem, content_type = doc::PROBLEM),
+        (status = 422, description = "No such seat", body = Problem, content_type = doc::PROBLEM),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{game_id}/join")]
+pub async fn join_game(
+    state: web::Data<AppState>,
+    auth: Authenticated,
+    key: IdempotencyKey,
+    game_id: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    // The body is optional, so it is parsed here rather than by `web::Json`
+    // (whose `Option` form would hide a malformed body).
+    let request: JoinGameRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        JoinGameRequest::default()
+    } else {
+        serde_json::from_slice(&body).map_err(|e| {
+            if e.is_data() {
+                ApiError::unprocessable("invalid_body", format!("the JSON body does not fit: {e}"))
+            } else {
+                ApiError::bad_request("malformed_json", format!("the body is not valid JSON: {e}"))
+            }
+        })?
+    };
+    let player = known_player(&state, &auth.player_id).await?;
+    let fingerprint = serde_json::to_value(&request).map_err(ApiError::internal)?;
+    let idem = IdemRequest::new(
+        Some(&player.id),
+        key,
+        &format!("join_game {game_id}"),
+        &fingerprint,
+    );
+    idempotency::run(&state.db.clone(), idem, |idem| async move {
+        state
+            .games
+            .join(
+                &game_id,
+                &player,
+                request.seat,
+                idem.as_ref(),
+                |snapshot, _| {
+                    let seat = snapshot.seat_of(&player.id);
+                    Ok(
+                        Stored::new(StatusCode::OK, GameResource::build(snapshot, seat))?
+                            .with_version(snapshot.row.version),
+                    )
+                },
+            )
+            .await
+    })
+    .await
+}

@@ -1,0 +1,56 @@
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, post, web};
+
+use crate::app::AppState;
+use crate::auth::Authenticated;
+use crate::error::{ApiError, Problem};
+use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::resources::GameResource;
+use crate::routes::doc;
+
+/// Leave a game
+///
+/// Gives up the caller's seat in a game that has not started yet.
+#[utoipa::path(
+    tag = "games",
+    operation_id = "leave_game",
+    params(
+        ("game_id" = String, Path, description = doc::GAME_ID),
+        ("Idempotency-Key" = Option<String>, Header, description = doc::IDEMPOTENCY_KEY),
+    ),
+    responses(
+        (status = 200, description = "The game, as a spectator now sees it", body = GameResource,
+            headers(("ETag" = String, description = "The game version"))),
+        (status = 401, description = "Missing, invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 403, description = "The caller holds no seat here", body = Problem, content_type = doc::PROBLEM),
+        (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
+        (status = 409, description = "The game has started", body = Problem, content_type = doc::PROBLEM),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{game_id}/leave")]
+pub async fn leave_game(
+    state: web::Data<AppState>,
+    auth: Authenticated,
+    key: IdempotencyKey,
+    game_id: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let idem = IdemRequest::new(
+        Some(&auth.player_id),
+        key,
+        &format!("leave_game {game_id}"),
+        &serde_json::Value::Null,
+    );
+    idempotency::run(&state.db.clone(), idem, |idem| async move {
+        state
+            .games
+            .leave(&game_id, &auth.player_id, idem.as_ref(), |snapshot, _| {
+                Ok(
+                    Stored::new(StatusCode::OK, GameResource::build(snapshot, None))?
+                        .with_version(snapshot.row.version),
+                )
+            })
+            .await
+    })
+    .await
+}

@@ -1,0 +1,19 @@
+//! `/v1/games`: create, list, read, join, leave.
+
+pub mod create_game;
+pub mod get_game;
+pub mod join_game;
+pub mod leave_game;
+pub mod list_games;
+
+use crate::app::AppState;
+use crate::db::models::PlayerRow;
+use crate::error::ApiError;
+
+/// The calling player's row; a token for a player this database does not
+/// know is refused.
+pub(crate) async fn known_player(state: &AppState, player_id: &str) -> Result<PlayerRow, ApiError> {
+    state.db.player(player_id).await?.ok_or_else(|| {
+        ApiError::unauthorized("unknown_player", "the token's player does not exist here")
+    })
+}

@@ -1,0 +1,4 @@
+//! `/healthz` and `/readyz`.
+
+pub mod healthz;
+pub mod readyz;

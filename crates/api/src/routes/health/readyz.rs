@@ -1,0 +1,25 @@
+use actix_web::{get, web};
+
+use crate::app::AppState;
+use crate::error::{ApiError, Problem};
+use crate::resources::Health;
+use crate::routes::doc;
+
+/// Readiness
+///
+/// The database answers a query.
+#[utoipa::path(
+    tag = "health",
+    operation_id = "readyz",
+    responses(
+        (status = 200, description = "Ready", body = Health),
+        (status = 503, description = "The database is unreachable", body = Problem, content_type = doc::PROBLEM),
+    )
+)]
+#[get("/readyz")]
+pub async fn readyz(state: web::Data<AppState>) -> Result<web::Json<Health>, ApiError> {
+    state.db.ping().await.map_err(ApiError::unavailable)?;
+    Ok(web::Json(Health {
+        status: "ok".to_owned(),
+    }))
+}

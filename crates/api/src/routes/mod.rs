@@ -1,0 +1,97 @@
+//! HTTP routes, one file per endpoint, grouped by resource. Handlers are
+//! thin: extract, authorize (the seats table says which seat a player
+//! holds), call the game service, respond.
+
+pub mod docs;
+pub mod events;
+pub mod games;
+pub mod health;
+pub mod moves;
+pub mod players;
+
+use actix_web::HttpRequest;
+use actix_web::http::header;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use crate::error::ApiError;
+
+/// Registers every `/v1` endpoint.
+pub fn configure_v1(cfg: &mut ServiceConfig) {
+    cfg.service(players::register_player::register_player)
+        .service(games::create_game::create_game)
+        .service(games::list_games::list_games)
+        .service(games::get_game::get_game)
+        .service(games::join_game::join_game)
+        .service(games::leave_game::leave_game)
+        .service(moves::get_legal_moves::get_legal_moves)
+        .service(moves::post_move::post_move)
+        .service(events::get_events::get_events);
+}
+
+/// Registers the unversioned endpoints: health and the OpenAPI document.
+pub fn configure_root(cfg: &mut ServiceConfig) {
+    cfg.service(health::healthz::healthz)
+        .service(health::readyz::readyz)
+        .service(docs::openapi::openapi);
+}
+
+/// A game version as an `ETag` value.
+pub fn etag(version: i64) -> String {
+    format!("\"{version}\"")
+}
+
+/// Parses an entity tag written as `"12"`, `W/"12"` or `12`.
+fn parse_tag(value: &str) -> Option<i64> {
+    let v = value.trim();
+    let v = v.strip_prefix("W/").unwrap_or(v);
+    v.trim_matches('"').parse().ok()
+}
+
+/// The version in `If-Match`, if any (`*` matches any version).
+pub fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
+    let Some(value) = req.headers().get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    let text = value.to_str().unwrap_or("").trim();
+    if text == "*" {
+        return Ok(None);
+    }
+    parse_tag(text).map(Some).ok_or_else(|| {
+        ApiError::bad_request(
+            "bad_if_match",
+            "If-Match must be a game version as sent in ETag, e.g. \"12\"",
+        )
+    })
+}
+
+/// Whether `If-None-Match` already names `version`.
+pub fn if_none_match(req: &HttpRequest, version: i64) -> bool {
+    req.headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|tag| tag.trim() == "*" || parse_tag(tag) == Some(version))
+        })
+}
+
+/// Shared OpenAPI text.
+pub(crate) mod doc {
+    pub const IDEMPOTENCY_KEY: &str = "Any unique string (e.g. a UUID). A retry with the same key \
+        returns the first successful answer and changes nothing.";
+    pub const GAME_ID: &str = "The game's id.";
+    pub const PROBLEM: &str = "application/problem+json";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_parse_in_every_usual_form() {
+        assert_eq!(parse_tag("\"12\""), Some(12));
+        assert_eq!(parse_tag("W/\"7\""), Some(7));
+        assert_eq!(parse_tag("3"), Some(3));
+        assert_eq!(parse_tag("\"x\""), None);
+    }
+}

@@ -1,0 +1,83 @@
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, post, web};
+use serde_json::Value;
+
+use crate::app::AppState;
+use crate::auth::Authenticated;
+use crate::error::{ApiError, Problem};
+use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::resources::{GameResource, MoveAccepted};
+use crate::routes::{doc, if_match};
+
+/// Make a move
+///
+/// Plays one move for the caller's seat (the seats table says which): any
+/// move kind of the game, as listed by `get_legal_moves`, e.g.
+/// `{"type":"play","card":"QS"}`, `{"type":"bid","points":7}`,
+/// `{"type":"pass_cards","cards":["QS","2C","AH"]}`. A refused move changes
+/// nothing.
+#[utoipa::path(
+    tag = "moves",
+    operation_id = "post_move",
+    request_body(content = Object, description = "The move", example = json!({"type": "play", "card": "QS"})),
+    params(
+        ("game_id" = String, Path, description = doc::GAME_ID),
+        ("Idempotency-Key" = Option<String>, Header, description = doc::IDEMPOTENCY_KEY),
+        ("If-Match" = Option<String>, Header, description = "The version (`ETag`) the move was decided on: 412 if the game has moved since"),
+    ),
+    responses(
+        (status = 200, description = "The move was played", body = MoveAccepted,
+            headers(("ETag" = String, description = "The game version after the move"))),
+        (status = 400, description = "Malformed JSON or header", body = Problem, content_type = doc::PROBLEM),
+        (status = 401, description = "Missing, invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 403, description = "The caller holds no seat here", body = Problem, content_type = doc::PROBLEM),
+        (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
+        (status = 409, description = "Not your turn, not started, or over", body = Problem, content_type = doc::PROBLEM),
+        (status = 412, description = "`If-Match` no longer holds", body = Problem, content_type = doc::PROBLEM),
+        (status = 413, description = "Body too large", body = Problem, content_type = doc::PROBLEM),
+        (status = 415, description = "Not JSON", body = Problem, content_type = doc::PROBLEM),
+        (status = 422, description = "Not a move of this game, or refused by a rule (`rule` names it)", body = Problem, content_type = doc::PROBLEM),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/games/{game_id}/moves")]
+pub async fn post_move(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    auth: Authenticated,
+    key: IdempotencyKey,
+    game_id: web::Path<String>,
+    body: web::Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let expected = if_match(&req)?;
+    let mv = body.into_inner();
+    let idem = IdemRequest::new(
+        Some(&auth.player_id),
+        key,
+        &format!("post_move {game_id} {expected:?}"),
+        &mv,
+    );
+    let player_id = auth.player_id;
+    idempotency::run(&state.db.clone(), idem, |idem| async move {
+        state
+            .games
+            .play(
+                &game_id,
+                &player_id,
+                &mv,
+                expected,
+                idem.as_ref(),
+                |snapshot, seq| {
+                    let seat = snapshot.seat_of(&player_id);
+                    let body = MoveAccepted {
+                        seq,
+                        version: snapshot.row.version,
+                        game: GameResource::build(snapshot, seat),
+                    };
+                    Ok(Stored::new(StatusCode::OK, body)?.with_version(snapshot.row.version))
+                },
+            )
+            .await
+    })
+    .await
+}

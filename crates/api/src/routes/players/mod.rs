@@ -1,0 +1,3 @@
+//! `/v1/players`.
+
+pub mod register_player;
