@@ -146,6 +146,43 @@ fn play_checked_game(
     (game, moves)
 }
 
+fn check_whole_game(config: Config, seed: Seed, bot: u64) -> Result<(), TestCaseError> {
+    let players = config.players;
+    let (game, moves) = play_checked_game(config.clone(), seed, bot);
+
+    // Each round's points total 52 unless the moon was shot (CH-11, CH-12).
+    let view = game.view(Viewer::Spectator);
+    for row in &view.score_sheet {
+        let total: i32 = row.points.iter().sum();
+        match row.moon {
+            None => prop_assert_eq!(total, 52),
+            Some(m) if m.choice == MoonChoice::SubtractOwn => prop_assert_eq!(total, -26),
+            Some(_) => prop_assert_eq!(total, 26 * (i32::from(players) - 1)),
+        }
+    }
+    let outcome = game.outcome().unwrap();
+    prop_assert!(outcome.scores.iter().any(|&s| s >= config.target));
+    let lowest = *outcome.scores.iter().min().unwrap();
+    for s in game.player_count().seats() {
+        prop_assert_eq!(
+            outcome.winners.contains(s),
+            outcome.scores[s.index()] == lowest
+        );
+    }
+
+    // G-1: the same seed and moves give the same game.
+    let mut replay = CancelHearts::new(config, seed).unwrap();
+    for (seat, mv) in &moves {
+        replay.play(*seat, mv).unwrap();
+    }
+    prop_assert_eq!(&replay, &game);
+    prop_assert_eq!(
+        replay.view(Viewer::Omniscient),
+        game.view(Viewer::Omniscient)
+    );
+    Ok(())
+}
+
 fn config(players: u8, carry_over: bool) -> Config {
     let rule = if carry_over {
         AllCancelled::CarryOver
@@ -156,43 +193,22 @@ fn config(players: u8, carry_over: bool) -> Config {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 4, ..ProptestConfig::default() })]
 
+    /// Each case plays ten whole games: every table size, both variants.
     #[test]
-    fn random_games_keep_every_invariant_and_replay(
-        seed in any::<u64>(),
-        players in 6u8..=10,
-        carry_over in any::<bool>(),
-        bot in any::<u64>(),
-    ) {
-        let config = config(players, carry_over);
-        let (game, moves) = play_checked_game(config.clone(), Seed::from_u64(seed), bot);
-
-        // Each round's points total 52 unless the moon was shot (CH-11, CH-12).
-        let view = game.view(Viewer::Spectator);
-        for row in &view.score_sheet {
-            let total: i32 = row.points.iter().sum();
-            match row.moon {
-                None => prop_assert_eq!(total, 52),
-                Some(m) if m.choice == MoonChoice::SubtractOwn => prop_assert_eq!(total, -26),
-                Some(_) => prop_assert_eq!(total, 26 * (i32::from(players) - 1)),
+    fn random_games_keep_every_invariant_and_replay(seed in any::<u64>(), bot in any::<u64>()) {
+        for players in 6u8..=10 {
+            for carry_over in [false, true] {
+                check_whole_game(config(players, carry_over), Seed::from_u64(seed), bot)?;
             }
         }
-        let outcome = game.outcome().unwrap();
-        prop_assert!(outcome.scores.iter().any(|&s| s >= config.target));
-        let lowest = *outcome.scores.iter().min().unwrap();
-        for s in game.player_count().seats() {
-            prop_assert_eq!(outcome.winners.contains(s), outcome.scores[s.index()] == lowest);
-        }
-
-        // G-1: the same seed and moves give the same game, step for step.
-        let mut replay = CancelHearts::new(config, Seed::from_u64(seed)).unwrap();
-        for (seat, mv) in &moves {
-            replay.play(*seat, mv).unwrap();
-        }
-        prop_assert_eq!(&replay, &game);
-        prop_assert_eq!(replay.view(Viewer::Omniscient), game.view(Viewer::Omniscient));
     }
+
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
     fn the_first_trick_never_holds_points_from_a_player_with_a_choice(
