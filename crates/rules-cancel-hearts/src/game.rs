@@ -74,7 +74,7 @@ fn add(hand: &mut Hand<Card>, card: Card) {
 /// Where a round stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", tag = "phase"))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", tag = "name"))]
 pub enum Phase {
     /// Everyone still in `to_act` chooses three cards (CH-3).
     Passing,

@@ -67,6 +67,9 @@ fn legal_and_view_serialize() {
     let view = serde_json::to_value(game.view(Viewer::Seat(Seat::new(0)))).unwrap();
     assert_eq!(view["hand"].as_array().unwrap().len(), 17);
     assert_eq!(view["kitty"]["size"], 2);
+    assert_eq!(view["phase"], json!({"name": "passing"}));
+    assert_eq!(view["pass_direction"], "left");
+    assert_eq!(view["prompt"], "pass_cards");
     assert!(view["kitty"]["cards"].is_null());
     assert!(view["secrets"].is_null());
     let spectator = serde_json::to_value(game.view(Viewer::Spectator)).unwrap();
