@@ -259,7 +259,7 @@ impl CancelHearts {
     /// The hand of `seat` (an engine-side accessor: the api shows hands only
     /// through [`CancelHearts::view`], which applies G-2).
     pub fn hand(&self, seat: Seat) -> Hand<Card> {
-        self.hands[seat.index()]
+        self.hands().get(seat.index()).copied().unwrap_or_default()
     }
 
     /// CH-12's automatic choice for a bot or a timeout: the option that
@@ -824,6 +824,9 @@ impl Ruleset for CancelHearts {
     }
 
     fn legal_moves(&self, seat: Seat) -> Legal {
+        if seat.index() >= self.n() {
+            return Legal(Options::Nothing);
+        }
         Legal(match self.phase {
             Phase::Passing if self.to_pass.contains(seat) => Options::PassCards(Selection {
                 from: self.hands[seat.index()],

@@ -1005,3 +1005,22 @@ fn ch_9_ch_10_under_carry_over_the_first_trick_won_takes_the_kitty() {
     let err = refused(&mut game, other.number(), Move::Discard { cards: two });
     assert_eq!(err, RuleError::NotYourTurn);
 }
+
+#[test]
+fn g_3_seats_off_the_table_are_refused_without_panicking() {
+    let mut game = Table::sorted(8).game(Config::new(8), 7, 0);
+    for far in [8u8, 15, 16, 200] {
+        assert!(game.legal_moves(seat(far)).is_empty());
+        assert_eq!(game.prompt(seat(far)), None);
+        assert!(game.hand(seat(far)).is_empty());
+        let err = refused(
+            &mut game,
+            far,
+            Move::PassCards {
+                cards: cards("2C 3C 4C"),
+            },
+        );
+        assert_eq!(err, RuleError::NoSuchSeat { seat: far });
+        assert_eq!(game.view(Viewer::Seat(seat(far))).hand, None);
+    }
+}
