@@ -1,0 +1,325 @@
+//! Shared test support: a server per test on its own database (via
+//! `test-db`), spoken to over real HTTP with reqwest.
+
+#![allow(dead_code)]
+
+use std::time::{Duration, Instant};
+
+use api::app::RunningServer;
+use api::config::{Config, DatabaseTarget};
+use cards::{GameRng, Seed, random_below};
+use reqwest::{Method, StatusCode, header::HeaderMap};
+use serde_json::{Value, json};
+
+pub const JWT_SECRET: &str = "test-secret-0123456789abcdef0123456789abcdef";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Postgres,
+    Sqlite,
+}
+
+impl Backend {
+    pub fn fresh_target(self) -> DatabaseTarget {
+        match self {
+            Backend::Postgres => DatabaseTarget::Postgres(test_db::fresh_postgres_database()),
+            Backend::Sqlite => DatabaseTarget::Sqlite(test_db::fresh_sqlite_path()),
+        }
+    }
+}
+
+/// A running server and a client for it.
+pub struct TestServer {
+    pub server: RunningServer,
+    pub client: reqwest::Client,
+    pub target: DatabaseTarget,
+}
+
+/// A registered player.
+#[derive(Debug, Clone)]
+pub struct Player {
+    pub id: String,
+    pub token: String,
+    pub name: String,
+}
+
+/// An HTTP answer: status, headers, the raw body and its JSON.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub text: String,
+    pub json: Value,
+}
+
+impl Answer {
+    pub fn code(&self) -> &str {
+        self.json["code"].as_str().unwrap_or("")
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// Asserts a problem+json error with this status and code.
+    #[track_caller]
+    pub fn assert_problem(&self, status: u16, code: &str) {
+        assert_eq!(self.status.as_u16(), status, "{}", self.text);
+        assert_eq!(self.code(), code, "{}", self.text);
+        assert_eq!(
+            self.header("content-type"),
+            Some("application/problem+json"),
+            "{}",
+            self.text
+        );
+        for field in ["type", "title", "status", "detail", "code"] {
+            assert!(
+                !self.json[field].is_null(),
+                "problem lacks {field}: {}",
+                self.text
+            );
+        }
+    }
+}
+
+pub async fn start(backend: Backend) -> TestServer {
+    let target = tokio::task::spawn_blocking(move || backend.fresh_target())
+        .await
+        .unwrap();
+    start_on(target).await
+}
+
+pub async fn start_on(target: DatabaseTarget) -> TestServer {
+    let data_dir = test_db::fresh_sqlite_path().parent().unwrap().to_path_buf();
+    let config = Config {
+        port: 0,
+        database: Some(target.clone()),
+        data_dir,
+        jwt_secret: Some(JWT_SECRET.to_owned()),
+        pool_size: 6,
+        workers: 2,
+        body_limit: 16 * 1024,
+        ..Config::default()
+    };
+    let server = api::app::spawn(config).await.expect("server starts");
+    TestServer {
+        server,
+        client: reqwest::Client::new(),
+        target,
+    }
+}
+
+impl TestServer {
+    pub fn url(&self, path: &str) -> String {
+        self.server.url(path)
+    }
+
+    /// Sends a request; `body` as JSON when given.
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+        headers: &[(&str, &str)],
+    ) -> Answer {
+        let mut request = self.client.request(method, self.url(path));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().await.expect("request sent");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let text = response.text().await.expect("body read");
+        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Answer {
+            status,
+            headers,
+            text,
+            json,
+        }
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Answer {
+        self.call(Method::GET, path, token, None, &[]).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> Answer {
+        self.call(Method::POST, path, token, Some(body), &[]).await
+    }
+
+    pub async fn register(&self, name: &str) -> Player {
+        let a = self
+            .post("/v1/players", None, &json!({ "display_name": name }))
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+        Player {
+            id: a.json["player_id"].as_str().unwrap().to_owned(),
+            token: a.json["token"].as_str().unwrap().to_owned(),
+            name: name.to_owned(),
+        }
+    }
+
+    /// Creates a game; returns its JSON (as the creator sees it).
+    pub async fn create_game(
+        &self,
+        creator: &Player,
+        kind: &str,
+        config: Value,
+        seats: &[&str],
+        take_seat: Option<u8>,
+    ) -> Value {
+        let a = self
+            .post(
+                "/v1/games",
+                Some(&creator.token),
+                &json!({ "kind": kind, "config": config, "seats": seats, "take_seat": take_seat }),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+        let id = a.json["id"].as_str().unwrap();
+        assert_eq!(
+            a.header("location"),
+            Some(format!("/v1/games/{id}").as_str())
+        );
+        a.json
+    }
+
+    pub async fn join(&self, player: &Player, game_id: &str, seat: Option<u8>) -> Answer {
+        self.post(
+            &format!("/v1/games/{game_id}/join"),
+            Some(&player.token),
+            &json!({ "seat": seat }),
+        )
+        .await
+    }
+
+    pub async fn game(&self, game_id: &str, token: Option<&str>) -> Answer {
+        self.get(&format!("/v1/games/{game_id}"), token).await
+    }
+
+    pub async fn legal(&self, player: &Player, game_id: &str) -> Answer {
+        self.get(
+            &format!("/v1/games/{game_id}/legal-moves"),
+            Some(&player.token),
+        )
+        .await
+    }
+
+    pub async fn post_move(&self, player: &Player, game_id: &str, mv: &Value) -> Answer {
+        self.post(
+            &format!("/v1/games/{game_id}/moves"),
+            Some(&player.token),
+            mv,
+        )
+        .await
+    }
+
+    /// Every event of the game, all pages, as `token` may see them.
+    pub async fn all_events(
+        &self,
+        game_id: &str,
+        token: Option<&str>,
+    ) -> (Vec<Value>, Vec<Answer>) {
+        let mut events = Vec::new();
+        let mut pages = Vec::new();
+        let mut after = 0;
+        loop {
+            let a = self
+                .get(
+                    &format!("/v1/games/{game_id}/events?after={after}&limit=500"),
+                    token,
+                )
+                .await;
+            assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+            events.extend(a.json["events"].as_array().unwrap().iter().cloned());
+            let next = a.json["next_after"].as_i64();
+            pages.push(a);
+            match next {
+                Some(n) => after = n,
+                None => break,
+            }
+        }
+        (events, pages)
+    }
+
+    /// Polls until the game is finished (bots play on their own).
+    pub async fn wait_finished(&self, game_id: &str, timeout: Duration) -> Value {
+        let start = Instant::now();
+        loop {
+            let a = self.game(game_id, None).await;
+            if a.json["status"] == "finished" {
+                return a.json;
+            }
+            assert!(
+                start.elapsed() < timeout,
+                "game {game_id} did not finish: {}",
+                a.text
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Plays the game to its end: each human makes a uniformly random legal
+    /// move from `get_legal_moves` whenever it must act; bots play on their own.
+    pub async fn play_out(&self, game_id: &str, humans: &[Player], rng: &mut GameRng) -> usize {
+        let mut moves = 0;
+        let start = Instant::now();
+        loop {
+            let mut acted = false;
+            for player in humans {
+                let legal = self.legal(player, game_id).await;
+                assert_eq!(legal.status, StatusCode::OK, "{}", legal.text);
+                if legal.json["count"].as_u64().unwrap() == 0 {
+                    continue;
+                }
+                let mv = random_move(&legal.json, rng);
+                let a = self.post_move(player, game_id, &mv).await;
+                assert_eq!(a.status, StatusCode::OK, "move {mv} refused: {}", a.text);
+                // Bots may have moved since (simultaneous passing).
+                assert!(a.json["seq"].as_i64().unwrap() > legal.json["version"].as_i64().unwrap());
+                moves += 1;
+                acted = true;
+            }
+            if !acted {
+                let g = self.game(game_id, None).await;
+                if g.json["status"] == "finished" {
+                    return moves;
+                }
+                tokio::time::sleep(Duration::from_millis(3)).await;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "game {game_id} takes too long"
+            );
+        }
+    }
+}
+
+/// A uniformly random move from a `get_legal_moves` answer: from the list
+/// when given, else a random selection of `count` cards from `from`.
+pub fn random_move(legal: &Value, rng: &mut GameRng) -> Value {
+    if let Some(moves) = legal["moves"].as_array().filter(|m| !m.is_empty()) {
+        let i = random_below(rng, moves.len() as u32) as usize;
+        return moves[i].clone();
+    }
+    let description = &legal["legal"];
+    let mut from: Vec<Value> = description["from"].as_array().expect("a selection").clone();
+    let count = description["count"].as_u64().unwrap() as usize;
+    let mut chosen = Vec::new();
+    for _ in 0..count {
+        let i = random_below(rng, from.len() as u32) as usize;
+        chosen.push(from.swap_remove(i));
+    }
+    json!({ "type": description["prompt"], "cards": chosen })
+}
+
+pub fn rng(n: u64) -> GameRng {
+    Seed::from_u64(n).rng()
+}
