@@ -1,0 +1,151 @@
+//! Racing moves: ten Cancellation Hearts players post their passes at the
+//! same moment, through two server processes' worth of state (two servers
+//! on one database), and all ten succeed with distinct seqs; an `If-Match`
+//! race answers 412 only to the loser.
+
+mod common;
+
+use common::{Backend, Player, TestServer, random_move, rng, start, start_on};
+use futures_util::future::join_all;
+use serde_json::{Value, json};
+
+/// A 10-player game with every seat held by a person; returns the players by seat.
+async fn full_table(ts: &TestServer) -> (String, Vec<Player>) {
+    let mut players = Vec::new();
+    for i in 0..10 {
+        players.push(ts.register(&format!("p{i}")).await);
+    }
+    let game = ts
+        .create_game(
+            &players[0],
+            "cancellation-hearts",
+            json!({"players": 10}),
+            &["open"; 10],
+            Some(0),
+        )
+        .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    for (seat, player) in players.iter().enumerate().skip(1) {
+        let a = ts.join(player, &id, Some(seat as u8)).await;
+        assert_eq!(a.status.as_u16(), 200, "{}", a.text);
+    }
+    (id, players)
+}
+
+async fn ten_passes_at_once(backend: Backend) {
+    let a = start(backend).await;
+    // A second server on the same database: its cache and mutexes know
+    // nothing of the first's, so only the database orders the appends.
+    let b = start_on(a.target.clone()).await;
+    let (id, players) = full_table(&a).await;
+    let mut r = rng(7);
+    let mut moves = Vec::new();
+    for player in &players {
+        let legal = a.legal(player, &id).await;
+        assert_eq!(legal.json["prompt"], "pass_cards", "{}", legal.text);
+        moves.push(random_move(&legal.json, &mut r));
+    }
+    let version_before = a.game(&id, None).await.json["version"].as_i64().unwrap();
+    let posts = players.iter().zip(&moves).enumerate().map(|(i, (p, mv))| {
+        let server = if i % 2 == 0 { &a } else { &b };
+        server.post_move(p, &id, mv)
+    });
+    let answers = join_all(posts).await;
+    let mut seqs: Vec<i64> = answers
+        .iter()
+        .map(|ans| {
+            assert_eq!(ans.status.as_u16(), 200, "{}", ans.text);
+            ans.json["seq"].as_i64().unwrap()
+        })
+        .collect();
+    seqs.sort();
+    assert_eq!(
+        seqs,
+        (version_before + 1..=version_before + 10).collect::<Vec<_>>(),
+        "ten distinct, consecutive seqs"
+    );
+
+    // Every pass is in the log exactly once, and the passes were delivered.
+    let (events, _) = a.all_events(&id, Some(&players[0].token)).await;
+    let passes: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "move" && e["payload"]["type"] == "pass_cards")
+        .collect();
+    assert_eq!(passes.len(), 10);
+    let mut seats: Vec<u64> = passes
+        .iter()
+        .map(|e| e["actor"]["seat"].as_u64().unwrap())
+        .collect();
+    seats.sort();
+    assert_eq!(seats, (0..10).collect::<Vec<_>>());
+    let game = b.game(&id, None).await.json;
+    assert_eq!(game["view"]["phase"]["name"], "playing", "{game}");
+
+    // Both servers agree with a fresh fold of the log.
+    let rebuilt = a.server.state.games.rebuild_from_log(&id).await.unwrap();
+    for server in [&a, &b] {
+        let live = server.server.state.games.snapshot(&id).await.unwrap();
+        assert_eq!(live.row.version, rebuilt.row.version);
+        assert_eq!(
+            live.game.view(cards::Viewer::Omniscient),
+            rebuilt.game.view(cards::Viewer::Omniscient)
+        );
+    }
+    a.server.stop().await;
+    b.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_passes_at_once_postgres() {
+    ten_passes_at_once(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_passes_at_once_sqlite() {
+    ten_passes_at_once(Backend::Sqlite).await;
+}
+
+/// Two passes decided on the same version with `If-Match`: the first wins,
+/// the second gets 412 and changes nothing; without `If-Match` it succeeds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn if_match_race_has_one_winner() {
+    let ts = start(Backend::Sqlite).await;
+    let (id, players) = full_table(&ts).await;
+    let mut r = rng(9);
+    let legal0 = ts.legal(&players[0], &id).await;
+    let legal1 = ts.legal(&players[1], &id).await;
+    let version = legal0.json["version"].as_i64().unwrap().to_string();
+    let etag = format!("\"{version}\"");
+    let mv0 = random_move(&legal0.json, &mut r);
+    let mv1 = random_move(&legal1.json, &mut r);
+    let path = format!("/v1/games/{id}/moves");
+    let first = ts
+        .call(
+            reqwest::Method::POST,
+            &path,
+            Some(&players[0].token),
+            Some(&mv0),
+            &[("If-Match", &etag)],
+        )
+        .await;
+    assert_eq!(first.status.as_u16(), 200, "{}", first.text);
+    let second = ts
+        .call(
+            reqwest::Method::POST,
+            &path,
+            Some(&players[1].token),
+            Some(&mv1),
+            &[("If-Match", &etag)],
+        )
+        .await;
+    second.assert_problem(412, "version_mismatch");
+    let after = ts.game(&id, None).await.json["version"].as_i64().unwrap();
+    assert_eq!(
+        after,
+        first.json["version"].as_i64().unwrap(),
+        "a 412 changes nothing"
+    );
+    let retry = ts.post_move(&players[1], &id, &mv1).await;
+    assert_eq!(retry.status.as_u16(), 200, "{}", retry.text);
+    ts.server.stop().await;
+}
