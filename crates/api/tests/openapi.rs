@@ -1,0 +1,95 @@
+//! The checked-in `openapi/openapi.json` is the document the code generates.
+//! Regenerate it with `cargo run -p api -- --print-openapi > openapi/openapi.json`
+//! (or run this test with `UPDATE_OPENAPI=1`).
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{Backend, start};
+use serde_json::Value;
+
+fn checked_in_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../openapi/openapi.json")
+}
+
+#[test]
+fn checked_in_spec_matches_the_code() {
+    let generated = api::openapi::spec_json();
+    let path = checked_in_path();
+    if std::env::var_os("UPDATE_OPENAPI").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let checked_in = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        checked_in == generated,
+        "openapi/openapi.json is out of date: run \
+         `cargo run -p api -- --print-openapi > openapi/openapi.json`"
+    );
+}
+
+#[test]
+fn spec_documents_every_operation_error_and_the_bearer_scheme() {
+    let spec: Value = serde_json::from_str(&api::openapi::spec_json()).unwrap();
+    assert!(spec["openapi"].as_str().unwrap().starts_with("3.1"));
+    let mut operations = Vec::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let id = op["operationId"].as_str().unwrap().to_owned();
+            let responses = op["responses"].as_object().unwrap();
+            for (status, response) in responses {
+                if status.starts_with('4') || status.starts_with('5') {
+                    assert!(
+                        response["content"]["application/problem+json"].is_object(),
+                        "{method} {path} {status} is not problem+json"
+                    );
+                }
+            }
+            operations.push(id);
+        }
+    }
+    operations.sort();
+    let expected = [
+        "create_game",
+        "get_events",
+        "get_game",
+        "get_legal_moves",
+        "healthz",
+        "join_game",
+        "leave_game",
+        "list_games",
+        "openapi",
+        "post_move",
+        "readyz",
+        "register_player",
+    ];
+    assert_eq!(operations, expected);
+    assert_eq!(
+        spec["components"]["securitySchemes"]["bearer"]["scheme"],
+        "bearer"
+    );
+    assert!(spec["components"]["schemas"]["Problem"].is_object());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn served_spec_docs_and_health() {
+    let ts = start(Backend::Sqlite).await;
+    let served = ts.get("/openapi.json", None).await;
+    assert_eq!(served.status.as_u16(), 200);
+    assert_eq!(served.text, api::openapi::spec_json());
+    let docs = ts.client.get(ts.url("/docs/")).send().await.unwrap();
+    assert_eq!(docs.status().as_u16(), 200);
+    assert!(docs.text().await.unwrap().contains("swagger"));
+    let redirect = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .get(ts.url("/docs"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(redirect.status().as_u16(), 308);
+    assert_eq!(ts.get("/healthz", None).await.json["status"], "ok");
+    assert_eq!(ts.get("/readyz", None).await.json["status"], "ok");
+    ts.server.stop().await;
+}
