@@ -1,0 +1,434 @@
+//! A whole game as a record: who played, the seeds, every move in order,
+//! and what the engine derived from them (deals, tricks, scores, result).
+
+use cards::{Outcome, Seed};
+use rules_cancel_hearts::CancelHearts;
+use rules_lost_heir::LostHeir;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::engines::{Engine, Refusal, TrickEnd};
+use crate::fairness::{commitment, dealing_seed};
+
+/// Which game a record is of (the engines' `Ruleset::KIND`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameKind {
+    #[serde(rename = "lost-heir")]
+    LostHeir,
+    #[serde(rename = "cancellation-hearts")]
+    CancellationHearts,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 2] = [GameKind::LostHeir, GameKind::CancellationHearts];
+
+    /// The stable name: `lost-heir`, `cancellation-hearts`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            GameKind::LostHeir => <LostHeir as cards::Ruleset>::KIND,
+            GameKind::CancellationHearts => <CancelHearts as cards::Ruleset>::KIND,
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|k| k.code() == code)
+    }
+
+    /// A readable title: "Lost Heir", "Cancellation Hearts".
+    pub const fn title(self) -> &'static str {
+        match self {
+            GameKind::LostHeir => "Lost Heir",
+            GameKind::CancellationHearts => "Cancellation Hearts",
+        }
+    }
+}
+
+/// Who made a move (issue 6, audit): the seated player, a bot playing for
+/// the seat, or the server when the seat's deadline passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    #[default]
+    Player,
+    Bot,
+    Deadline,
+}
+
+impl Actor {
+    pub const fn code(self) -> &'static str {
+        match self {
+            Actor::Player => "player",
+            Actor::Bot => "bot",
+            Actor::Deadline => "deadline",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Actor> {
+        [Actor::Player, Actor::Bot, Actor::Deadline]
+            .into_iter()
+            .find(|a| a.code() == code)
+    }
+}
+
+/// One move as played: the seat, the move in the engine's JSON form
+/// (`{"type":"bid","points":7}`, `{"type":"play","card":"QS"}`, …) and who made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedMove {
+    pub seat: u8,
+    #[serde(rename = "move")]
+    pub mv: Value,
+    #[serde(default)]
+    pub actor: Actor,
+}
+
+impl RecordedMove {
+    pub fn new(seat: u8, mv: Value, actor: Actor) -> RecordedMove {
+        RecordedMove { seat, mv, actor }
+    }
+
+    /// A player's move from a typed engine move.
+    pub fn typed<M: Serialize>(seat: u8, mv: &M, actor: Actor) -> RecordedMove {
+        let mv = serde_json::to_value(mv).expect("engine moves serialize to JSON");
+        RecordedMove { seat, mv, actor }
+    }
+}
+
+/// Everything about a game that is not a move: what the api stores.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameInfo {
+    pub kind: GameKind,
+    /// The engine's configuration in its JSON form.
+    pub config: Value,
+    /// Player names by seat.
+    pub players: Vec<String>,
+    /// RFC 3339 timestamps supplied by the caller (the library has no clock).
+    pub created: Option<String>,
+    pub ended: Option<String>,
+    /// The server's secret seed, revealed at the end.
+    pub server_seed: Seed,
+    /// What each seat added when joining (`None`: nothing), by seat.
+    pub entropy: Vec<Option<String>>,
+}
+
+/// One card played to a trick.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Play {
+    pub seat: u8,
+    pub card: String,
+    #[serde(default)]
+    pub actor: Actor,
+}
+
+/// A trick: its cards in play order and who took it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrickRecord {
+    /// 1 for the round's first trick (tricks set aside count too).
+    pub number: u32,
+    pub plays: Vec<Play>,
+    /// Who took it; `None` if it was set aside (CH-9) or is unfinished.
+    pub winner: Option<u8>,
+    /// Set aside under Cancellation Hearts' carry-over variant (CH-9).
+    #[serde(default)]
+    pub set_aside: bool,
+}
+
+/// What happened in a round, in order: moves other than plays, and tricks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    Move(RecordedMove),
+    Trick(TrickRecord),
+}
+
+/// One round: its deal, what happened, its line of the score sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundRecord {
+    /// 1 for the first round.
+    pub number: u32,
+    pub dealer: u8,
+    /// Cancellation Hearts' pass direction (CH-3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass: Option<String>,
+    /// Every hand as dealt, by seat (public once the game is over, G-2).
+    pub hands: Vec<Vec<String>>,
+    /// Cancellation Hearts' kitty as dealt (CH-1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kitty: Option<Vec<String>>,
+    pub events: Vec<Event>,
+    /// The engine's score-sheet row for the round, once it is over.
+    pub score: Option<Value>,
+}
+
+/// The end of the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// Final score by seat (partners share their side's).
+    pub scores: Vec<i32>,
+    pub winners: Vec<u8>,
+}
+
+impl From<Outcome> for GameResult {
+    fn from(outcome: Outcome) -> GameResult {
+        GameResult {
+            scores: outcome.scores,
+            winners: outcome.winners.iter().map(|s| s.number()).collect(),
+        }
+    }
+}
+
+/// A whole game: the portable record of issue 6, in JSON via serde and in
+/// text via [`GameRecord::to_text`] (`docs/record-format.md`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub kind: GameKind,
+    /// The configuration, canonical JSON form (defaults filled in).
+    pub config: Value,
+    /// Player names by seat.
+    pub players: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
+    /// SHA-256 of the server seed, published before the first deal.
+    pub commitment: String,
+    /// The server seed, revealed.
+    pub seed: Seed,
+    /// Each seat's entropy, by seat.
+    pub entropy: Vec<Option<String>>,
+    /// The seed every deal was shuffled from ([`dealing_seed`]).
+    pub dealing_seed: Seed,
+    pub rounds: Vec<RoundRecord>,
+    /// `None` while the game is unfinished.
+    pub result: Option<GameResult>,
+}
+
+/// Why a record could not be built from a game's info and moves.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BuildError {
+    #[error("bad configuration: {0}")]
+    Config(String),
+    #[error("{expected} players, but {given} names")]
+    PlayerNames { expected: u8, given: usize },
+    #[error("{expected} players, but entropy for {given} seats")]
+    EntropyCount { expected: u8, given: usize },
+    #[error("move {index} by seat {seat} refused ({code}{}): {message}",
+        rule.as_deref().map(|r| format!(", {r}")).unwrap_or_default())]
+    IllegalMove {
+        /// 0-based position in the move list.
+        index: usize,
+        seat: u8,
+        code: String,
+        rule: Option<String>,
+        message: String,
+    },
+}
+
+impl GameRecord {
+    /// Builds the record of a game by replaying `moves` through the engine
+    /// from the dealing seed (G-1). Every move is checked; the first refused
+    /// one is reported with the engine's code and ruling.
+    pub fn build(info: &GameInfo, moves: &[RecordedMove]) -> Result<GameRecord, BuildError> {
+        match info.kind {
+            GameKind::LostHeir => build_with::<LostHeir>(info, moves),
+            GameKind::CancellationHearts => build_with::<CancelHearts>(info, moves),
+        }
+    }
+
+    /// The game's info (everything but the moves).
+    pub fn info(&self) -> GameInfo {
+        GameInfo {
+            kind: self.kind,
+            config: self.config.clone(),
+            players: self.players.clone(),
+            created: self.created.clone(),
+            ended: self.ended.clone(),
+            server_seed: self.seed,
+            entropy: self.entropy.clone(),
+        }
+    }
+
+    /// Every move in play order.
+    pub fn moves(&self) -> Vec<RecordedMove> {
+        let mut moves = Vec::new();
+        for round in &self.rounds {
+            for event in &round.events {
+                match event {
+                    Event::Move(mv) => moves.push(mv.clone()),
+                    Event::Trick(trick) => moves.extend(trick.plays.iter().map(|p| {
+                        let mv = serde_json::json!({"type": "play", "card": p.card});
+                        RecordedMove::new(p.seat, mv, p.actor)
+                    })),
+                }
+            }
+        }
+        moves
+    }
+
+    /// Whether the game reached its end.
+    pub fn is_finished(&self) -> bool {
+        self.result.is_some()
+    }
+
+    /// The record as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a record serializes to JSON")
+    }
+}
+
+fn build_with<E: Engine>(
+    info: &GameInfo,
+    moves: &[RecordedMove],
+) -> Result<GameRecord, BuildError> {
+    let dealing = dealing_seed(&info.server_seed, &info.entropy);
+    let mut game = E::start(&info.config, dealing).map_err(BuildError::Config)?;
+    check_seat_lists(info, game.players())?;
+    let mut builder = Builder {
+        rounds: vec![round_start(&game)],
+        trick: Vec::new(),
+        scored: 0,
+    };
+    for (index, mv) in moves.iter().enumerate() {
+        game.play(mv.seat, &mv.mv)
+            .map_err(|refusal| illegal(index, mv.seat, refusal))?;
+        builder.record(info.kind, &game, mv);
+    }
+    builder.close_unfinished_trick();
+    Ok(GameRecord {
+        kind: info.kind,
+        config: game.config_json(),
+        players: info.players.clone(),
+        created: info.created.clone(),
+        ended: info.ended.clone(),
+        commitment: commitment(&info.server_seed),
+        seed: info.server_seed,
+        entropy: info.entropy.clone(),
+        dealing_seed: dealing,
+        rounds: builder.rounds,
+        result: game.outcome().map(GameResult::from),
+    })
+}
+
+fn check_seat_lists(info: &GameInfo, players: u8) -> Result<(), BuildError> {
+    if info.players.len() != usize::from(players) {
+        return Err(BuildError::PlayerNames {
+            expected: players,
+            given: info.players.len(),
+        });
+    }
+    if info.entropy.len() != usize::from(players) {
+        return Err(BuildError::EntropyCount {
+            expected: players,
+            given: info.entropy.len(),
+        });
+    }
+    Ok(())
+}
+
+fn illegal(index: usize, seat: u8, refusal: Refusal) -> BuildError {
+    BuildError::IllegalMove {
+        index,
+        seat,
+        code: refusal.code,
+        rule: refusal.rule,
+        message: refusal.message,
+    }
+}
+
+fn round_start<E: Engine>(game: &E) -> RoundRecord {
+    let (hands, kitty) = game.hands();
+    RoundRecord {
+        number: game.round_number(),
+        dealer: game.dealer(),
+        pass: game.pass_direction(),
+        hands,
+        kitty,
+        events: Vec::new(),
+        score: None,
+    }
+}
+
+/// Sorts accepted moves into rounds and tricks, watching the engine's
+/// public state after each one.
+struct Builder {
+    rounds: Vec<RoundRecord>,
+    /// Cards on the table in the current trick.
+    trick: Vec<Play>,
+    /// Score-sheet rows already written.
+    scored: usize,
+}
+
+impl Builder {
+    fn record<E: Engine>(&mut self, kind: GameKind, game: &E, mv: &RecordedMove) {
+        match kind.played_card(&mv.mv) {
+            Some(card) => {
+                self.trick.push(Play {
+                    seat: mv.seat,
+                    card,
+                    actor: mv.actor,
+                });
+                if game.table_empty() {
+                    self.finish_trick(game);
+                }
+            }
+            None => self.current().events.push(Event::Move(mv.clone())),
+        }
+        let sheet = game.score_sheet();
+        if let Some(row) = sheet.get(self.scored) {
+            self.current().score = Some(row.clone());
+            self.scored += 1;
+        }
+        if !game.table_empty() || game.outcome().is_some() {
+            return;
+        }
+        if game.round_number() != self.current().number {
+            self.rounds.push(round_start(game));
+        }
+    }
+
+    fn finish_trick<E: Engine>(&mut self, game: &E) {
+        let plays = std::mem::take(&mut self.trick);
+        let last_winner = self.current().tricks().filter_map(|t| t.winner).last();
+        let end = game.trick_end(&plays, last_winner);
+        let number = self.current().tricks().count() as u32 + 1;
+        let (winner, set_aside) = match end {
+            TrickEnd::Won(seat) => (Some(seat), false),
+            TrickEnd::SetAside => (None, true),
+        };
+        self.current().events.push(Event::Trick(TrickRecord {
+            number,
+            plays,
+            winner,
+            set_aside,
+        }));
+    }
+
+    /// A game stopped mid-trick keeps its cards on the table as an
+    /// unfinished trick (no winner).
+    fn close_unfinished_trick(&mut self) {
+        if self.trick.is_empty() {
+            return;
+        }
+        let plays = std::mem::take(&mut self.trick);
+        let number = self.current().tricks().count() as u32 + 1;
+        self.current().events.push(Event::Trick(TrickRecord {
+            number,
+            plays,
+            winner: None,
+            set_aside: false,
+        }));
+    }
+
+    fn current(&mut self) -> &mut RoundRecord {
+        self.rounds.last_mut().expect("a game has a first round")
+    }
+}
+
+impl RoundRecord {
+    /// The round's tricks in order.
+    pub fn tricks(&self) -> impl Iterator<Item = &TrickRecord> {
+        self.events.iter().filter_map(|e| match e {
+            Event::Trick(t) => Some(t),
+            Event::Move(_) => None,
+        })
+    }
+}

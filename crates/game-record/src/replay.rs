@@ -1,0 +1,1 @@
+//! A finished game told trick by trick, for a terminal.
