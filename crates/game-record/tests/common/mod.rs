@@ -59,7 +59,7 @@ pub fn config(table: Table, variant: u64) -> serde_json::Value {
             json!({"players": table.players, "partnerships": table.partnerships, "target": 12})
         }
         GameKind::CancellationHearts => {
-            let rule = if variant % 2 == 0 {
+            let rule = if variant.is_multiple_of(2) {
                 "extend"
             } else {
                 "carry_over"
@@ -85,7 +85,7 @@ pub fn info(table: Table, n: u64) -> GameInfo {
         ended: Some("2026-11-30T13:30:00Z".to_owned()),
         server_seed: Seed::from_u64(n),
         entropy: (0..table.players)
-            .map(|seat| (u64::from(seat) + n) % 3 != 0)
+            .map(|seat| !(u64::from(seat) + n).is_multiple_of(3))
             .enumerate()
             .map(|(seat, some)| some.then(|| format!("seat {seat} says \"{n}\"")))
             .collect(),
@@ -116,12 +116,12 @@ where
     let mut rng = Seed::from_u64(n ^ 0x5eed).rng();
     let mut moves = Vec::new();
     while moves.len() < max_moves {
-        let Some(seat) = game.to_act().iter().nth(0) else {
-            break;
-        };
         // Several seats may act at once (passing): pick one at random.
         let acting: Vec<_> = game.to_act().iter().collect();
-        let seat = acting[rng.random_range(0..acting.len())].max(seat);
+        if acting.is_empty() {
+            break;
+        }
+        let seat = acting[rng.random_range(0..acting.len())];
         let mv = game.legal_moves(seat).random(&mut rng).unwrap();
         game.play(seat, &mv).unwrap();
         let actor = match rng.random_range(0..10) {
