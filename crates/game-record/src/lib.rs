@@ -28,5 +28,5 @@ pub use model::{
     Actor, BuildError, Event, GameInfo, GameKind, GameRecord, GameResult, Play, RecordedMove,
     RoundRecord, TrickRecord,
 };
-pub use parse::{Problem, RecordError, parse};
+pub use parse::{Problem, RecordError, parse, parse_json};
 pub use verify::{verify, verify_record};

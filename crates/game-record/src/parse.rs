@@ -145,6 +145,16 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
     }
 }
 
+/// Reads a record in its JSON form (see [`GameRecord::to_json`]) and checks
+/// it exactly like [`parse`] checks text: line numbers then refer to the
+/// record's text form ([`GameRecord::to_text`]), except for JSON syntax
+/// errors, which carry the JSON's own line.
+pub fn parse_json(json: &str) -> Result<GameRecord, RecordError> {
+    let record: GameRecord = serde_json::from_str(json)
+        .map_err(|e| syntax(e.line(), format!("not a JSON game record: {e}")))?;
+    parse(&record.to_text())
+}
+
 /// A significant line (not blank, not a `#` comment), trimmed at the end.
 #[derive(Debug, Clone)]
 pub(crate) struct Line {
