@@ -182,6 +182,34 @@ mod tests {
     const DEALING_SEED_VECTOR: &str =
         "002e36e086242ef546328a9de7298f8d08044cc31bd8ab3ce25b41dd72b72c8d";
 
+    /// The worked example of `docs/fairness.md`.
+    #[test]
+    fn fairness_doc_worked_example() {
+        let server: Seed = format!("01{}", "00".repeat(31)).parse().unwrap();
+        assert_eq!(
+            commitment(&server),
+            "01d0fabd251fcbbe2b93b4b927b26ad2a1a99077152e45ded1e678afa45dbec5"
+        );
+        let entropy = [
+            Some("alice rolled 1"),
+            None,
+            Some("carol rolled 7"),
+            Some("dave rolled 10"),
+        ];
+        let seed = dealing_seed(&server, &entropy);
+        assert_eq!(
+            seed.to_string(),
+            "7a4da2d4a894733c5b0c63697b6863726baae728b57d07da7300a2edfd04bc48"
+        );
+        let round_one = &deals(GameKind::LostHeir, 4, &seed, 1)[0];
+        assert_eq!(round_one.dealer, 2);
+        assert_eq!(
+            round_one.hands[0].join(" "),
+            "toronto-policeman toronto-sergeant winnipeg-captain winnipeg-chief \
+             winnipeg-mayor halifax-detective montreal-detective heir"
+        );
+    }
+
     trait ChainHex {
         fn chain_hex(self, tail: &str) -> String;
     }
