@@ -65,9 +65,11 @@ impl RunningServer {
         format!("http://{}{path}", self.addr)
     }
 
-    /// Stops accepting, finishes in-flight requests.
+    /// Stops accepting, finishes in-flight requests, then stops the bots
+    /// after their current move.
     pub async fn stop(&self) {
         self.handle.stop(true).await;
+        self.state.games.stop_bots().await;
     }
 }
 
@@ -142,6 +144,7 @@ pub async fn run(config: Config) -> Result<(), StartError> {
     let (running, server) = start(config, true).await?;
     tracing::info!(addr = %running.addr, "listening");
     server.await?;
+    running.state.games.stop_bots().await;
     tracing::info!("stopped");
     Ok(())
 }

@@ -123,6 +123,21 @@ macro_rules! with_conn {
     }};
 }
 
+/// Establishes a connection on `runtime` (the one the pool was built on),
+/// not on whichever HTTP worker asked first: a connection keeps the runtime
+/// it was made on (Postgres' driver task, SQLite's blocking pool), and must
+/// outlive any one worker.
+fn on_runtime<C: Send + 'static>(
+    runtime: &tokio::runtime::Handle,
+    establish: impl Future<Output = diesel::ConnectionResult<C>> + Send + 'static,
+) -> futures_util::future::BoxFuture<'static, diesel::ConnectionResult<C>> {
+    let task = runtime.spawn(establish);
+    Box::pin(async move {
+        task.await
+            .map_err(|e| diesel::ConnectionError::BadConnection(e.to_string()))?
+    })
+}
+
 impl Db {
     /// Opens the pool for `target` and runs pending migrations.
     pub async fn connect(target: &DatabaseTarget, pool_size: usize) -> Result<Db, DbError> {
@@ -143,6 +158,14 @@ impl Db {
                 .map_err(|e| DbError::Migration(e.to_string()))??;
                 let mut config = ManagerConfig::<AsyncPgConnection>::default();
                 config.recycling_method = RecyclingMethod::Fast;
+                let runtime = tokio::runtime::Handle::current();
+                config.custom_setup = Box::new(move |url| {
+                    let url = url.to_owned();
+                    on_runtime(
+                        &runtime,
+                        async move { AsyncPgConnection::establish(&url).await },
+                    )
+                });
                 let manager = AsyncDieselConnectionManager::new_with_config(url, config);
                 let pool = Pool::builder(manager)
                     .max_size(pool_size)
@@ -173,9 +196,10 @@ impl Db {
                 .map_err(|e| DbError::Migration(e.to_string()))??;
                 let mut config = ManagerConfig::<SqliteConn>::default();
                 config.recycling_method = RecyclingMethod::Fast;
-                config.custom_setup = Box::new(|url| {
+                let runtime = tokio::runtime::Handle::current();
+                config.custom_setup = Box::new(move |url| {
                     let url = url.to_owned();
-                    Box::pin(async move {
+                    on_runtime(&runtime, async move {
                         let mut conn = SqliteConn::establish(&url).await?;
                         conn.batch_execute(&format!(
                             "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \

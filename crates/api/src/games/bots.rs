@@ -8,6 +8,8 @@
 //! anyway.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
 
 use cards::{GameRng, Seat};
 use rand::SeedableRng;
@@ -25,12 +27,33 @@ pub fn rng_for(seed_hex: &str, version: i64, seat: Seat) -> GameRng {
     GameRng::from_seed(hasher.finalize().into())
 }
 
+/// The bot drivers' shared state: a stop flag and a count of live drivers.
+#[derive(Debug, Default)]
+pub struct BotDrivers {
+    stopping: AtomicBool,
+    running: AtomicUsize,
+}
+
+/// Counts a driver as running for as long as it lives.
+struct Running<'a>(&'a AtomicUsize);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 impl GameService {
     /// Starts a driver for `game_id`'s bots (a no-op if none must act).
     pub fn kick_bots(self: &Arc<Self>, game_id: String) {
+        if self.bots.stopping.load(Ordering::SeqCst) {
+            return;
+        }
         let service = Arc::clone(self);
+        self.bots.running.fetch_add(1, Ordering::SeqCst);
         self.runtime.spawn(async move {
-            loop {
+            let _running = Running(&service.bots.running);
+            while !service.bots.stopping.load(Ordering::SeqCst) {
                 match service.bot_step(&game_id).await {
                     Ok(true) => tokio::task::yield_now().await,
                     Ok(false) => break,
@@ -41,6 +64,14 @@ impl GameService {
                 }
             }
         });
+    }
+
+    /// Stops every bot driver after its current move and waits for them.
+    pub async fn stop_bots(&self) {
+        self.bots.stopping.store(true, Ordering::SeqCst);
+        while self.bots.running.load(Ordering::SeqCst) > 0 {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
     }
 
     /// Resumes bots in every game in progress (after a restart).

@@ -103,6 +103,8 @@ pub struct GameService {
     pub(super) cache: StateCache,
     /// Where bot drivers run (the main runtime, not an HTTP worker's).
     pub(super) runtime: tokio::runtime::Handle,
+    /// Bot drivers: stop flag and how many are running.
+    pub(super) bots: super::bots::BotDrivers,
 }
 
 fn refusal(e: MoveRefusal) -> ApiError {
@@ -122,6 +124,7 @@ impl GameService {
             db,
             cache: StateCache::new(cache_capacity),
             runtime,
+            bots: Default::default(),
         }
     }
 

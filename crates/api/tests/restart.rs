@@ -1,0 +1,169 @@
+//! The log is the source of truth: a server restarted on the same database
+//! continues every game exactly where it was (bots included), and lists
+//! filter by kind, status and whose turn it is.
+
+mod common;
+
+use std::time::Duration;
+
+use cards::Viewer;
+use common::{Backend, rng, start, start_on};
+use serde_json::json;
+
+async fn continues_after_restart(backend: Backend) {
+    let first = start(backend).await;
+    let ann = first.register("Ann").await;
+    let game = first
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 3, "target": 6}),
+            &["open", "bot", "bot"],
+            Some(0),
+        )
+        .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let bots_only = first
+        .create_game(
+            &ann,
+            "cancellation-hearts",
+            json!({"players": 6, "target": 40}),
+            &["bot"; 6],
+            None,
+        )
+        .await;
+    let bots_id = bots_only["id"].as_str().unwrap().to_owned();
+    // A few moves by the person, then stop the server mid-game.
+    let mut r = rng(11);
+    for _ in 0..5 {
+        let legal = loop {
+            let l = first.legal(&ann, &id).await;
+            if l.json["count"].as_u64().unwrap() > 0 {
+                break l;
+            }
+            tokio::time::sleep(Duration::from_millis(3)).await;
+        };
+        let mv = common::random_move(&legal.json, &mut r);
+        assert_eq!(first.post_move(&ann, &id, &mv).await.status.as_u16(), 200);
+    }
+    let before = first.game(&id, Some(&ann.token)).await.json;
+    first.server.stop().await;
+    let version_at_stop = first
+        .server
+        .state
+        .db
+        .game(&id)
+        .await
+        .unwrap()
+        .unwrap()
+        .version;
+
+    // A new process: an empty cache, the same database.
+    let second = start_on(first.target.clone()).await;
+    let after = second.game(&id, Some(&ann.token)).await.json;
+    assert_eq!(after["version"].as_i64(), Some(version_at_stop));
+    if before["version"] == after["version"] {
+        assert_eq!(
+            before["view"], after["view"],
+            "the same state after a restart"
+        );
+    }
+    let moves = second
+        .play_out(&id, std::slice::from_ref(&ann), &mut r)
+        .await;
+    assert!(moves > 0);
+    let finished = second.game(&id, None).await.json;
+    let rebuilt = second
+        .server
+        .state
+        .games
+        .rebuild_from_log(&id)
+        .await
+        .unwrap();
+    assert_eq!(rebuilt.game.view(Viewer::Omniscient), finished["view"]);
+    // The all-bot game was resumed by the new server and ran to its end.
+    second
+        .wait_finished(&bots_id, Duration::from_secs(60))
+        .await;
+    second.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn continues_after_restart_sqlite() {
+    continues_after_restart(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn continues_after_restart_postgres() {
+    continues_after_restart(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_filter_by_kind_status_and_turn() {
+    let ts = start(Backend::Sqlite).await;
+    let ann = ts.register("Ann").await;
+    let bob = ts.register("Bob").await;
+    let open = ts
+        .create_game(
+            &ann,
+            "cancellation-hearts",
+            json!({"players": 6}),
+            &["open"; 6],
+            Some(0),
+        )
+        .await;
+    let duel = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2}),
+            &["open", "open"],
+            Some(0),
+        )
+        .await;
+    let duel_id = duel["id"].as_str().unwrap();
+    assert_eq!(ts.join(&bob, duel_id, None).await.status.as_u16(), 200);
+    let ids = |answer: &common::Answer| -> Vec<String> {
+        answer.json["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let all = ts.get("/v1/games", None).await;
+    assert_eq!(ids(&all).len(), 2);
+    assert_eq!(
+        ids(&ts.get("/v1/games?kind=lost-heir", None).await),
+        [duel_id]
+    );
+    assert_eq!(
+        ids(&ts.get("/v1/games?status=open", None).await),
+        [open["id"].as_str().unwrap()]
+    );
+    assert_eq!(
+        ids(&ts
+            .get("/v1/games?status=in_progress&kind=lost-heir", None)
+            .await),
+        [duel_id]
+    );
+    assert!(ids(&ts.get("/v1/games?status=finished", None).await).is_empty());
+    assert_eq!(
+        ids(&ts.get("/v1/games?limit=1&offset=1", None).await).len(),
+        1
+    );
+
+    // Exactly one of the two must act in the duel.
+    let to_act = ts.game(duel_id, None).await.json["to_act"][0]
+        .as_u64()
+        .unwrap();
+    let (mover, waiter) = if to_act == 0 {
+        (&ann, &bob)
+    } else {
+        (&bob, &ann)
+    };
+    let mine = "/v1/games?mine_to_act=true";
+    assert_eq!(ids(&ts.get(mine, Some(&mover.token)).await), [duel_id]);
+    assert!(ids(&ts.get(mine, Some(&waiter.token)).await).is_empty());
+    ts.server.stop().await;
+}
