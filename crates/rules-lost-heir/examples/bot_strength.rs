@@ -108,7 +108,9 @@ fn main() {
     println!();
     println!("Two sensible partners against two random ones (4 players, partnerships):");
     println!();
-    println!("| table | bot side wins | side share | bot side mean score | random side mean score |");
+    println!(
+        "| table | bot side wins | side share | bot side mean score | random side mean score |"
+    );
     println!("|---|---|---|---|---|");
     {
         let config = Config::new(4);

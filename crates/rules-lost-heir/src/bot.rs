@@ -343,7 +343,9 @@ impl Table {
         let mut later = [(me.seat, 0u32); 3];
         let later_len = usize::from(n) - len - 1;
         for (k, slot) in later.iter_mut().enumerate().take(later_len) {
-            let seat = me.seat.offset(k as u8 + 1, cards::PlayerCount::new(n).expect("2..=4"));
+            let seat = me
+                .seat
+                .offset(k as u8 + 1, cards::PlayerCount::new(n).expect("2..=4"));
             *slot = (seat, u32::from(view.hand_sizes[seat.index()]));
         }
         Table {
@@ -399,7 +401,10 @@ impl Table {
         let mut mask = CardMask::single(card);
         // The winner so far, with our card added (play order: ours is last).
         let mut best: Option<(Seat, HeirCard, u8)> = None;
-        for &(seat, c) in self.plays[..self.len].iter().chain([(me.seat, card)].iter()) {
+        for &(seat, c) in self.plays[..self.len]
+            .iter()
+            .chain([(me.seat, card)].iter())
+        {
             mask.insert(c);
             if let Some(suit) = suit {
                 let s = strength(c, suit, trumps);
