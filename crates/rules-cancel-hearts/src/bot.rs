@@ -101,7 +101,7 @@ fn pass_danger(card: Card, hand: &Hand<Card>) -> f32 {
         return 100.0;
     }
     match card.suit {
-        Suit::Spades if card.rank > Rank::Queen => (45.0 - 8.0 * low_spades(hand) as f32).max(5.0),
+        Suit::Spades if card.rank > Rank::Queen => (50.0 - 8.0 * low_spades(hand) as f32).max(5.0),
         Suit::Hearts if card.rank >= Rank::Eight => 10.0 + 2.5 * r,
         Suit::Hearts => 1.0 + 0.5 * r,
         suit => {
@@ -121,7 +121,7 @@ fn discard_danger(card: Card, hand: &Hand<Card>) -> f32 {
         return -100.0 - rank_of(card);
     }
     if card.suit == Suit::Spades && card.rank > Rank::Queen {
-        return (45.0 - 8.0 * low_spades(hand) as f32).max(5.0);
+        return (50.0 - 8.0 * low_spades(hand) as f32).max(5.0);
     }
     let short = if suit_len(hand, card.suit) <= 3 {
         12.0
@@ -412,4 +412,62 @@ fn play<R: Rng + ?Sized>(
         }
     }
     best.1.map(|card| Move::Play { card })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CancelHearts, Config};
+    use cards::{Ruleset, Seed, Viewer};
+
+    fn view_with_scores(scores: &[i32]) -> View {
+        let game = CancelHearts::new(Config::new(6), Seed::from_u64(1)).unwrap();
+        let mut view = game.view(Viewer::Seat(Seat::new(0)));
+        view.scores = scores.to_vec();
+        view
+    }
+
+    #[test]
+    fn ch_12_moon_choice() {
+        let shooter = Seat::new(0);
+        // Nobody reaches the target either way: equal, so subtract.
+        let view = view_with_scores(&[0, 0, 0, 0, 0, 0]);
+        assert_eq!(moon_choice(&view, shooter), MoonChoice::SubtractOwn);
+        // Adding ends the game with the shooter alone lowest: add.
+        let view = view_with_scores(&[10, 80, 80, 80, 80, 80]);
+        assert_eq!(moon_choice(&view, shooter), MoonChoice::AddToOthers);
+        // Adding would end the game with someone else lowest: subtract.
+        let view = view_with_scores(&[60, 80, 20, 30, 30, 30]);
+        assert_eq!(moon_choice(&view, shooter), MoonChoice::SubtractOwn);
+        // Adding ends it in a shared win, subtracting goes on: add (2 > 1).
+        let view = view_with_scores(&[10, 80, -16, 80, 80, 80]);
+        assert_eq!(moon_choice(&view, shooter), MoonChoice::AddToOthers);
+    }
+
+    fn hand(codes: &str) -> Hand<Card> {
+        codes
+            .split_whitespace()
+            .map(|c| c.parse::<Card>().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn passing_and_discarding_order() {
+        let h = hand("QS AH KH 2C 3C 4C 5C 6D 7D 8D 9D 2S AS");
+        let mut by_pass: Vec<Card> = h.iter().collect();
+        by_pass.sort_by(|a, b| pass_danger(*b, &h).total_cmp(&pass_danger(*a, &h)));
+        assert_eq!(
+            by_pass[..3],
+            [
+                Card::QUEEN_OF_SPADES,
+                "AS".parse().unwrap(),
+                "AH".parse().unwrap()
+            ]
+        );
+        // Discards count as ours (CH-10): points go last.
+        let mut by_discard: Vec<Card> = h.iter().collect();
+        by_discard.sort_by(|a, b| discard_danger(*b, &h).total_cmp(&discard_danger(*a, &h)));
+        assert_eq!(by_discard.last(), Some(&Card::QUEEN_OF_SPADES));
+        assert!(by_discard[..10].iter().all(|c| c.suit != Suit::Hearts));
+    }
 }
