@@ -29,7 +29,6 @@ use rand::Rng;
 use crate::error::Prompt;
 use crate::legal::Legal;
 use crate::moves::{Decision, Move, SuitLed};
-use crate::tricks::{suit_of, trick_bonus, trump_mask};
 use crate::view::View;
 
 /// The sensible bot's move for the seat `view` was made for, if it must act.
@@ -213,7 +212,7 @@ impl<'a> Me<'a> {
         let dealer_side = self.side_of(view.dealer);
         let side = self.side_of(winner);
         let short_of_contract = |side: u8| match view.contract {
-            Some(c) if c.side == side => view
+            Some(c) if c.side.number() == side => view
                 .sides
                 .get(usize::from(side))
                 .is_some_and(|s| s.points < i32::from(c.points.0)),
@@ -275,6 +274,30 @@ fn potential(card: HeirCard, trumps: Option<City>) -> f32 {
             }
         }
     }
+}
+
+/// The trump suit: the trump city, the Lost Heir and the Wrong Boy (LH-7).
+const fn trump_mask(trumps: City) -> CardMask<HeirCard> {
+    trumps.mask().union(HeirCard::SPECIALS)
+}
+
+/// The suit `card` belongs to once trumps are named; `None` for a Blank.
+fn suit_of(card: HeirCard, trumps: City) -> Option<SuitLed> {
+    match card {
+        HeirCard::City { city, .. } if city != trumps => Some(SuitLed::City(city)),
+        HeirCard::Blank => None,
+        _ => Some(SuitLed::Trumps),
+    }
+}
+
+/// A trick's points for its taker (LH-11): 1, +5 for the Lost Heir, -3 for
+/// the Wrong Boy, neither when a Blank is in the trick.
+fn trick_points(cards: CardMask<HeirCard>) -> i32 {
+    if cards.intersects(HeirCard::BLANKS) {
+        return 1;
+    }
+    1 + 5 * i32::from(cards.contains(HeirCard::LostHeir))
+        - 3 * i32::from(cards.contains(HeirCard::WrongBoy))
 }
 
 /// How strongly `card` competes for a trick (LH-7, LH-10); 0 never wins.
@@ -413,7 +436,7 @@ impl Table {
                 }
             }
         }
-        let v = 1.0 + trick_bonus(mask) as f32;
+        let v = trick_points(mask) as f32;
         let gain = match (best, suit) {
             (Some((winner, wc, _)), Some(suit)) => {
                 let mut hold = 1.0;
