@@ -130,6 +130,10 @@ pub trait Ruleset: Clone + Debug + Sized {
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// The sensible bot's move for `seat`, computed from that seat's view
+    /// only; `None` when `seat` need not act.
+    fn bot_move<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Self::Move>;
+
     fn is_over(&self) -> bool {
         self.outcome().is_some()
     }

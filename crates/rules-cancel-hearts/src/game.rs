@@ -872,6 +872,10 @@ impl Ruleset for CancelHearts {
             .collect();
         Some(Outcome { scores, winners })
     }
+
+    fn bot_move<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Move> {
+        crate::bot::choose(&self.view(Viewer::Seat(seat)), &self.legal_moves(seat), rng)
+    }
 }
 
 #[cfg(test)]

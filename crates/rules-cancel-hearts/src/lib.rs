@@ -27,6 +27,7 @@
 //! assert!(!game.outcome().unwrap().winners.is_empty());
 //! ```
 
+pub mod bot;
 mod config;
 mod error;
 mod game;

@@ -818,6 +818,10 @@ impl Ruleset for LostHeir {
     fn is_over(&self) -> bool {
         LostHeir::is_over(self)
     }
+
+    fn bot_move<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Move> {
+        crate::bot::choose(&self.view(Viewer::Seat(seat)), &self.legal_moves(seat), rng)
+    }
 }
 
 #[cfg(test)]

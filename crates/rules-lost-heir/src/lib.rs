@@ -39,6 +39,7 @@
 //! assert!(game.view(Viewer::Spectator).winners.is_some());
 //! ```
 
+pub mod bot;
 mod config;
 mod error;
 mod game;

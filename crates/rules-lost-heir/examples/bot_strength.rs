@@ -1,0 +1,163 @@
+//! How strong is the sensible bot? Simulated games, deterministic seeds.
+//!
+//! ```text
+//! cargo run --release -p rules-lost-heir --example bot_strength -- [games]
+//! ```
+//!
+//! For each table (2 and 3 players, 4 in partnerships, 4 without), `games`
+//! games (default 1000) of:
+//!
+//! * one sensible bot against random bots, the bot's seat rotating from game
+//!   to game (game `g` puts it in seat `g mod n`);
+//! * with partnerships, also two sensible partners against two random ones;
+//! * sensible bots in every seat: the win rate by seat.
+//!
+//! Wins are counted per side (a partnership's win is a win for both its
+//! seats); a shared win would count as a fraction (Lost Heir has none: a tie
+//! at the top means another round, LH-12). The baseline is the seat's share,
+//! 1 / sides. Scores are final game totals.
+
+use cards::{GameRng, LegalMoves, Ruleset, Seat, Seed};
+use rules_lost_heir::{Config, LostHeir};
+
+/// Who sits where: `true` for a sensible bot.
+fn play_game(config: Config, seed: u64, bots: &[bool]) -> cards::Outcome {
+    let mut game = LostHeir::new(config, Seed::from_u64(seed)).expect("a valid config");
+    let mut rng: GameRng = Seed::from_u64(seed ^ 0x5eed_b075).rng();
+    let mut moves = 0u32;
+    while let Some(seat) = game.turn() {
+        let mv = if bots[seat.index()] {
+            game.bot_move(seat, &mut rng)
+        } else {
+            game.legal_moves(seat).random(&mut rng)
+        }
+        .expect("a seat to act has a move");
+        game.play(seat, &mv).expect("bots play legal moves");
+        moves += 1;
+        assert!(moves < 1_000_000, "a game that does not end");
+    }
+    game.outcome().expect("the game is over")
+}
+
+/// The share of a win `seat` gets: 1 / (winning sides) if its side won.
+fn win_share(config: &Config, outcome: &cards::Outcome, seat: Seat) -> f64 {
+    let side = |s: Seat| {
+        if config.partnerships {
+            s.number() % 2
+        } else {
+            s.number()
+        }
+    };
+    let mut sides: Vec<u8> = outcome.winners.iter().map(side).collect();
+    sides.sort_unstable();
+    sides.dedup();
+    if sides.contains(&side(seat)) {
+        1.0 / sides.len() as f64
+    } else {
+        0.0
+    }
+}
+
+fn main() {
+    let games: u64 = std::env::args()
+        .nth(1)
+        .map(|a| a.parse().expect("games: a number"))
+        .unwrap_or(1000);
+    let tables = [
+        ("2 players", Config::new(2)),
+        ("3 players", Config::new(3)),
+        ("4 partnerships", Config::new(4)),
+        ("4 alone", Config::new(4).with_partnerships(false)),
+    ];
+    println!("Lost Heir, {games} games per line (seeds 0..{games})");
+    println!();
+    println!("One sensible bot, the other seats random (the bot's seat rotates):");
+    println!();
+    println!("| table | bot wins | seat share | bot mean score | random mean score |");
+    println!("|---|---|---|---|---|");
+    for (name, config) in tables {
+        let n = usize::from(config.players);
+        let sides = if config.partnerships { 2 } else { n };
+        let (mut wins, mut bot_score, mut other_score, mut others) = (0.0, 0.0, 0.0, 0.0);
+        for g in 0..games {
+            let bot = Seat::new((g % n as u64) as u8);
+            let mut bots = vec![false; n];
+            bots[bot.index()] = true;
+            let outcome = play_game(config, g, &bots);
+            wins += win_share(&config, &outcome, bot);
+            for (s, &score) in outcome.scores.iter().enumerate() {
+                let same_side = config.partnerships && s % 2 == bot.index() % 2;
+                if s == bot.index() {
+                    bot_score += f64::from(score);
+                } else if !same_side {
+                    other_score += f64::from(score);
+                    others += 1.0;
+                }
+            }
+        }
+        let g = games as f64;
+        println!(
+            "| {name} | {:.1}% | {:.1}% | {:.1} | {:.1} |",
+            100.0 * wins / g,
+            100.0 / sides as f64,
+            bot_score / g,
+            other_score / others,
+        );
+    }
+
+    println!();
+    println!("Two sensible partners against two random ones (4 players, partnerships):");
+    println!();
+    println!(
+        "| table | bot side wins | side share | bot side mean score | random side mean score |"
+    );
+    println!("|---|---|---|---|---|");
+    {
+        let config = Config::new(4);
+        let (mut wins, mut bot_score, mut other_score) = (0.0, 0.0, 0.0);
+        for g in 0..games {
+            let side = (g % 2) as usize;
+            let bots: Vec<bool> = (0..4).map(|s| s % 2 == side).collect();
+            let outcome = play_game(config, g, &bots);
+            wins += win_share(&config, &outcome, Seat::new(side as u8));
+            bot_score += f64::from(outcome.scores[side]);
+            other_score += f64::from(outcome.scores[1 - side]);
+        }
+        let g = games as f64;
+        println!(
+            "| 4 partnerships | {:.1}% | 50.0% | {:.1} | {:.1} |",
+            100.0 * wins / g,
+            bot_score / g,
+            other_score / g
+        );
+    }
+
+    println!();
+    println!("Sensible bots in every seat: win rate (mean score) by seat:");
+    println!();
+    println!("| table | seat 0 | seat 1 | seat 2 | seat 3 |");
+    println!("|---|---|---|---|---|");
+    for (name, config) in tables {
+        let n = usize::from(config.players);
+        let mut wins = vec![0.0; n];
+        let mut scores = vec![0.0; n];
+        for g in 0..games {
+            let outcome = play_game(config, g, &vec![true; n]);
+            for s in 0..n {
+                wins[s] += win_share(&config, &outcome, Seat::new(s as u8));
+                scores[s] += f64::from(outcome.scores[s]);
+            }
+        }
+        let g = games as f64;
+        let cells: Vec<String> = (0..4)
+            .map(|s| {
+                if s < n {
+                    format!("{:.1}% ({:.1})", 100.0 * wins[s] / g, scores[s] / g)
+                } else {
+                    "–".to_owned()
+                }
+            })
+            .collect();
+        println!("| {name} | {} |", cells.join(" | "));
+    }
+}
