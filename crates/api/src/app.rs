@@ -2,6 +2,11 @@
 
 use std::net::{SocketAddr, TcpListener};
 use std::sync::Arc;
+use std::time::Instant;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::middleware::Next;
 
 use actix_web::dev::ServerHandle;
 use actix_web::{App, HttpResponse, HttpServer, web};
@@ -73,6 +78,26 @@ impl RunningServer {
     }
 }
 
+/// Logs each request's method, path, status and duration (paths carry ids,
+/// never cards; bodies are not logged).
+async fn log_request(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let method = req.method().clone();
+    let path = req.path().to_owned();
+    let started = Instant::now();
+    let response = next.call(req).await?;
+    let status = response.status().as_u16();
+    let micros = started.elapsed().as_micros() as u64;
+    match status {
+        500.. => tracing::error!(%method, %path, status, micros, "request failed"),
+        400.. => tracing::info!(%method, %path, status, micros, "request refused"),
+        _ => tracing::debug!(%method, %path, status, micros, "request"),
+    }
+    Ok(response)
+}
+
 async fn redirect_to_docs() -> HttpResponse {
     HttpResponse::PermanentRedirect()
         .insert_header(("Location", "/docs/"))
@@ -112,6 +137,7 @@ async fn start(
         )
         .route("/docs", web::get().to(redirect_to_docs))
         .default_service(web::to(error::no_route))
+        .wrap(actix_web::middleware::from_fn(log_request))
     })
     .workers(config.workers);
     if !signals {

@@ -19,7 +19,7 @@ use crate::db::DbError;
 /// An RFC 9457 problem document.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
-    "type": "https://cards.example/problems/illegal_move",
+    "type": "urn:cards:problem:must_follow_suit",
     "title": "Illegal move",
     "status": 422,
     "detail": "must follow suit: you hold Toronto cards (LH-9)",
@@ -27,7 +27,7 @@ use crate::db::DbError;
     "rule": "LH-9"
 }))]
 pub struct Problem {
-    /// A URI naming the problem type (`…/problems/{code}`).
+    /// A URI naming the problem type: `urn:cards:problem:{code}`.
     #[serde(rename = "type")]
     pub problem_type: String,
     /// A short summary of the problem type.
@@ -43,8 +43,8 @@ pub struct Problem {
     pub rule: Option<String>,
 }
 
-/// Where problem type URIs point.
-pub const PROBLEM_BASE: &str = "https://cards.example/problems/";
+/// The prefix of problem type URIs (RFC 9457 allows a non-dereferenceable URI).
+pub const PROBLEM_BASE: &str = "urn:cards:problem:";
 
 /// An error answered to the client (boxed: errors are rare, results common).
 #[derive(Debug)]
