@@ -213,6 +213,7 @@ fn bot_never_reads_hidden_state() {
             }
         }
     }
+    println!("{compared} pairs compared");
     assert!(compared > 100, "only {compared} comparisons");
 }
 

@@ -171,6 +171,7 @@ fn bot_never_reads_hidden_state() {
             }
         }
     }
+    println!("{compared} pairs compared");
     assert!(compared > 200, "only {compared} comparisons");
 }
 
