@@ -5,7 +5,7 @@
 
 use crate::fairness::{dealing_seed, deals};
 use crate::model::{GameKind, GameRecord};
-use crate::parse::{Document, LineKind, Problem, RecordError};
+use crate::parse::{Document, Line, LineKind, Problem, RecordError};
 use crate::text::{deal_line, kitty_line};
 
 /// Verifies a record in the text format. Returns every problem found, each
@@ -41,7 +41,13 @@ pub fn verify(text: &str) -> Vec<RecordError> {
         }
     }
     match doc.replay(&info) {
-        Ok(record) => problems.extend(doc.compare(&record, |line| !is_deal_line(line))),
+        Ok(record) => {
+            // Deal lines were checked above; round lines stay in the
+            // comparison for the structure, without reporting a line twice.
+            let reported: Vec<usize> = problems.iter().map(|p| p.line).collect();
+            let rest = doc.compare(&record, |line| !is_deal_line(line));
+            problems.extend(rest.into_iter().filter(|p| !reported.contains(&p.line)));
+        }
         Err(e) => problems.push(e),
     }
     problems
@@ -54,9 +60,7 @@ pub fn verify_record(record: &GameRecord) -> Vec<RecordError> {
 }
 
 fn is_deal_line(line: &str) -> bool {
-    ["round ", "deal ", "kitty:"]
-        .iter()
-        .any(|prefix| line.starts_with(prefix))
+    line.starts_with("deal ") || line.starts_with("kitty:")
 }
 
 /// The player count from the configuration, if valid for the kind.
@@ -71,23 +75,33 @@ fn players(_doc: &Document, config: &serde_json::Value, kind: GameKind) -> Optio
 
 /// A round's deal lines as written: the round line, then deal and kitty lines.
 struct WrittenRound<'a> {
-    round: &'a crate::parse::Line,
-    deals: Vec<&'a crate::parse::Line>,
+    round: &'a Line,
+    deals: Vec<&'a Line>,
 }
 
-fn written_rounds(doc: &Document) -> Vec<WrittenRound<'_>> {
+/// The rounds as written, and any deal or kitty line that does not sit in
+/// the block right after its round line.
+fn written_rounds(doc: &Document) -> (Vec<WrittenRound<'_>>, Vec<&Line>) {
     let mut rounds: Vec<WrittenRound<'_>> = Vec::new();
+    let mut misplaced = Vec::new();
+    let mut in_deal_block = false;
     for line in &doc.lines {
         match (&line.kind, rounds.last_mut()) {
-            (LineKind::Round, _) => rounds.push(WrittenRound {
-                round: line,
-                deals: Vec::new(),
-            }),
-            (LineKind::Deal | LineKind::Kitty, Some(current)) => current.deals.push(line),
-            _ => {}
+            (LineKind::Round, _) => {
+                rounds.push(WrittenRound {
+                    round: line,
+                    deals: Vec::new(),
+                });
+                in_deal_block = true;
+            }
+            (LineKind::Deal | LineKind::Kitty, Some(current)) if in_deal_block => {
+                current.deals.push(line);
+            }
+            (LineKind::Deal | LineKind::Kitty, _) => misplaced.push(line),
+            _ => in_deal_block = false,
         }
     }
-    rounds
+    (rounds, misplaced)
 }
 
 /// Compares every written round's dealer, hands and kitty with the deals
@@ -98,9 +112,18 @@ fn check_deals(
     players: u8,
     seed: &cards::Seed,
 ) -> Vec<RecordError> {
-    let written = written_rounds(doc);
+    let (written, misplaced) = written_rounds(doc);
     let computed = deals(kind, players, seed, written.len());
-    let mut problems = Vec::new();
+    let mut problems: Vec<RecordError> = misplaced
+        .into_iter()
+        .map(|line| RecordError {
+            line: line.number,
+            problem: Problem::Mismatch {
+                expected: "a deal line right after its round line".to_owned(),
+                found: line.text.clone(),
+            },
+        })
+        .collect();
     for (index, (round, deal)) in written.iter().zip(&computed).enumerate() {
         let number = index as u32 + 1;
         let dealer = format!("round {number} dealer {}", deal.dealer);
@@ -128,6 +151,10 @@ fn check_deals(
                     "nothing",
                 )),
             }
+        }
+        for extra in round.deals.iter().skip(expected.len()) {
+            let want = "no more deal lines".to_owned();
+            problems.push(deal_problem(extra.number, number, want, &extra.text));
         }
     }
     problems
