@@ -70,6 +70,8 @@ pub(crate) trait Engine: Sized {
     /// The score sheet, one JSON row per finished round.
     fn score_sheet(&self) -> Vec<Value>;
     fn outcome(&self) -> Option<Outcome>;
+    /// The engine's view for `viewer` (G-2), in its JSON form.
+    fn view_json(&self, viewer: Viewer) -> Value;
 }
 
 fn seat_of(seat: u8) -> Seat {
@@ -138,6 +140,10 @@ impl Engine for LostHeir {
 
     fn outcome(&self) -> Option<Outcome> {
         LostHeir::outcome(self)
+    }
+
+    fn view_json(&self, viewer: Viewer) -> Value {
+        to_json(&self.view(viewer))
     }
 }
 
@@ -214,6 +220,10 @@ impl Engine for CancelHearts {
 
     fn outcome(&self) -> Option<Outcome> {
         Ruleset::outcome(self)
+    }
+
+    fn view_json(&self, viewer: Viewer) -> Value {
+        to_json(&self.view(viewer))
     }
 }
 

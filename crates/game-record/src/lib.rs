@@ -14,7 +14,20 @@
 //!   engine's code and ruling.
 //! * [`verify`]: everything a player checks without trusting the server,
 //!   each problem reported on its own.
+//! * [`view_after`] / [`GameRecord::view_after`]: the game after any move, as
+//!   one viewer saw it then (the engine's view, G-2).
 //! * [`replay`]: a finished game printed trick by trick for a terminal.
+//!
+//! ```
+//! use game_record::{GameRecord, parse};
+//!
+//! # fn example(text: &str) -> Result<(), game_record::RecordError> {
+//! let record: GameRecord = parse(text)?; // every move re-validated
+//! assert_eq!(record.to_text(), text); // canonical: byte-identical
+//! assert!(game_record::verify(text).is_empty());
+//! # Ok(())
+//! # }
+//! ```
 
 mod engines;
 pub mod fairness;
@@ -26,7 +39,7 @@ mod verify;
 
 pub use model::{
     Actor, BuildError, Event, GameInfo, GameKind, GameRecord, GameResult, Play, RecordedMove,
-    RoundRecord, TrickRecord,
+    RoundRecord, TrickRecord, view_after,
 };
 pub use parse::{Problem, RecordError, parse, parse_json};
 pub use verify::{verify, verify_record};

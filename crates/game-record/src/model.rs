@@ -1,7 +1,7 @@
 //! A whole game as a record: who played, the seeds, every move in order,
 //! and what the engine derived from them (deals, tricks, scores, result).
 
-use cards::{Outcome, Seed};
+use cards::{Outcome, Seed, Viewer};
 use rules_cancel_hearts::CancelHearts;
 use rules_lost_heir::LostHeir;
 use serde::{Deserialize, Serialize};
@@ -264,6 +264,16 @@ impl GameRecord {
         moves
     }
 
+    /// The game as `viewer` saw it after its first `moves` moves (issue 6,
+    /// replay to any move): the engine's view in its JSON form (G-2). The
+    /// caller decides who may ask for what: a seat's own view at any point,
+    /// and [`Viewer::Omniscient`] (the whole table) only once the game is
+    /// over, when its full record is public.
+    pub fn view_after(&self, moves: usize, viewer: Viewer) -> Result<Value, BuildError> {
+        let all = self.moves();
+        view_after(&self.info(), &all[..moves.min(all.len())], viewer)
+    }
+
     /// Whether the game reached its end.
     pub fn is_finished(&self) -> bool {
         self.result.is_some()
@@ -273,6 +283,32 @@ impl GameRecord {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a record serializes to JSON")
     }
+}
+
+/// The game after `moves` (all of them), as `viewer` sees it: the engine's
+/// view in its JSON form. See [`GameRecord::view_after`].
+pub fn view_after(
+    info: &GameInfo,
+    moves: &[RecordedMove],
+    viewer: Viewer,
+) -> Result<Value, BuildError> {
+    match info.kind {
+        GameKind::LostHeir => replay_to::<LostHeir>(info, moves).map(|g| g.view_json(viewer)),
+        GameKind::CancellationHearts => {
+            replay_to::<CancelHearts>(info, moves).map(|g| g.view_json(viewer))
+        }
+    }
+}
+
+fn replay_to<E: Engine>(info: &GameInfo, moves: &[RecordedMove]) -> Result<E, BuildError> {
+    let dealing = dealing_seed(&info.server_seed, &info.entropy);
+    let mut game = E::start(&info.config, dealing).map_err(BuildError::Config)?;
+    check_seat_lists(info, game.players())?;
+    for (index, mv) in moves.iter().enumerate() {
+        game.play(mv.seat, &mv.mv)
+            .map_err(|refusal| illegal(index, mv.seat, refusal))?;
+    }
+    Ok(game)
 }
 
 fn build_with<E: Engine>(

@@ -115,3 +115,30 @@ fn check_points(round: &game_record::RoundRecord, players: usize) {
     let expected: Vec<i32> = serde_json::from_value(score["points"].clone()).unwrap();
     assert_eq!(taken, expected, "round {}", round.number);
 }
+
+/// Replay to any move (issue 6, item 1): the view after move N, for a seat
+/// (its own hand only, G-2) or for everyone once the game is over.
+#[test]
+fn views_after_any_move() {
+    use cards::{Seat, Viewer};
+    for table in [tables()[1], tables()[4]] {
+        let (info, moves) = random_game(table, 5, usize::MAX);
+        let record = GameRecord::build(&info, &moves).unwrap();
+        let early = record.view_after(10, Viewer::Seat(Seat::new(0))).unwrap();
+        assert!(
+            early["hand"].is_array() || early["hand"].is_object(),
+            "{early}"
+        );
+        assert!(early.get("hands").is_none_or(|h| h.is_null()));
+        assert!(early.get("secrets").is_none_or(|h| h.is_null()));
+        let before_any = record.view_after(0, Viewer::Omniscient).unwrap();
+        let start = game_record::view_after(&info, &[], Viewer::Omniscient).unwrap();
+        assert_eq!(before_any, start);
+        let end = record.view_after(moves.len(), Viewer::Spectator).unwrap();
+        let finished = match table.kind {
+            GameKind::LostHeir => !end["winners"].is_null(),
+            GameKind::CancellationHearts => !end["outcome"].is_null(),
+        };
+        assert!(finished, "{end}");
+    }
+}
