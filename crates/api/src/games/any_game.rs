@@ -226,3 +226,84 @@ where
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::kinds;
+    use super::*;
+    use serde_json::json;
+
+    fn new_game(kind: &str, config: Value) -> Box<dyn AnyGame> {
+        kinds::find(kind)
+            .unwrap()
+            .new_game(&config, Seed::from_u64(3))
+            .unwrap()
+    }
+
+    #[test]
+    fn small_move_sets_are_listed_and_selections_described() {
+        let game = new_game("cancellation-hearts", json!({"players": 6}));
+        let seat = game.to_act().first().unwrap();
+        // Passing 3 of 17 cards: 680 choices, described rather than listed.
+        let legal = game.legal_moves(seat, 200);
+        assert_eq!(legal.count, 680);
+        assert!(legal.moves.is_none());
+        assert_eq!(legal.description["prompt"], "pass_cards");
+        let all = game.legal_moves(seat, 1000);
+        assert_eq!(all.moves.unwrap().len(), 680);
+    }
+
+    #[test]
+    fn refused_and_malformed_moves_change_nothing() {
+        let mut game = new_game("lost-heir", json!({"players": 2}));
+        let seat = game.to_act().first().unwrap();
+        let before = game.view(Viewer::Omniscient);
+        let refused = game.play(seat, &json!({"type": "bid", "points": 99}));
+        assert!(matches!(
+            refused,
+            Err(MoveRefusal::Rule {
+                code: "bid_out_of_range",
+                rule: Some("LH-5"),
+                ..
+            })
+        ));
+        let malformed = game.play(seat, &json!({"type": "bid"}));
+        assert!(matches!(malformed, Err(MoveRefusal::Malformed(_))));
+        assert_eq!(game.view(Viewer::Omniscient), before);
+    }
+
+    #[test]
+    fn random_games_replay_from_their_moves() {
+        for (kind, config) in [
+            ("lost-heir", json!({"players": 4, "target": 10})),
+            ("cancellation-hearts", json!({"players": 8, "target": 30})),
+        ] {
+            let mut game = new_game(kind, config.clone());
+            let mut replay = new_game(kind, config);
+            let mut rng = Seed::from_u64(4).rng();
+            while game.outcome().is_none() {
+                let seat = game.to_act().first().unwrap();
+                let mv = game.random_move(seat, &mut rng).unwrap();
+                let played = game.play(seat, &mv).unwrap();
+                replay.play(seat, &played.json).unwrap();
+            }
+            assert_eq!(
+                game.view(Viewer::Omniscient),
+                replay.view(Viewer::Omniscient)
+            );
+        }
+    }
+
+    #[test]
+    fn bad_configs_are_refused_with_the_engine_code() {
+        let kind = kinds::find("lost-heir").unwrap();
+        let err = kind
+            .new_game(&json!({"players": 9}), Seed::from_u64(1))
+            .unwrap_err();
+        assert_eq!(err.code, "player_count");
+        let err = kind
+            .new_game(&json!({"players": "two"}), Seed::from_u64(1))
+            .unwrap_err();
+        assert_eq!(err.code, "invalid_config");
+    }
+}

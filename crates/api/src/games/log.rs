@@ -171,3 +171,67 @@ pub fn visible_payload(
     let move_type = event.payload.get("type").cloned().unwrap_or(Value::Null);
     (json!({ "type": move_type }), true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::Utc;
+
+    fn move_event(payload: Value, seat: i32) -> EventRow {
+        EventRow {
+            game_id: "g".to_owned(),
+            seq: 9,
+            event_type: MOVE.to_owned(),
+            schema_version: SCHEMA_VERSION,
+            payload,
+            actor_player_id: None,
+            actor_seat: Some(seat),
+            actor_bot: true,
+            created_at: Utc::now(),
+        }
+    }
+
+    #[test]
+    fn a_pass_shows_only_its_type_to_others_until_the_end() {
+        let kind = super::super::kinds::find("cancellation-hearts").unwrap();
+        let pass = move_event(
+            json!({"type": "pass_cards", "cards": ["QS", "2C", "AH"]}),
+            3,
+        );
+        let hidden = json!({"type": "pass_cards"});
+        assert_eq!(
+            visible_payload(kind, &pass, Some(Seat::new(1)), false),
+            (hidden.clone(), true)
+        );
+        assert_eq!(visible_payload(kind, &pass, None, false), (hidden, true));
+        assert_eq!(
+            visible_payload(kind, &pass, Some(Seat::new(3)), false),
+            (pass.payload.clone(), false)
+        );
+        assert_eq!(
+            visible_payload(kind, &pass, None, true),
+            (pass.payload.clone(), false)
+        );
+    }
+
+    #[test]
+    fn a_card_played_is_public_and_garbage_is_hidden() {
+        let kind = super::super::kinds::find("lost-heir").unwrap();
+        let play = move_event(json!({"type": "play", "card": "toronto-mayor"}), 0);
+        assert_eq!(
+            visible_payload(kind, &play, None, false),
+            (play.payload.clone(), false)
+        );
+        let garbage = move_event(json!({"type": "teleport", "card": "heir"}), 0);
+        assert_eq!(
+            visible_payload(kind, &garbage, None, false),
+            (json!({"type": "teleport"}), true)
+        );
+    }
+
+    #[test]
+    fn seat_masks_round_trip() {
+        let seats: SeatSet = [0u8, 3, 9].into_iter().map(Seat::new).collect();
+        assert_eq!(mask_seats(seat_mask(seats)), [0, 3, 9]);
+    }
+}
