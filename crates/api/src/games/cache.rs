@@ -67,6 +67,13 @@ impl StateCache {
         slot
     }
 
+    /// Drops `game_id`'s slot (e.g. the game does not exist), so that
+    /// requests for unknown ids cannot crowd real games out.
+    pub fn forget(&self, game_id: &str) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        inner.slots.remove(game_id);
+    }
+
     pub fn len(&self) -> usize {
         self.inner
             .lock()

@@ -10,4 +10,4 @@ pub mod log;
 mod service;
 
 pub use any_game::{AnyGame, GameKind, LegalSet, MoveRefusal};
-pub use service::{GameService, ListQuery, Snapshot};
+pub use service::{GameService, ListQuery, LogPage, Snapshot, VisibleEvent};

@@ -20,7 +20,7 @@ use super::cache::{LoadedGame, StateCache};
 use super::kinds;
 use super::log::{self, Actor};
 use crate::db::models::{
-    GameRow, GameUpdate, NewEvent, NewGame, PlayerRow, SeatChange, SeatRow, SeatWithName,
+    EventRow, GameRow, GameUpdate, NewEvent, NewGame, PlayerRow, SeatChange, SeatRow, SeatWithName,
 };
 use crate::db::{Db, DbError, GameFilter};
 use crate::error::ApiError;
@@ -66,6 +66,25 @@ fn bot_seats(seats: &[SeatWithName]) -> SeatSet {
         .filter_map(|s| u8::try_from(s.seat.seat).ok())
         .map(Seat::new)
         .collect()
+}
+
+/// An event as one viewer may read it.
+#[derive(Debug)]
+pub struct VisibleEvent {
+    pub row: EventRow,
+    /// The payload, or only its move type when hidden from this viewer.
+    pub payload: Value,
+    pub redacted: bool,
+}
+
+/// A page of a game's log.
+#[derive(Debug)]
+pub struct LogPage {
+    /// The game's version when read.
+    pub version: i64,
+    /// Whether the game was over (payloads complete for everyone).
+    pub finished: bool,
+    pub events: Vec<VisibleEvent>,
 }
 
 /// What one attempt decided to append.
@@ -178,15 +197,64 @@ impl GameService {
         Ok(())
     }
 
-    /// The game's row, seats and state, consistent with each other.
-    pub async fn snapshot(&self, game_id: &str) -> Result<Snapshot, ApiError> {
-        let slot = self.cache.slot(game_id);
-        let mut guard = slot.lock().await;
+    /// The game's row; a 404 (and no cache slot kept) when there is none.
+    async fn game_row(&self, game_id: &str) -> Result<GameRow, ApiError> {
+        match self.db.game(game_id).await? {
+            Some(row) => Ok(row),
+            None => {
+                self.cache.forget(game_id);
+                Err(ApiError::game_not_found())
+            }
+        }
+    }
+
+    /// One page of the game's log (`seq > after`, at most `limit`) as the
+    /// player (or, with `None`, a spectator) may read it (G-2).
+    pub async fn events_page(
+        &self,
+        game_id: &str,
+        player_id: Option<&str>,
+        after: i64,
+        limit: i64,
+    ) -> Result<LogPage, ApiError> {
         let row = self
             .db
             .game(game_id)
             .await?
             .ok_or_else(ApiError::game_not_found)?;
+        let kind = kinds::find(&row.kind)
+            .ok_or_else(|| ApiError::internal(format!("unknown kind {}", row.kind)))?;
+        let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
+        let viewer = player_id.and_then(|p| seat_of(&seats, p));
+        // "Finished" is judged by the row read before the events: a game
+        // that ends meanwhile is still filtered, never the reverse.
+        let finished = row.status == GameStatus::Finished.as_str();
+        let events = self
+            .db
+            .events(&row.id, after, limit)
+            .await?
+            .into_iter()
+            .map(|row| {
+                let (payload, redacted) = log::visible_payload(kind, &row, viewer, finished);
+                VisibleEvent {
+                    row,
+                    payload,
+                    redacted,
+                }
+            })
+            .collect();
+        Ok(LogPage {
+            version: row.version,
+            finished,
+            events,
+        })
+    }
+
+    /// The game's row, seats and state, consistent with each other.
+    pub async fn snapshot(&self, game_id: &str) -> Result<Snapshot, ApiError> {
+        let slot = self.cache.slot(game_id);
+        let mut guard = slot.lock().await;
+        let row = self.game_row(game_id).await?;
         self.catch_up(&mut guard, &row).await?;
         let game = guard.as_ref().map(|l| l.game.clone_box());
         drop(guard);
@@ -230,11 +298,7 @@ impl GameService {
         let slot = self.cache.slot(game_id);
         let mut guard = slot.lock().await;
         for attempt in 0..MAX_ATTEMPTS {
-            let row = self
-                .db
-                .game(game_id)
-                .await?
-                .ok_or_else(ApiError::game_not_found)?;
+            let row = self.game_row(game_id).await?;
             let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
             self.catch_up(&mut guard, &row).await?;
             let Some(loaded) = guard.as_mut() else {

@@ -5,8 +5,7 @@ use utoipa::IntoParams;
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
-use crate::games::{kinds, log};
-use crate::resources::{ActorResource, EventPage, EventResource, GameStatus};
+use crate::resources::{ActorResource, EventPage, EventResource};
 use crate::routes::{doc, etag};
 
 const DEFAULT_LIMIT: i64 = 100;
@@ -56,52 +55,36 @@ pub async fn get_events(
             format!("after is at least 0 and limit 1 to {MAX_LIMIT}"),
         ));
     }
-    let row = state
-        .db
-        .game(&game_id)
-        .await?
-        .ok_or_else(ApiError::game_not_found)?;
-    let kind = kinds::find(&row.kind)
-        .ok_or_else(|| ApiError::internal(format!("unknown kind {}", row.kind)))?;
-    let seats = state.db.seats(std::slice::from_ref(&row.id)).await?;
-    let viewer_seat = auth.0.and_then(|me| {
-        seats
-            .iter()
-            .find(|s| s.seat.player_id.as_deref() == Some(me.player_id.as_str()))
-            .and_then(|s| u8::try_from(s.seat.seat).ok())
-            .map(cards::Seat::new)
-    });
-    // Read the events first and judge "finished" by the row read before
-    // them: a game that ends meanwhile is still filtered, never the reverse.
-    let finished = row.status == GameStatus::Finished.as_str();
-    let events = state.db.events(&row.id, after, limit).await?;
-    let last = events.last().map(|e| e.seq);
-    let events: Vec<EventResource> = events
-        .iter()
-        .map(|event| {
-            let (payload, redacted) = log::visible_payload(kind, event, viewer_seat, finished);
-            EventResource {
-                seq: event.seq,
-                event_type: event.event_type.clone(),
-                schema_version: event.schema_version,
-                actor: ActorResource {
-                    seat: event.actor_seat.and_then(|s| u8::try_from(s).ok()),
-                    player_id: event.actor_player_id.clone(),
-                    bot: event.actor_bot,
-                },
-                payload,
-                redacted,
-                created_at: event.created_at,
-            }
+    let player_id = auth.0.map(|me| me.player_id);
+    let page = state
+        .games
+        .events_page(&game_id, player_id.as_deref(), after, limit)
+        .await?;
+    let last = page.events.last().map(|e| e.row.seq);
+    let events: Vec<EventResource> = page
+        .events
+        .into_iter()
+        .map(|event| EventResource {
+            seq: event.row.seq,
+            event_type: event.row.event_type,
+            schema_version: event.row.schema_version,
+            actor: ActorResource {
+                seat: event.row.actor_seat.and_then(|s| u8::try_from(s).ok()),
+                player_id: event.row.actor_player_id,
+                bot: event.row.actor_bot,
+            },
+            payload: event.payload,
+            redacted: event.redacted,
+            created_at: event.row.created_at,
         })
         .collect();
     let full_page = events.len() as i64 == limit;
     Ok(HttpResponse::Ok()
-        .insert_header(("ETag", etag(row.version)))
+        .insert_header(("ETag", etag(page.version)))
         .json(EventPage {
             next_after: if full_page { last } else { None },
             events,
-            version: row.version,
-            complete: finished,
+            version: page.version,
+            complete: page.finished,
         }))
 }
