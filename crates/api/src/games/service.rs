@@ -255,11 +255,12 @@ impl GameService {
         let slot = self.cache.slot(game_id);
         let mut guard = slot.lock().await;
         let row = self.game_row(game_id).await?;
-        self.catch_up(&mut guard, &row).await?;
-        let game = guard.as_ref().map(|l| l.game.clone_box());
-        drop(guard);
-        let game = game.ok_or_else(|| ApiError::internal("state missing after catch-up"))?;
         let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
+        self.catch_up(&mut guard, &row).await?;
+        let game = guard
+            .as_ref()
+            .map(|l| l.game.clone_box())
+            .ok_or_else(|| ApiError::internal("state missing after catch-up"))?;
         Ok(Snapshot { row, seats, game })
     }
 
