@@ -91,6 +91,38 @@ async fn ten_passes_at_once(backend: Backend) {
             rebuilt.game.view(cards::Viewer::Omniscient)
         );
     }
+    eprintln!(
+        "{backend:?}: appends decided again after a concurrent change: {}",
+        a.server.state.games.retries() + b.server.state.games.retries()
+    );
+
+    // The guard itself: an append at a version that has moved on is refused
+    // and writes nothing.
+    let db = &a.server.state.db;
+    let stale = db.game(&id).await.unwrap().unwrap().version - 1;
+    let event = api::db::models::NewEvent {
+        event_type: "move",
+        schema_version: 1,
+        payload: json!({"type": "play", "card": "2C"}),
+        actor_player_id: None,
+        actor_seat: Some(0),
+        actor_bot: false,
+    };
+    let update = api::db::models::GameUpdate {
+        status: "in_progress".to_owned(),
+        to_act: 0,
+    };
+    let refused = db.append(&id, stale, &[event], &update, None, None).await;
+    assert!(
+        matches!(refused, Err(api::db::DbError::Conflict)),
+        "{refused:?}"
+    );
+    assert_eq!(db.game(&id).await.unwrap().unwrap().version, stale + 1);
+    assert_eq!(
+        db.events(&id, 0, 1000).await.unwrap().len() as i64,
+        stale + 1
+    );
+
     a.server.stop().await;
     b.server.stop().await;
 }

@@ -124,6 +124,8 @@ pub struct GameService {
     pub(super) runtime: tokio::runtime::Handle,
     /// Bot drivers: stop flag and how many are running.
     pub(super) bots: super::bots::BotDrivers,
+    /// Appends that met a concurrent change and were decided again.
+    retries: std::sync::atomic::AtomicU64,
 }
 
 fn refusal(e: MoveRefusal) -> ApiError {
@@ -144,11 +146,17 @@ impl GameService {
             cache: StateCache::new(cache_capacity),
             runtime,
             bots: Default::default(),
+            retries: Default::default(),
         }
     }
 
     pub fn db(&self) -> &Db {
         &self.db
+    }
+
+    /// How many appends met a concurrent change and were decided again.
+    pub fn retries(&self) -> u64 {
+        self.retries.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Brings `slot` to `row.version`: applies the missing events to a
@@ -358,6 +366,8 @@ impl GameService {
                 }
                 Err(DbError::Conflict) => {
                     tracing::debug!(game_id, attempt, "append conflict; deciding again");
+                    self.retries
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0] % 8);
                     tokio::time::sleep(Duration::from_millis((1 << attempt.min(5)) + jitter)).await;
                 }
