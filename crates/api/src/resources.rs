@@ -147,7 +147,9 @@ pub struct SeatResource {
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct GameSummary {
     pub id: String,
-    pub kind: GameKindName,
+    /// The game kind (`lost-heir`, `cancellation-hearts`).
+    #[schema(example = "lost-heir")]
+    pub kind: String,
     pub status: GameStatus,
     /// The seq of the game's last event; sent as `ETag`.
     pub version: i64,
@@ -315,11 +317,7 @@ impl GameSummary {
     pub fn build(row: &GameRow, seats: &[SeatWithName]) -> GameSummary {
         GameSummary {
             id: row.id.clone(),
-            kind: if row.kind == GameKindName::LostHeir.as_str() {
-                GameKindName::LostHeir
-            } else {
-                GameKindName::CancellationHearts
-            },
+            kind: row.kind.clone(),
             status: GameStatus::parse(&row.status),
             version: row.version,
             config: row.config.clone(),
@@ -352,6 +350,22 @@ impl GameResource {
                 .outcome()
                 .and_then(|o| serde_json::to_value(o).ok()),
             seed: finished.then(|| snapshot.row.seed.clone()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kinds;
+
+    #[test]
+    fn the_kind_names_in_requests_are_the_registered_kinds() {
+        let documented = [GameKindName::LostHeir, GameKindName::CancellationHearts];
+        let registered: Vec<&str> = kinds::all().iter().map(|k| k.name()).collect();
+        assert_eq!(documented.map(GameKindName::as_str).to_vec(), registered);
+        for kind in documented {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
         }
     }
 }
