@@ -6,7 +6,7 @@
 //!
 //! * **Passing (CH-3).** The three most dangerous cards: the queen of spades,
 //!   the ace and king of spades unless guarded by low spades, high hearts,
-//!   then high cards of a short suit (towards a void to dump on).
+//!   then the cards of the shortest clubs or diamonds (a void to dump on).
 //! * **Discarding (CH-10).** Discards count as taken by the discarder, so
 //!   never a heart or a queen of spades if it can be helped: the high spades
 //!   and the high cards of short suits go instead.
@@ -105,8 +105,8 @@ fn pass_danger(card: Card, hand: &Hand<Card>) -> f32 {
         Suit::Hearts if card.rank >= Rank::Eight => 10.0 + 2.5 * r,
         Suit::Hearts => 1.0 + 0.5 * r,
         suit => {
-            let short = if suit_len(hand, suit) <= 3 { 12.0 } else { 0.0 };
-            1.5 * r + if card.rank >= Rank::Eight { short } else { 0.0 }
+            let len = suit_len(hand, suit) as f32;
+            1.5 * r + (12.0 * (5.0 - len)).max(0.0)
         }
     }
 }
@@ -123,12 +123,8 @@ fn discard_danger(card: Card, hand: &Hand<Card>) -> f32 {
     if card.suit == Suit::Spades && card.rank > Rank::Queen {
         return (50.0 - 8.0 * low_spades(hand) as f32).max(5.0);
     }
-    let short = if suit_len(hand, card.suit) <= 3 {
-        12.0
-    } else {
-        0.0
-    };
-    1.5 * rank_of(card) + short
+    let len = suit_len(hand, card.suit) as f32;
+    1.5 * rank_of(card) + (12.0 * (5.0 - len)).max(0.0)
 }
 
 /// CH-12's automatic rule from the view: the option leaving the shooter's
