@@ -6,8 +6,12 @@ pub mod any_game;
 mod bots;
 pub mod cache;
 pub mod kinds;
+mod lifecycle;
 pub mod log;
+mod moves;
+mod reads;
 mod service;
 
 pub use any_game::{AnyGame, GameKind, LegalSet, MoveRefusal};
-pub use service::{GameService, ListQuery, LogPage, Snapshot, VisibleEvent};
+pub use reads::{ListQuery, LogPage, VisibleEvent};
+pub use service::{GameService, Snapshot};

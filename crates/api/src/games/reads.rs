@@ -1,0 +1,132 @@
+//! Reads that need no state: lists of games and pages of the log, filtered
+//! for the viewer (G-2).
+
+use serde_json::Value;
+
+use super::kinds;
+use super::log;
+use super::service::{GameService, seat_of};
+use crate::db::GameFilter;
+use crate::db::models::{EventRow, GameRow, SeatWithName};
+use crate::error::ApiError;
+use crate::resources::GameStatus;
+
+/// An event as one viewer may read it.
+#[derive(Debug)]
+pub struct VisibleEvent {
+    pub row: EventRow,
+    /// The payload, or only its move type when hidden from this viewer.
+    pub payload: Value,
+    pub redacted: bool,
+}
+
+/// A page of a game's log.
+#[derive(Debug)]
+pub struct LogPage {
+    /// The game's version when read.
+    pub version: i64,
+    /// Whether the game was over (payloads complete for everyone).
+    pub finished: bool,
+    pub events: Vec<VisibleEvent>,
+}
+
+/// Filters for [`GameService::list`].
+#[derive(Debug, Clone, Default)]
+pub struct ListQuery {
+    pub kind: Option<String>,
+    pub status: Option<GameStatus>,
+    /// Only in-progress games where this player must act now.
+    pub to_act_for: Option<String>,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+impl GameService {
+    /// One page of the game's log (`seq > after`, at most `limit`) as the
+    /// player (or, with `None`, a spectator) may read it (G-2).
+    pub async fn events_page(
+        &self,
+        game_id: &str,
+        player_id: Option<&str>,
+        after: i64,
+        limit: i64,
+    ) -> Result<LogPage, ApiError> {
+        let row = self
+            .db
+            .game(game_id)
+            .await?
+            .ok_or_else(ApiError::game_not_found)?;
+        let kind = kinds::find(&row.kind)
+            .ok_or_else(|| ApiError::internal(format!("unknown kind {}", row.kind)))?;
+        let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
+        let viewer = player_id.and_then(|p| seat_of(&seats, p));
+        // "Finished" is judged by the row read before the events: a game
+        // that ends meanwhile is still filtered, never the reverse.
+        let finished = row.status == GameStatus::Finished.as_str();
+        let events = self
+            .db
+            .events(&row.id, after, limit)
+            .await?
+            .into_iter()
+            .map(|row| {
+                let (payload, redacted) = log::visible_payload(kind, &row, viewer, finished);
+                VisibleEvent {
+                    row,
+                    payload,
+                    redacted,
+                }
+            })
+            .collect();
+        Ok(LogPage {
+            version: row.version,
+            finished,
+            events,
+        })
+    }
+
+    /// Games matching `query`, newest first, with their seats.
+    pub async fn list(
+        &self,
+        query: &ListQuery,
+    ) -> Result<Vec<(GameRow, Vec<SeatWithName>)>, ApiError> {
+        let mut filter = GameFilter {
+            kind: query.kind.clone(),
+            status: query.status.map(|s| s.as_str().to_owned()),
+            player: query.to_act_for.clone(),
+            limit: query.limit,
+            offset: query.offset,
+        };
+        if query.to_act_for.is_some() {
+            // Filter on the seat after reading; page in memory.
+            filter.status = Some(GameStatus::InProgress.as_str().to_owned());
+            filter.limit = 10_000;
+            filter.offset = 0;
+        }
+        let rows = self.db.list_games(&filter).await?;
+        let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
+        let mut seats = self.db.seats(&ids).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let (mine, rest): (Vec<_>, Vec<_>) =
+                seats.into_iter().partition(|s| s.seat.game_id == row.id);
+            seats = rest;
+            if let Some(player) = &query.to_act_for {
+                let Some(seat) = seat_of(&mine, player) else {
+                    continue;
+                };
+                if row.to_act & (1 << seat.number()) == 0 {
+                    continue;
+                }
+            }
+            out.push((row, mine));
+        }
+        if query.to_act_for.is_some() {
+            out = out
+                .into_iter()
+                .skip(usize::try_from(query.offset).unwrap_or(0))
+                .take(usize::try_from(query.limit).unwrap_or(0))
+                .collect();
+        }
+        Ok(out)
+    }
+}
