@@ -167,3 +167,53 @@ async fn lists_filter_by_kind_status_and_turn() {
     assert!(ids(&ts.get(mine, Some(&waiter.token)).await).is_empty());
     ts.server.stop().await;
 }
+
+/// With no database settings the server keeps an SQLite file and a signing
+/// key under its data dir, and a restart reuses both: old tokens still work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn defaults_keep_sqlite_and_key_under_the_data_dir() {
+    let data_dir = test_db::fresh_sqlite_path().parent().unwrap().join("data");
+    let config = api::config::Config {
+        port: 0,
+        data_dir: data_dir.clone(),
+        ..api::config::Config::default()
+    };
+    assert!(config.database.is_none() && config.jwt_secret.is_none());
+    let first = api::app::spawn(config.clone()).await.unwrap();
+    let client = reqwest::Client::new();
+    let created: serde_json::Value = client
+        .post(first.url("/v1/players"))
+        .json(&json!({"display_name": "Ann"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let token = created["token"].as_str().unwrap().to_owned();
+    first.stop().await;
+    assert!(data_dir.join("cards.sqlite").exists());
+    let secret = std::fs::read_to_string(data_dir.join("jwt-secret")).unwrap();
+    assert!(secret.trim().len() >= 32);
+
+    let second = api::app::spawn(config).await.unwrap();
+    let game = client
+        .post(second.url("/v1/games"))
+        .bearer_auth(&token)
+        .json(&json!({"kind": "lost-heir", "config": {"players": 2}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(game.status().as_u16(), 201, "the old token still works");
+    let location = game.headers()["location"].to_str().unwrap().to_owned();
+    let etag = game.headers()["etag"].to_str().unwrap().to_owned();
+    let again = client
+        .get(second.url(&location))
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status().as_u16(), 304);
+    assert_eq!(again.headers()["etag"].to_str().unwrap(), etag);
+    second.stop().await;
+}
