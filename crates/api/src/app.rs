@@ -137,6 +137,9 @@ async fn start(
         )
         .route("/docs", web::get().to(redirect_to_docs))
         .default_service(web::to(error::no_route))
+        .wrap(actix_web::middleware::from_fn(
+            error::problem_for_every_error,
+        ))
         .wrap(actix_web::middleware::from_fn(log_request))
     })
     .workers(config.workers);

@@ -7,9 +7,12 @@
 
 use std::fmt;
 
+use actix_web::body::{BoxBody, EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::error::{JsonPayloadError, PathError, QueryPayloadError};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
+use actix_web::middleware::Next;
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -185,6 +188,24 @@ impl ApiError {
         .with_rule(rule)
     }
 
+    /// A generic problem for a bare status from the framework.
+    pub fn for_status(status: StatusCode) -> Self {
+        let (code, detail) = match status.as_u16() {
+            400 => ("bad_request", "the request is malformed"),
+            404 => ("no_route", "no such endpoint"),
+            405 => ("method_not_allowed", "this method is not allowed here"),
+            413 => ("body_too_large", "the request body is too large"),
+            415 => (
+                "unsupported_media_type",
+                "the body must be application/json",
+            ),
+            500.. => ("internal_error", "the server failed to handle the request"),
+            _ => ("http_error", "the request could not be handled"),
+        };
+        let title = status.canonical_reason().unwrap_or("Error");
+        Self::new(status, code, title, detail)
+    }
+
     pub fn problem(&self) -> Problem {
         let e = &self.0;
         Problem {
@@ -267,6 +288,28 @@ pub fn path_error(err: PathError, _req: &HttpRequest) -> actix_web::Error {
 /// `QueryConfig` error handler: unknown filter values and the like.
 pub fn query_error(err: QueryPayloadError, _req: &HttpRequest) -> actix_web::Error {
     ApiError::bad_request("bad_query", format!("bad query parameters: {err}")).into()
+}
+
+/// Middleware: any error response that is not already problem+json (an
+/// extractor or framework error that bypassed our handlers) is replaced by a
+/// generic problem document for its status; its original body is dropped,
+/// so nothing internal leaks.
+pub async fn problem_for_every_error(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody, BoxBody>>, actix_web::Error> {
+    let response = next.call(req).await?;
+    let status = response.status();
+    let is_problem = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes() == b"application/problem+json");
+    if status.as_u16() < 400 || is_problem {
+        return Ok(response.map_into_left_body());
+    }
+    let (request, _) = response.into_parts();
+    let problem = ApiError::for_status(status).error_response();
+    Ok(ServiceResponse::new(request, problem).map_into_right_body())
 }
 
 /// The default service: no route matched.

@@ -228,6 +228,20 @@ async fn seat_errors(ts: &TestServer) {
         .await
         .unwrap();
     assert_eq!(bad.status().as_u16(), 400);
+    let huge = ts
+        .client
+        .post(ts.url(&format!("/v1/games/{id}/join")))
+        .bearer_auth(&b.token)
+        .header("content-type", "application/json")
+        .body(format!(
+            "{{\"seat\": 1, \"pad\": \"{}\"}}",
+            "x".repeat(40_000)
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(huge.status().as_u16(), 413);
+    assert_eq!(huge.headers()["content-type"], "application/problem+json");
     ts.post(&format!("/v1/games/{id}/leave"), Some(&b.token), &json!({}))
         .await
         .assert_problem(403, "not_seated");
