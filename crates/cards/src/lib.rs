@@ -23,7 +23,7 @@ mod trick;
 pub use hand::{CardKind, CardMask, Hand, MaskIter, TooManyCopies};
 pub use ruleset::{LegalMoves, Outcome, RuleViolation, Ruleset, Viewer, Visibility};
 pub use seat::{PlayerCount, Seat, SeatSet};
-pub use shuffle::{GameRng, ParseSeedError, Seed, random_below, shuffle};
+pub use shuffle::{GameRng, ParseSeedError, Seed, SeedStream, random_below, shuffle};
 pub use trick::Trick;
 
 /// A card code that could not be parsed (see each deck's `FromStr`).

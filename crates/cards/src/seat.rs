@@ -30,8 +30,21 @@ impl Seat {
     }
 
     /// The seat `steps` places clockwise (to the left) of this one.
+    ///
+    /// Engines call this on every move, so the common cases (fewer than two
+    /// laps) avoid the division.
+    #[inline]
     pub const fn offset(self, steps: u8, n: PlayerCount) -> Seat {
-        Seat(((self.0 as u16 + steps as u16) % n.0 as u16) as u8)
+        let index = self.0 as u16 + steps as u16;
+        let n = n.0 as u16;
+        let wrapped = if index < n {
+            index
+        } else if index < 2 * n {
+            index - n
+        } else {
+            index % n
+        };
+        Seat(wrapped as u8)
     }
 
     /// The next seat clockwise: the player on this seat's left.
@@ -246,6 +259,22 @@ mod tests {
         assert_eq!(Seat::new(0).across(n(10)), Seat::new(5));
         // LH-3: partners are 0+2 and 1+3.
         assert_eq!(Seat::new(1).across(n(4)), Seat::new(3));
+    }
+
+    #[test]
+    fn offset_agrees_with_modular_arithmetic() {
+        for players in 1..=MAX_SEATS {
+            for seat in 0..players {
+                for steps in 0..=u8::MAX {
+                    let expected =
+                        ((u16::from(seat) + u16::from(steps)) % u16::from(players)) as u8;
+                    assert_eq!(
+                        Seat::new(seat).offset(steps, n(players)),
+                        Seat::new(expected)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

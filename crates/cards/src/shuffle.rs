@@ -47,6 +47,40 @@ impl fmt::Display for Seed {
     }
 }
 
+/// A seed's random stream kept as plain data: the seed and the position of
+/// the next 32-bit word. `GameRng` is not `Clone`; this is `Copy`, so a game
+/// state that owns its stream stays cheap to clone. Each [`SeedStream::draw`]
+/// rebuilds the generator at the stored position, so the draws are exactly
+/// those of one long-lived generator (G-1). `Debug` hides the seed: it would
+/// reveal every future deal (G-2).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SeedStream {
+    seed: Seed,
+    word_pos: u128,
+}
+
+impl SeedStream {
+    /// The stream from its start.
+    pub const fn new(seed: Seed) -> SeedStream {
+        SeedStream { seed, word_pos: 0 }
+    }
+
+    /// Runs `f` on the generator, continuing where the last draw stopped.
+    pub fn draw<T>(&mut self, f: impl FnOnce(&mut GameRng) -> T) -> T {
+        let mut rng = self.seed.rng();
+        rng.set_word_pos(self.word_pos);
+        let out = f(&mut rng);
+        self.word_pos = rng.get_word_pos();
+        out
+    }
+}
+
+impl fmt::Debug for SeedStream {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SeedStream(<secret>)")
+    }
+}
+
 /// A seed that is not 64 hex digits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseSeedError;
@@ -132,6 +166,23 @@ mod tests {
     }
 
     const PINNED_ZERO_SEED_SHUFFLE: &str = "[5, 3, 0, 2, 9, 6, 4, 8, 7, 1]";
+
+    #[test]
+    fn g_1_seed_stream_continues_the_stream_exactly() {
+        let seed = Seed::from_u64(42);
+        let mut long_lived = seed.rng();
+        let mut stream = SeedStream::new(seed);
+        for n in [4u32, 2, 32, 31, 30, 7, 1000, 3] {
+            let mut a = [0u32; 40];
+            let mut b = [0u32; 40];
+            for slot in a.iter_mut() {
+                *slot = random_below(&mut long_lived, n);
+            }
+            stream.draw(|rng| b.iter_mut().for_each(|slot| *slot = random_below(rng, n)));
+            assert_eq!(a, b);
+        }
+        assert_eq!(format!("{stream:?}"), "SeedStream(<secret>)");
+    }
 
     #[test]
     fn random_below_is_roughly_uniform() {

@@ -108,10 +108,9 @@ impl<C: CardKind, const N: usize> Trick<C, N> {
 
     /// `(seat, card)` in play order.
     pub fn plays(&self) -> impl Iterator<Item = (Seat, C)> + Clone + '_ {
-        let (leader, n) = (self.leader, self.players);
-        self.cards()
-            .enumerate()
-            .map(move |(i, card)| (leader.offset((i % n.as_usize()) as u8, n), card))
+        let n = self.players;
+        let seats = std::iter::successors(Some(self.leader), move |seat| Some(seat.left(n)));
+        seats.zip(self.cards())
     }
 
     /// The kinds of card in the trick.

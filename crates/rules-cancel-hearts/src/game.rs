@@ -1,11 +1,9 @@
 //! The game state and its transitions, from the first deal to the winner.
 
-use std::fmt;
-
 use cards::standard::{Card, Rank, Suit};
 use cards::{
-    CardKind, CardMask, Hand, Outcome, PlayerCount, Ruleset, Seat, SeatSet, Seed, Trick, Viewer,
-    Visibility, random_below, shuffle,
+    CardKind, CardMask, Hand, Outcome, PlayerCount, Ruleset, Seat, SeatSet, Seed, SeedStream,
+    Trick, Viewer, Visibility, random_below, shuffle,
 };
 
 use crate::config::{AllCancelled, Config, ConfigError, DECK_SIZE, Deal, hand_size};
@@ -49,16 +47,6 @@ pub(crate) fn scoring_mask() -> CardMask<Card> {
 pub(crate) fn points(cards: &Hand<Card>) -> i32 {
     let hearts = cards.restricted_to(Suit::Hearts.mask()).len() as i32;
     hearts + 13 * i32::from(cards.count(Card::QUEEN_OF_SPADES))
-}
-
-/// The seat on `seat`'s left; `Seat::left` without the division, for the
-/// per-card paths.
-fn next_clockwise(seat: Seat, players: PlayerCount) -> Seat {
-    if seat.number() + 1 == players.get() {
-        Seat::new(0)
-    } else {
-        Seat::new(seat.number() + 1)
-    }
 }
 
 fn is_heart_or_queen_of_spades(card: Card) -> bool {
@@ -108,17 +96,6 @@ pub(crate) struct RoundRecord {
     pub(crate) scores_after: [i32; SEATS],
 }
 
-/// The seed stays in the state (later rounds are dealt from its stream) but
-/// must not leak through `Debug` into logs: it is secret until the end (G-2).
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct SecretSeed(Seed);
-
-impl fmt::Debug for SecretSeed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Seed(<secret>)")
-    }
-}
-
 /// A game of Cancellation Hearts.
 ///
 /// Plain data: hands are bit masks, tricks fixed arrays, so `legal_moves`
@@ -127,10 +104,9 @@ impl fmt::Debug for SecretSeed {
 pub struct CancelHearts {
     config: Config,
     players: PlayerCount,
-    seed: SecretSeed,
-    /// Where the seed's ChaCha stream stands (in 32-bit words), so each
-    /// round's shuffle continues the same stream (G-1).
-    rng_position: u128,
+    /// The seed's stream: the first dealer, then every round's shuffle (G-1).
+    /// Its `Debug` hides the seed, which is secret until the end (G-2).
+    rng: SeedStream,
     round: Round,
     dealer: Seat,
     scores: [i32; SEATS],
@@ -171,9 +147,9 @@ impl CancelHearts {
     /// shuffles and deals from the same stream (CH-1, CH-2, G-1).
     pub fn new(config: Config, seed: Seed) -> Result<CancelHearts, ConfigError> {
         let players = config.validate()?;
-        let mut rng = seed.rng();
-        let dealer = Seat::new(random_below(&mut rng, u32::from(players.get())) as u8);
-        let mut game = CancelHearts::empty(config, players, seed, dealer, rng.get_word_pos());
+        let mut rng = SeedStream::new(seed);
+        let dealer = rng.draw(|rng| random_below(rng, u32::from(players.get())));
+        let mut game = CancelHearts::empty(config, players, rng, Seat::new(dealer as u8));
         game.deal_from_seed();
         Ok(game)
     }
@@ -184,7 +160,7 @@ impl CancelHearts {
     pub fn from_deal(config: Config, seed: Seed, deal: Deal) -> Result<CancelHearts, ConfigError> {
         let players = config.validate()?;
         deal.validate(players)?;
-        let mut game = CancelHearts::empty(config, players, seed, deal.dealer, 0);
+        let mut game = CancelHearts::empty(config, players, SeedStream::new(seed), deal.dealer);
         game.round = Round(deal.round);
         for (score, given) in game.scores.iter_mut().zip(&deal.scores) {
             *score = *given;
@@ -195,18 +171,11 @@ impl CancelHearts {
         Ok(game)
     }
 
-    fn empty(
-        config: Config,
-        players: PlayerCount,
-        seed: Seed,
-        dealer: Seat,
-        rng_position: u128,
-    ) -> CancelHearts {
+    fn empty(config: Config, players: PlayerCount, rng: SeedStream, dealer: Seat) -> CancelHearts {
         CancelHearts {
             config,
             players,
-            seed: SecretSeed(seed),
-            rng_position,
+            rng,
             round: Round(0),
             dealer,
             scores: [0; SEATS],
@@ -366,18 +335,15 @@ impl CancelHearts {
     /// Shuffles two decks with the seed's stream and deals one card at a
     /// time clockwise from the dealer's left; the rest is the kitty (CH-1).
     fn deal_from_seed(&mut self) {
-        let mut rng = self.seed.0.rng();
-        rng.set_word_pos(self.rng_position);
         let mut deck = DOUBLE_DECK;
-        shuffle(&mut deck, &mut rng);
-        self.rng_position = rng.get_word_pos();
+        self.rng.draw(|rng| shuffle(&mut deck, rng));
 
         let n = self.players;
         let dealt = (hand_size(n) * u32::from(n.get())) as usize;
         let mut hands = [Hand::EMPTY; SEATS];
         let mut seat = self.dealer;
         for &card in &deck[..dealt] {
-            seat = next_clockwise(seat, n);
+            seat = seat.left(n);
             add(&mut hands[seat.index()], card);
         }
         let mut kitty = Hand::EMPTY;
@@ -616,7 +582,7 @@ impl CancelHearts {
         self.trick.push(card);
         add(&mut self.trick_cards, card);
         self.played_by[card.index() as usize] = seat;
-        self.turn = next_clockwise(seat, self.players);
+        self.turn = seat.left(self.players);
         self.opening_card = None;
         // Equivalent to "played in an earlier trick" (CH-6): nothing is led
         // again before this trick ends.

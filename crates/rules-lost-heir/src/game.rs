@@ -5,7 +5,7 @@ use std::fmt;
 
 use cards::heir::{self, City, HeirCard};
 use cards::{
-    GameRng, Hand, Outcome, PlayerCount, Ruleset, Seat, SeatSet, Seed, Viewer, Visibility,
+    Hand, Outcome, PlayerCount, Ruleset, Seat, SeatSet, Seed, SeedStream, Viewer, Visibility,
     random_below, shuffle,
 };
 
@@ -32,31 +32,6 @@ pub(crate) enum Phase {
     Playing,
     /// The game has ended (LH-12).
     Over,
-}
-
-/// The game's seeded ChaCha stream (`cards::GameRng` from `Seed::rng`, G-1),
-/// kept as the seed and the position of the next word. `GameRng` is not
-/// `Clone`; this is, and is plain data. Drawing rebuilds the generator at
-/// that position, which continues the stream exactly where it stopped, so the
-/// draws are the same as from one long-lived generator (tested below).
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct RngCursor {
-    seed: Seed,
-    word_pos: u128,
-}
-
-impl RngCursor {
-    fn new(seed: Seed) -> RngCursor {
-        RngCursor { seed, word_pos: 0 }
-    }
-
-    fn draw<T>(&mut self, f: impl FnOnce(&mut GameRng) -> T) -> T {
-        let mut rng = self.seed.rng();
-        rng.set_word_pos(self.word_pos);
-        let out = f(&mut rng);
-        self.word_pos = rng.get_word_pos();
-        out
-    }
 }
 
 /// One round: plain data, no heap (the per-move path never allocates).
@@ -118,7 +93,7 @@ pub struct LostHeir {
     pub(crate) config: Config,
     pub(crate) players: PlayerCount,
     /// Draws the first dealer and every round's shuffle (G-1, LH-4).
-    rng: RngCursor,
+    rng: SeedStream,
     pub(crate) round: Round,
     pub(crate) last_trick: Option<CompletedTrick>,
     /// Running totals, by side.
@@ -168,7 +143,7 @@ impl LostHeir {
     /// Checks `config`, draws the first dealer from the seed's RNG (LH-4) and deals.
     pub fn new(config: Config, seed: Seed) -> Result<LostHeir, ConfigError> {
         let players = config.validate()?;
-        let mut rng = RngCursor::new(seed);
+        let mut rng = SeedStream::new(seed);
         let dealer = rng.draw(|rng| random_below(rng, u32::from(players.get())));
         let dealer = Seat::new(dealer as u8);
         let mut game = LostHeir::blank(config, players, rng, dealer);
@@ -194,7 +169,7 @@ impl LostHeir {
         check_deal(players, hands)?;
         let mut dealt = [Hand::EMPTY; MAX_PLAYERS];
         dealt[..hands.len()].copy_from_slice(hands);
-        let mut game = LostHeir::blank(config, players, RngCursor::new(seed), dealer);
+        let mut game = LostHeir::blank(config, players, SeedStream::new(seed), dealer);
         game.round = Round::new(1, dealer, dealt, players);
         Ok(game)
     }
@@ -209,7 +184,7 @@ impl LostHeir {
         Ok(self)
     }
 
-    fn blank(config: Config, players: PlayerCount, rng: RngCursor, dealer: Seat) -> LostHeir {
+    fn blank(config: Config, players: PlayerCount, rng: SeedStream, dealer: Seat) -> LostHeir {
         LostHeir {
             config,
             players,
@@ -238,7 +213,7 @@ impl LostHeir {
         let mut blanks = [0u8; MAX_PLAYERS];
         let mut seat = dealer;
         for &index in &deck[..len] {
-            seat = seat_after(seat, 1, n);
+            seat = seat.left(n);
             if index == BLANK {
                 blanks[seat.index()] += 1;
             } else {
@@ -374,10 +349,10 @@ impl LostHeir {
         let round = &self.round;
         let n = self.players;
         match round.phase {
-            Phase::Bidding => Some(seat_after(round.dealer, 1 + round.calls_made, n)),
+            Phase::Bidding => Some(round.dealer.offset(1 + round.calls_made, n)),
             Phase::Deciding => Some(round.dealer),
             Phase::NamingTrumps { by } => Some(by),
-            Phase::Playing => Some(seat_after(round.trick.leader(), round.trick.len() as u8, n)),
+            Phase::Playing => Some(round.trick.leader().offset(round.trick.len() as u8, n)),
             Phase::Over => None,
         }
     }
@@ -685,17 +660,6 @@ impl LostHeir {
     }
 }
 
-/// The seat `steps` (< 2n) places to the left of `seat`. Same as
-/// [`Seat::offset`], without its division: this is on every move's path.
-#[inline]
-fn seat_after(seat: Seat, steps: u8, n: PlayerCount) -> Seat {
-    let mut index = seat.number() + steps;
-    while index >= n.get() {
-        index -= n.get();
-    }
-    Seat::new(index)
-}
-
 /// Cards per hand, tricks per round (LH-2).
 pub(crate) const fn hand_size(players: PlayerCount) -> u8 {
     match players.get() {
@@ -837,7 +801,7 @@ mod tests {
             !std::mem::needs_drop::<T>()
         }
         assert!(plain::<Round>());
-        assert!(plain::<RngCursor>());
+        assert!(plain::<SeedStream>());
         assert!(plain::<Option<CompletedTrick>>());
         assert!(plain::<Legal>());
         assert!(plain::<Move>());
@@ -865,34 +829,6 @@ mod tests {
                 assert_eq!(game.dealer(), dealer);
                 assert_eq!(game.round.hands, hands);
             }
-        }
-    }
-
-    #[test]
-    fn seat_after_matches_seat_offset() {
-        for n in 2..=4 {
-            let n = PlayerCount::new(n).unwrap();
-            for seat in n.seats() {
-                for steps in 0..2 * n.get() {
-                    assert_eq!(seat_after(seat, steps, n), seat.offset(steps, n));
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn g_1_rng_cursor_continues_the_stream_exactly() {
-        let seed = Seed::from_u64(42);
-        let mut long_lived = seed.rng();
-        let mut cursor = RngCursor::new(seed);
-        for n in [4u32, 2, 32, 31, 30, 7, 1000, 3] {
-            let mut a = [0u32; 40];
-            let mut b = [0u32; 40];
-            for slot in a.iter_mut() {
-                *slot = random_below(&mut long_lived, n);
-            }
-            cursor.draw(|rng| b.iter_mut().for_each(|slot| *slot = random_below(rng, n)));
-            assert_eq!(a, b);
         }
     }
 }
