@@ -1,7 +1,7 @@
 //! How strong is the sensible bot? Simulated games, deterministic seeds.
 //!
 //! ```text
-//! cargo run --release -p rules-cancel-hearts --example bot_strength -- [games]
+//! cargo run --release -p rules-cancel-hearts --example cancel_hearts_bot_strength -- [games]
 //! ```
 //!
 //! For 6, 8 and 10 players, `games` games (default 1000) of:

@@ -1,7 +1,7 @@
 //! How strong is the sensible bot? Simulated games, deterministic seeds.
 //!
 //! ```text
-//! cargo run --release -p rules-lost-heir --example bot_strength -- [games]
+//! cargo run --release -p rules-lost-heir --example lost_heir_bot_strength -- [games]
 //! ```
 //!
 //! For each table (2 and 3 players, 4 in partnerships, 4 without), `games`
