@@ -46,27 +46,17 @@ async fn continues_after_restart(backend: Backend) {
         let mv = common::random_move(&legal.json, &mut r);
         assert_eq!(first.post_move(&ann, &id, &mv).await.status.as_u16(), 200);
     }
-    let before = first.game(&id, Some(&ann.token)).await.json;
     first.server.stop().await;
-    let version_at_stop = first
-        .server
-        .state
-        .db
-        .game(&id)
-        .await
-        .unwrap()
-        .unwrap()
-        .version;
+    let log_at_stop = first.server.state.db.events(&id, 0, 10_000).await.unwrap();
 
-    // A new process: an empty cache, the same database.
+    // A new process: an empty cache, the same database. Its bots resume at
+    // once, so the game may already have moved on; what was logged stays.
     let second = start_on(first.target.clone()).await;
     let after = second.game(&id, Some(&ann.token)).await.json;
-    assert_eq!(after["version"].as_i64(), Some(version_at_stop));
-    if before["version"] == after["version"] {
-        assert_eq!(
-            before["view"], after["view"],
-            "the same state after a restart"
-        );
+    assert!(after["version"].as_i64().unwrap() >= log_at_stop.len() as i64);
+    let log_after = second.server.state.db.events(&id, 0, 10_000).await.unwrap();
+    for (old, new) in log_at_stop.iter().zip(&log_after) {
+        assert_eq!((old.seq, &old.payload), (new.seq, &new.payload));
     }
     let moves = second
         .play_out(&id, std::slice::from_ref(&ann), &mut r)
