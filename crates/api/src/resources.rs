@@ -120,6 +120,7 @@ pub struct CreateGameRequest {
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"seat": 2}))]
 pub struct JoinGameRequest {
     /// A chosen open seat; the lowest open seat when left out.
     #[serde(default)]
@@ -136,6 +137,12 @@ pub enum Occupant {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "seat": 0,
+    "occupant": "player",
+    "player_id": "6f1c2f7e-3f1a-4a57-9a55-2b1f3a1d9c11",
+    "display_name": "Ada"
+}))]
 pub struct SeatResource {
     pub seat: u8,
     pub occupant: Occupant,
@@ -145,6 +152,21 @@ pub struct SeatResource {
 
 /// A game as listed: public facts only.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
+    "kind": "lost-heir",
+    "status": "in_progress",
+    "version": 14,
+    "config": {"players": 2, "partnerships": false, "target": 40},
+    "seats": [
+        {"seat": 0, "occupant": "player", "player_id": "6f1c2f7e-3f1a-4a57-9a55-2b1f3a1d9c11", "display_name": "Ada"},
+        {"seat": 1, "occupant": "bot", "player_id": null, "display_name": null}
+    ],
+    "to_act": [0],
+    "seed_commitment": "621887354679fa0475e1c0d33026f6a0a597ec86374274d27eb630cd7971d1d3",
+    "created_at": "2026-11-30T12:00:00Z",
+    "updated_at": "2026-11-30T12:03:10Z"
+}))]
 pub struct GameSummary {
     pub id: String,
     /// The game kind (`lost-heir`, `cancellation-hearts`).
@@ -244,6 +266,7 @@ pub struct MoveAccepted {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"seat": 1, "player_id": null, "bot": true}))]
 pub struct ActorResource {
     pub seat: Option<u8>,
     pub player_id: Option<String>,
@@ -290,6 +313,7 @@ pub struct EventPage {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"status": "ok"}))]
 pub struct Health {
     #[schema(example = "ok")]
     pub status: String,
