@@ -1,14 +1,15 @@
 //! Bots: when a bot seat must act, the server plays a uniformly random legal
 //! move for it (`LegalMoves::random`) through the same append path as people.
 //!
-//! A driver task runs on the main runtime after any change that may hand the
-//! turn to a bot, and plays until no bot must act. Its randomness is
+//! A driver task (one per game) runs on the main runtime after any change
+//! that may hand the turn to a bot, and plays until no bot must act. Its randomness is
 //! reproducible: the RNG for a bot move is ChaCha8 keyed by
 //! SHA-256("bot" ‖ game seed ‖ version ‖ seat), and the moves are in the log
 //! anyway.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use cards::{GameRng, Seat};
@@ -27,38 +28,68 @@ pub fn rng_for(seed_hex: &str, version: i64, seat: Seat) -> GameRng {
     GameRng::from_seed(hasher.finalize().into())
 }
 
-/// The bot drivers' shared state: a stop flag and a count of live drivers.
+/// The bot drivers: at most one per game. A kick while a game's driver
+/// runs marks it to look again before it exits, so no kick is lost.
 #[derive(Debug, Default)]
 pub struct BotDrivers {
     stopping: AtomicBool,
-    running: AtomicUsize,
+    /// Games with a live driver, and whether it was kicked again meanwhile.
+    running: Mutex<HashMap<String, bool>>,
 }
 
-/// Counts a driver as running for as long as it lives.
-struct Running<'a>(&'a AtomicUsize);
+impl BotDrivers {
+    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
 
-impl Drop for Running<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+    /// Whether the driver of `game_id` should exit now (and, if so, forget it).
+    fn done(&self, game_id: &str) -> bool {
+        let mut running = self.running();
+        match running.get_mut(game_id) {
+            Some(kicked) if *kicked && !self.stopping.load(Ordering::SeqCst) => {
+                *kicked = false;
+                false
+            }
+            _ => {
+                running.remove(game_id);
+                true
+            }
+        }
     }
 }
 
 impl GameService {
-    /// Starts a driver for `game_id`'s bots (a no-op if none must act).
+    /// Makes sure a driver plays `game_id`'s bots (a no-op if none must act).
     pub fn kick_bots(self: &Arc<Self>, game_id: String) {
         if self.bots.stopping.load(Ordering::SeqCst) {
             return;
         }
+        {
+            let mut running = self.bots.running();
+            if let Some(kicked) = running.get_mut(&game_id) {
+                *kicked = true;
+                return;
+            }
+            running.insert(game_id.clone(), false);
+        }
         let service = Arc::clone(self);
-        self.bots.running.fetch_add(1, Ordering::SeqCst);
         self.runtime.spawn(async move {
-            let _running = Running(&service.bots.running);
-            while !service.bots.stopping.load(Ordering::SeqCst) {
-                match service.bot_step(&game_id).await {
+            loop {
+                let step = if service.bots.stopping.load(Ordering::SeqCst) {
+                    Ok(false)
+                } else {
+                    service.bot_step(&game_id).await
+                };
+                match step {
                     Ok(true) => tokio::task::yield_now().await,
-                    Ok(false) => break,
+                    Ok(false) => {
+                        if service.bots.done(&game_id) {
+                            break;
+                        }
+                    }
                     Err(e) => {
                         tracing::warn!(game_id, error = %e, "bot driver stopped");
+                        service.bots.running().remove(&game_id);
                         break;
                     }
                 }
@@ -69,7 +100,7 @@ impl GameService {
     /// Stops every bot driver after its current move and waits for them.
     pub async fn stop_bots(&self) {
         self.bots.stopping.store(true, Ordering::SeqCst);
-        while self.bots.running.load(Ordering::SeqCst) > 0 {
+        while !self.bots.running().is_empty() {
             tokio::time::sleep(Duration::from_millis(2)).await;
         }
     }
