@@ -90,7 +90,7 @@ pub struct PlayerCreated {
 pub enum SeatSpec {
     /// Waits for a player to join.
     Open,
-    /// Played by the server (a uniformly random legal move).
+    /// Played by the server (the engine's sensible bot, `docs/bots.md`).
     Bot,
 }
 

@@ -65,6 +65,9 @@ pub trait AnyGame: Send + Sync + fmt::Debug {
     fn legal_moves(&self, seat: Seat, list_limit: usize) -> LegalSet;
     /// A uniformly random legal move for `seat`, if it has any.
     fn random_move(&self, seat: Seat, rng: &mut GameRng) -> Option<Value>;
+    /// The engine's sensible bot's move for `seat` (`Ruleset::bot_move`,
+    /// computed from that seat's view only), if it has any move.
+    fn bot_move(&self, seat: Seat, rng: &mut GameRng) -> Option<Value>;
     /// Parses and plays `mv` for `seat`; on `Err` nothing changed (G-3).
     fn play(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal>;
     fn view(&self, viewer: Viewer) -> Value;
@@ -167,6 +170,10 @@ where
 
     fn random_move(&self, seat: Seat, rng: &mut GameRng) -> Option<Value> {
         self.0.legal_moves(seat).random(rng).map(|mv| to_json(&mv))
+    }
+
+    fn bot_move(&self, seat: Seat, rng: &mut GameRng) -> Option<Value> {
+        self.0.bot_move(seat, rng).map(|mv| to_json(&mv))
     }
 
     fn play(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal> {

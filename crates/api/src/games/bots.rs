@@ -1,5 +1,6 @@
-//! Bots: when a bot seat must act, the server plays a uniformly random legal
-//! move for it (`LegalMoves::random`) through the same append path as people.
+//! Bots: when a bot seat must act, the server plays the engine's sensible
+//! bot's move for it (`Ruleset::bot_move`, which sees only that seat's view;
+//! see `docs/bots.md`) through the same append path as people.
 //!
 //! A driver task (one per game) runs on the main runtime after any change
 //! that may hand the turn to a bot, and plays until no bot must act. Its randomness is

@@ -112,7 +112,7 @@ impl GameService {
                 return Ok(None);
             };
             let mut rng = super::bots::rng_for(&row.seed, loaded.version, seat);
-            let Some(mv) = loaded.game.random_move(seat, &mut rng) else {
+            let Some(mv) = loaded.game.bot_move(seat, &mut rng) else {
                 return Ok(None);
             };
             self.plan_move(row, seats, loaded, seat, &mv, &Actor::Bot { seat })
