@@ -100,7 +100,8 @@ pub enum SeatSpec {
     "kind": "cancellation-hearts",
     "config": {"players": 6, "target": 100, "all_cancelled": "extend"},
     "seats": ["open", "open", "bot", "bot", "bot", "bot"],
-    "take_seat": 0
+    "take_seat": 0,
+    "entropy": "a sentence only I know"
 }))]
 pub struct CreateGameRequest {
     pub kind: GameKindName,
@@ -116,15 +117,27 @@ pub struct CreateGameRequest {
     /// The seat the creator takes, if any (it must be open).
     #[serde(default)]
     pub take_seat: Option<u8>,
+    /// The creator's contribution to the shuffle (any text, at most 1024
+    /// bytes; needs `take_seat`): mixed with the server's committed seed and
+    /// the other seats' entropy into the dealing seed (`docs/fairness.md`).
+    /// Private until the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entropy: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"seat": 2}))]
+#[schema(example = json!({"seat": 2, "entropy": "my dice: 3 5 1 6"}))]
 pub struct JoinGameRequest {
     /// A chosen open seat; the lowest open seat when left out.
     #[serde(default)]
     pub seat: Option<u8>,
+    /// The player's contribution to the shuffle (any text, at most 1024
+    /// bytes): mixed with the server's committed seed and the other seats'
+    /// entropy into the dealing seed (`docs/fairness.md`). Private until
+    /// the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entropy: Option<String>,
 }
 
 /// Who sits in a seat.
@@ -214,8 +227,15 @@ pub struct GameResource {
     /// Final scores and winners, once over.
     #[schema(value_type = Option<Object>)]
     pub outcome: Option<Value>,
-    /// The shuffle seed (64 hex digits), once the game is over.
+    /// The server's shuffle seed (64 hex digits), once the game is over:
+    /// its SHA-256 is `seed_commitment`.
     pub seed: Option<String>,
+    /// Each seat's entropy (null: none given), once the game is over.
+    #[schema(value_type = Option<Vec<Option<String>>>)]
+    pub entropy: Option<Vec<Option<String>>>,
+    /// The seed every deal was shuffled from (`seed` mixed with `entropy`,
+    /// `docs/fairness.md`), once the game is over.
+    pub dealing_seed: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -265,13 +285,19 @@ pub struct MoveAccepted {
     pub game: GameResource,
 }
 
+/// Who made an event: a player (`player_id`, and `seat` once seated), a
+/// bot seat (`bot`), the server for a seat whose deadline passed
+/// (`deadline`), or the server itself (none of these).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"seat": 1, "player_id": null, "bot": true}))]
+#[schema(example = json!({"seat": 1, "player_id": null, "bot": true, "deadline": false}))]
 pub struct ActorResource {
     pub seat: Option<u8>,
     pub player_id: Option<String>,
     /// Whether the server played this move for a bot seat.
     pub bot: bool,
+    /// Whether the server played this move because the seat's deadline passed.
+    #[serde(default)]
+    pub deadline: bool,
 }
 
 /// One event of a game's log, as the caller may see it.
@@ -358,12 +384,21 @@ impl GameResource {
     /// The game as the holder of `seat` (or a spectator) sees it; everyone
     /// sees everything once it is over (G-2).
     pub fn build(snapshot: &Snapshot, seat: Option<Seat>) -> GameResource {
-        let finished = snapshot.row.status == GameStatus::Finished.as_str();
-        let (viewer, viewer_kind) = match (finished, seat) {
-            (true, _) => (Viewer::Omniscient, ViewerKind::Omniscient),
-            (false, Some(seat)) => (Viewer::Seat(seat), ViewerKind::Seat),
-            (false, None) => (Viewer::Spectator, ViewerKind::Spectator),
+        let status = GameStatus::parse(&snapshot.row.status);
+        let finished = status == GameStatus::Finished;
+        // Before every seat is filled nobody sees a hand: the deal is not
+        // final until the last seat's entropy is in, and showing a
+        // provisional one would let a player leave and rejoin until it suits.
+        let (viewer, viewer_kind) = match (status, seat) {
+            (GameStatus::Finished, _) => (Viewer::Omniscient, ViewerKind::Omniscient),
+            (GameStatus::InProgress, Some(seat)) => (Viewer::Seat(seat), ViewerKind::Seat),
+            _ => (Viewer::Spectator, ViewerKind::Spectator),
         };
+        let entropy = finished.then(|| crate::games::log::entropy_by_seat(&snapshot.seats));
+        let dealing_seed = entropy.as_ref().and_then(|entropy| {
+            let seed: cards::Seed = snapshot.row.seed.parse().ok()?;
+            Some(game_record::fairness::dealing_seed(&seed, entropy).to_string())
+        });
         GameResource {
             summary: GameSummary::build(&snapshot.row, &snapshot.seats),
             viewer: viewer_kind,
@@ -374,6 +409,8 @@ impl GameResource {
                 .outcome()
                 .and_then(|o| serde_json::to_value(o).ok()),
             seed: finished.then(|| snapshot.row.seed.clone()),
+            entropy,
+            dealing_seed,
         }
     }
 }

@@ -107,6 +107,8 @@ async fn ten_passes_at_once(backend: Backend) {
         actor_player_id: None,
         actor_seat: Some(0),
         actor_bot: false,
+        actor_deadline: false,
+        created_at: None,
     };
     let update = api::db::models::GameUpdate {
         status: "in_progress".to_owned(),

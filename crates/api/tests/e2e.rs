@@ -108,7 +108,12 @@ async fn check_against_log(ts: &TestServer, id: &str) {
     assert_eq!(events.last().unwrap()["type"], "game_finished");
 
     let kind = live["kind"].as_str().unwrap();
-    let mut game = api::games::log::new_game(kind, &live["config"], seed).unwrap();
+    let entropy: Vec<Option<String>> =
+        serde_json::from_value(live["entropy"].clone()).expect("entropy revealed at the end");
+    let finished = events.last().unwrap();
+    assert_eq!(finished["payload"]["seed"], live["seed"]);
+    assert_eq!(finished["payload"]["dealing_seed"], live["dealing_seed"]);
+    let mut game = api::games::log::new_game(kind, &live["config"], seed, &entropy).unwrap();
     for event in events.iter().filter(|e| e["type"] == "move") {
         let seat = Seat::new(event["actor"]["seat"].as_u64().unwrap() as u8);
         game.play(seat, &event["payload"]).expect("the log replays");

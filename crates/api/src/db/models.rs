@@ -36,6 +36,9 @@ pub struct SeatRow {
     pub seat: i32,
     pub player_id: Option<String>,
     pub is_bot: bool,
+    /// What the seat's player added to the shuffle (docs/fairness.md):
+    /// private until the game is over.
+    pub entropy: Option<String>,
 }
 
 /// A seat with its occupant's display name.
@@ -56,6 +59,8 @@ pub struct EventRow {
     pub actor_seat: Option<i32>,
     pub actor_bot: bool,
     pub created_at: DateTime<Utc>,
+    /// The server moved for the seat because its deadline passed.
+    pub actor_deadline: bool,
 }
 
 #[derive(Debug, Clone, Queryable)]
@@ -92,6 +97,10 @@ pub struct NewEvent {
     pub actor_player_id: Option<String>,
     pub actor_seat: Option<i32>,
     pub actor_bot: bool,
+    pub actor_deadline: bool,
+    /// When it happened; `None`: now. Only an imported record supplies
+    /// its own times (its moves happened elsewhere).
+    pub created_at: Option<DateTime<Utc>>,
 }
 
 /// A stored answer for an `Idempotency-Key`.
@@ -109,7 +118,11 @@ pub struct NewIdempotency {
 #[derive(Debug, Clone)]
 pub enum SeatChange {
     /// An open seat taken by a player (fails if no longer open).
-    Take { seat: i32, player_id: String },
+    Take {
+        seat: i32,
+        player_id: String,
+        entropy: Option<String>,
+    },
     /// A player's seat opened again (fails if they no longer hold it).
     Release { seat: i32, player_id: String },
 }

@@ -63,7 +63,8 @@ macro_rules! insert_events {
                     $s::game_events::actor_player_id.eq(&e.actor_player_id),
                     $s::game_events::actor_seat.eq(e.actor_seat),
                     $s::game_events::actor_bot.eq(e.actor_bot),
-                    $s::game_events::created_at.eq(now),
+                    $s::game_events::actor_deadline.eq(e.actor_deadline),
+                    $s::game_events::created_at.eq(e.created_at.unwrap_or(now)),
                 ))
                 .execute($conn)
                 .await
@@ -161,6 +162,7 @@ impl Db {
                             s::seats::seat.eq(seat.seat),
                             s::seats::player_id.eq(&seat.player_id),
                             s::seats::is_bot.eq(seat.is_bot),
+                            s::seats::entropy.eq(&seat.entropy),
                         ))
                         .execute(conn)
                         .await?;
@@ -199,6 +201,7 @@ impl Db {
                         s::seats::seat,
                         s::seats::player_id,
                         s::seats::is_bot,
+                        s::seats::entropy,
                     ),
                     s::players::display_name.nullable(),
                 ))
@@ -270,7 +273,11 @@ impl Db {
                 insert_events!(conn, s, game_id, expected_version + 1, events);
                 if let Some(change) = seat_change {
                     let changed = match change {
-                        SeatChange::Take { seat, player_id } => {
+                        SeatChange::Take {
+                            seat,
+                            player_id,
+                            entropy,
+                        } => {
                             diesel::update(
                                 s::seats::table
                                     .filter(s::seats::game_id.eq(game_id))
@@ -278,7 +285,10 @@ impl Db {
                                     .filter(s::seats::is_bot.eq(false))
                                     .filter(s::seats::player_id.is_null()),
                             )
-                            .set(s::seats::player_id.eq(Some(player_id)))
+                            .set((
+                                s::seats::player_id.eq(Some(player_id)),
+                                s::seats::entropy.eq(entropy),
+                            ))
                             .execute(conn)
                             .await
                         }
@@ -289,7 +299,10 @@ impl Db {
                                     .filter(s::seats::seat.eq(*seat))
                                     .filter(s::seats::player_id.eq(player_id)),
                             )
-                            .set(s::seats::player_id.eq(None::<String>))
+                            .set((
+                                s::seats::player_id.eq(None::<String>),
+                                s::seats::entropy.eq(None::<String>),
+                            ))
                             .execute(conn)
                             .await
                         }

@@ -35,6 +35,8 @@ macro_rules! tables {
                 seat -> Integer,
                 player_id -> Nullable<Text>,
                 is_bot -> Bool,
+                /// What the player added to the shuffle; private until the end.
+                entropy -> Nullable<Text>,
             }
         }
 
@@ -49,6 +51,8 @@ macro_rules! tables {
                 actor_seat -> Nullable<Integer>,
                 actor_bot -> Bool,
                 created_at -> $time,
+                /// The server moved for the seat when its deadline passed.
+                actor_deadline -> Bool,
             }
         }
 

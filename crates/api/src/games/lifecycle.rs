@@ -7,6 +7,7 @@ use std::sync::Arc;
 use cards::{Seat, Seed};
 use chrono::Utc;
 
+use super::any_game::AnyGame;
 use super::cache::LoadedGame;
 use super::kinds;
 use super::log::{self, Actor};
@@ -29,11 +30,20 @@ impl GameService {
         let kind = kinds::find(request.kind.as_str())
             .ok_or_else(|| ApiError::unprocessable("unknown_kind", "no such game kind"))?;
         let take_seat = request.take_seat;
+        let entropy = checked_entropy(request.entropy.as_deref())?;
+        if entropy.is_some() && take_seat.is_none() {
+            return Err(ApiError::unprocessable(
+                "entropy_without_seat",
+                "entropy is added to the shuffle by a seat: give take_seat too",
+            ));
+        }
         let seed = Seed(crate::random::secret_bytes());
-        let game = kind
+        // Checks the configuration; the deal is made below, once the seats'
+        // entropy is known.
+        let n = kind
             .new_game(&request.config, seed)
-            .map_err(|e| ApiError::unprocessable(e.code, e.message).with_rule(e.rule))?;
-        let n = game.seat_count();
+            .map_err(|e| ApiError::unprocessable(e.code, e.message).with_rule(e.rule))?
+            .seat_count();
         let specs = request
             .seats
             .clone()
@@ -91,11 +101,19 @@ impl GameService {
                 seat: SeatRow {
                     game_id: id.clone(),
                     seat: i32::from(seat.number()),
+                    entropy: player_id.as_ref().and(entropy.clone()),
                     player_id,
                     is_bot,
                 },
             });
         }
+        let game = log::new_game(
+            kind.name(),
+            &request.config,
+            &seed_hex,
+            &log::entropy_by_seat(&seat_rows),
+        )
+        .map_err(ApiError::internal)?;
         let full = seat_rows
             .iter()
             .all(|s| s.seat.is_bot || s.seat.player_id.is_some());
@@ -169,10 +187,12 @@ impl GameService {
         game_id: &str,
         player: &PlayerRow,
         wanted: Option<u8>,
+        entropy: Option<&str>,
         idem: Option<&IdemRequest>,
         respond: impl Fn(&Snapshot, i64) -> Result<Stored, ApiError>,
     ) -> Result<Stored, ApiError> {
-        let plan = |row: &GameRow, seats: &[SeatWithName], loaded: &LoadedGame| {
+        let entropy = checked_entropy(entropy)?;
+        let plan = |row: &GameRow, seats: &[SeatWithName], _: &LoadedGame| {
             if seat_of(seats, &player.id).is_some() {
                 return Err(ApiError::conflict(
                     "already_seated",
@@ -212,7 +232,10 @@ impl GameService {
             };
             let mut after = seats.to_vec();
             after[index].seat.player_id = Some(player.id.clone());
+            after[index].seat.entropy = entropy.clone();
             after[index].display_name = Some(player.display_name.clone());
+            // The deal mixes in every seat's entropy: deal again.
+            let next = redeal(row, &after)?;
             let seat_number = after[index].seat.seat;
             let seat = Seat::new(u8::try_from(seat_number).unwrap_or(0));
             let actor = Actor::Player {
@@ -222,10 +245,7 @@ impl GameService {
             let mut events = vec![log::seat_taken(seat, Some(&player.id), &actor)];
             let full = !after.iter().any(is_open);
             if full {
-                events.push(log::game_started(
-                    &row.seed_commitment,
-                    loaded.game.to_act(),
-                ));
+                events.push(log::game_started(&row.seed_commitment, next.to_act()));
             }
             Ok(Some(Plan {
                 events,
@@ -234,11 +254,12 @@ impl GameService {
                 } else {
                     GameStatus::Open
                 },
-                next: None,
+                next: Some(next),
                 seats: after,
                 seat_change: Some(SeatChange::Take {
                     seat: seat_number,
                     player_id: player.id.clone(),
+                    entropy: entropy.clone(),
                 }),
             }))
         };
@@ -271,12 +292,14 @@ impl GameService {
                 .filter(|s| s.seat.seat == i32::from(seat.number()))
             {
                 s.seat.player_id = None;
+                s.seat.entropy = None;
                 s.display_name = None;
             }
+            let next = redeal(row, &after)?;
             Ok(Some(Plan {
                 events: vec![log::seat_left(seat, player_id)],
                 status: GameStatus::Open,
-                next: None,
+                next: Some(next),
                 seats: after,
                 seat_change: Some(SeatChange::Release {
                     seat: i32::from(seat.number()),
@@ -287,4 +310,30 @@ impl GameService {
         let stored = self.transact(game_id, idem, plan, Some(respond)).await?;
         Ok(expect_stored(stored))
     }
+}
+
+/// The most a player may add to the shuffle, in bytes.
+pub const MAX_ENTROPY_BYTES: usize = 1024;
+
+/// A seat's entropy as given, if it is not too long.
+fn checked_entropy(entropy: Option<&str>) -> Result<Option<String>, ApiError> {
+    match entropy {
+        Some(e) if e.len() > MAX_ENTROPY_BYTES => Err(ApiError::unprocessable(
+            "entropy_too_long",
+            format!("entropy is at most {MAX_ENTROPY_BYTES} bytes"),
+        )),
+        other => Ok(other.map(str::to_owned)),
+    }
+}
+
+/// The game dealt again from the server seed and `seats`' entropy (no move
+/// is played before every seat is filled).
+fn redeal(row: &GameRow, seats: &[SeatWithName]) -> Result<Box<dyn AnyGame>, ApiError> {
+    log::new_game(
+        &row.kind,
+        &row.config,
+        &row.seed,
+        &log::entropy_by_seat(seats),
+    )
+    .map_err(ApiError::internal)
 }

@@ -7,15 +7,16 @@
 //! | `seat_left`     | `{"seat", "player_id"}`                   | no                       |
 //! | `game_started`  | `{"seed_commitment", "to_act"}`           | no                       |
 //! | `move`          | the move, as `post_move` takes it         | yes                      |
-//! | `game_finished` | `{"outcome", "seed"}`                     | no                       |
+//! | `game_finished` | `{"outcome", "seed", "entropy", "dealing_seed"}` | no                |
 //!
 //! Every event carries a schema version so that old logs stay readable.
 
 use cards::{Seat, SeatSet, Seed, Visibility};
+use game_record::fairness::dealing_seed;
 use serde_json::{Value, json};
 
 use super::any_game::{AnyGame, GameKind};
-use crate::db::models::{EventRow, NewEvent};
+use crate::db::models::{EventRow, NewEvent, SeatWithName};
 
 /// The schema version written with every event type today.
 pub const SCHEMA_VERSION: i32 = 1;
@@ -36,19 +37,24 @@ pub enum Actor {
     },
     /// The server playing a bot seat.
     Bot { seat: Seat },
+    /// The server moving for a seat whose deadline passed.
+    Deadline { seat: Seat },
     /// The server itself (start and end of a game).
     Server,
 }
 
 fn event(event_type: &'static str, payload: Value, actor: &Actor) -> NewEvent {
-    let (actor_player_id, actor_seat, actor_bot) = match actor {
+    let seat_number = |seat: &Seat| Some(i32::from(seat.number()));
+    let (actor_player_id, actor_seat, actor_bot, actor_deadline) = match actor {
         Actor::Player { player_id, seat } => (
             Some(player_id.clone()),
-            seat.map(|s| i32::from(s.number())),
+            seat.as_ref().and_then(seat_number),
+            false,
             false,
         ),
-        Actor::Bot { seat } => (None, Some(i32::from(seat.number())), true),
-        Actor::Server => (None, None, false),
+        Actor::Bot { seat } => (None, seat_number(seat), true, false),
+        Actor::Deadline { seat } => (None, seat_number(seat), false, true),
+        Actor::Server => (None, None, false, false),
     };
     NewEvent {
         event_type,
@@ -57,6 +63,8 @@ fn event(event_type: &'static str, payload: Value, actor: &Actor) -> NewEvent {
         actor_player_id,
         actor_seat,
         actor_bot,
+        actor_deadline,
+        created_at: None,
     }
 }
 
@@ -90,10 +98,22 @@ pub fn moved(mv: Value, actor: &Actor) -> NewEvent {
     event(MOVE, mv, actor)
 }
 
-pub fn game_finished(game: &dyn AnyGame, seed: &str) -> NewEvent {
+/// The end: the outcome and everything the deal was made from, revealed
+/// (`docs/fairness.md`): the server seed, each seat's entropy and the
+/// dealing seed computed from them.
+pub fn game_finished(game: &dyn AnyGame, seed: &str, entropy: &[Option<String>]) -> NewEvent {
+    let dealing = seed
+        .parse::<Seed>()
+        .map(|s| dealing_seed(&s, entropy).to_string())
+        .ok();
     event(
         GAME_FINISHED,
-        json!({"outcome": game.outcome(), "seed": seed}),
+        json!({
+            "outcome": game.outcome(),
+            "seed": seed,
+            "entropy": entropy,
+            "dealing_seed": dealing,
+        }),
         &Actor::Server,
     )
 }
@@ -125,12 +145,24 @@ pub enum ReplayError {
     BadEvent { seq: i64, reason: String },
 }
 
-/// A new game of `kind` from its stored config and seed, before any event.
-pub fn new_game(kind: &str, config: &Value, seed: &str) -> Result<Box<dyn AnyGame>, ReplayError> {
+/// A new game of `kind` from its stored config, server seed and the seats'
+/// entropy (by seat), before any move: dealt from the dealing seed that
+/// mixes them (`game_record::fairness::dealing_seed`, docs/fairness.md).
+pub fn new_game(
+    kind: &str,
+    config: &Value,
+    seed: &str,
+    entropy: &[Option<String>],
+) -> Result<Box<dyn AnyGame>, ReplayError> {
     let kind = super::kinds::find(kind).ok_or_else(|| ReplayError::UnknownKind(kind.to_owned()))?;
     let seed: Seed = seed.parse().map_err(|_| ReplayError::BadSeed)?;
-    kind.new_game(config, seed)
+    kind.new_game(config, dealing_seed(&seed, entropy))
         .map_err(|e| ReplayError::BadConfig(e.message))
+}
+
+/// Each seat's entropy, by seat (seats are listed in seat order).
+pub fn entropy_by_seat(seats: &[SeatWithName]) -> Vec<Option<String>> {
+    seats.iter().map(|s| s.seat.entropy.clone()).collect()
 }
 
 /// Folds one event into `game` (only moves change the engine state).
@@ -188,6 +220,7 @@ mod tests {
             actor_seat: Some(seat),
             actor_bot: true,
             created_at: Utc::now(),
+            actor_deadline: false,
         }
     }
 

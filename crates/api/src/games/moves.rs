@@ -86,7 +86,11 @@ impl GameService {
         let mut events = vec![log::moved(played.json, actor)];
         let finished = next.outcome().is_some();
         if finished {
-            events.push(log::game_finished(&*next, &row.seed));
+            events.push(log::game_finished(
+                &*next,
+                &row.seed,
+                &log::entropy_by_seat(seats),
+            ));
         }
         Ok(Plan {
             events,

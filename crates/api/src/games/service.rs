@@ -126,9 +126,16 @@ impl GameService {
         self.retries.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Brings `slot` to `row.version`: applies the missing events to a
-    /// cached state, or folds the whole log on a miss (G-1).
-    async fn catch_up(&self, slot: &mut Option<LoadedGame>, row: &GameRow) -> Result<(), ApiError> {
+    /// Brings `slot` to `row.version`: applies the missing moves to a
+    /// cached state, or folds the whole log on a miss (G-1). The deal comes
+    /// from the server seed and the seats' entropy, so a seat change made
+    /// by another process (it changes the entropy) means a fresh fold.
+    async fn catch_up(
+        &self,
+        slot: &mut Option<LoadedGame>,
+        row: &GameRow,
+        seats: &[SeatWithName],
+    ) -> Result<(), ApiError> {
         if let Some(loaded) = slot.as_mut() {
             if loaded.version == row.version {
                 return Ok(());
@@ -136,7 +143,10 @@ impl GameService {
             if loaded.version < row.version {
                 let missing = row.version - loaded.version;
                 let events = self.db.events(&row.id, loaded.version, missing).await?;
-                if events.len() as i64 == missing {
+                let only_play = events
+                    .iter()
+                    .all(|e| e.event_type == log::MOVE || e.event_type == log::GAME_FINISHED);
+                if events.len() as i64 == missing && only_play {
                     for event in &events {
                         if let Err(e) = log::apply(&mut *loaded.game, event) {
                             *slot = None;
@@ -149,8 +159,9 @@ impl GameService {
             }
         }
         *slot = None;
-        let mut game =
-            log::new_game(&row.kind, &row.config, &row.seed).map_err(ApiError::internal)?;
+        let entropy = log::entropy_by_seat(seats);
+        let mut game = log::new_game(&row.kind, &row.config, &row.seed, &entropy)
+            .map_err(ApiError::internal)?;
         let mut version = 0;
         while version < row.version {
             let page = self
@@ -189,7 +200,7 @@ impl GameService {
         let mut guard = slot.lock().await;
         let row = self.game_row(game_id).await?;
         let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
-        self.catch_up(&mut guard, &row).await?;
+        self.catch_up(&mut guard, &row, &seats).await?;
         let game = guard
             .as_ref()
             .map(|l| l.game.clone_box())
@@ -205,12 +216,12 @@ impl GameService {
             .game(game_id)
             .await?
             .ok_or_else(ApiError::game_not_found)?;
+        let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
         let mut slot = None;
-        self.catch_up(&mut slot, &row).await?;
+        self.catch_up(&mut slot, &row, &seats).await?;
         let game = slot
             .map(|l| l.game)
             .ok_or_else(|| ApiError::internal("state missing after fold"))?;
-        let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
         Ok(Snapshot { row, seats, game })
     }
 
@@ -234,7 +245,7 @@ impl GameService {
         for attempt in 0..MAX_ATTEMPTS {
             let row = self.game_row(game_id).await?;
             let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
-            self.catch_up(&mut guard, &row).await?;
+            self.catch_up(&mut guard, &row, &seats).await?;
             let Some(loaded) = guard.as_mut() else {
                 return Err(ApiError::internal("state missing after catch-up"));
             };

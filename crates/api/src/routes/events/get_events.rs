@@ -72,6 +72,7 @@ pub async fn get_events(
                 seat: event.row.actor_seat.and_then(|s| u8::try_from(s).ok()),
                 player_id: event.row.actor_player_id,
                 bot: event.row.actor_bot,
+                deadline: event.row.actor_deadline,
             },
             payload: event.payload,
             redacted: event.redacted,

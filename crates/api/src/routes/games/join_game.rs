@@ -67,6 +67,7 @@ pub async fn join_game(
                 &game_id,
                 &player,
                 request.seat,
+                request.entropy.as_deref(),
                 idem.as_ref(),
                 |snapshot, _| {
                     let seat = snapshot.seat_of(&player.id);

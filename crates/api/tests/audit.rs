@@ -1,0 +1,114 @@
+//! The audit log (issue 6): every event says who made it and when, and the
+//! database itself refuses to change or remove one (a trigger on each
+//! backend), whoever asks.
+
+mod common;
+
+use std::time::Duration;
+
+use api::config::DatabaseTarget;
+use common::{Backend, TestServer, start};
+use serde_json::json;
+
+/// A finished bots-only game: its log no longer grows.
+async fn finished_game(ts: &TestServer) -> String {
+    let ann = ts.register("Ann").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2, "target": 3}),
+            &["bot", "bot"],
+            None,
+        )
+        .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    ts.wait_finished(&id, Duration::from_secs(60)).await;
+    id
+}
+
+/// Runs `sql` (with the game id as its one parameter) on a raw connection
+/// of its own, outside the api; the database's error message, if refused.
+async fn raw_execute(target: &DatabaseTarget, sql: &str, game_id: &str) -> Result<usize, String> {
+    use diesel::sql_types::Text;
+    match target {
+        DatabaseTarget::Postgres(url) => {
+            use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+            let mut conn = AsyncPgConnection::establish(url).await.unwrap();
+            diesel::sql_query(sql.replace('?', "$1"))
+                .bind::<Text, _>(game_id)
+                .execute(&mut conn)
+                .await
+                .map_err(|e| e.to_string())
+        }
+        DatabaseTarget::Sqlite(path) => {
+            use diesel::{Connection, RunQueryDsl, SqliteConnection};
+            let (path, sql, id) = (path.clone(), sql.to_owned(), game_id.to_owned());
+            tokio::task::spawn_blocking(move || {
+                let mut conn = SqliteConnection::establish(path.to_str().unwrap()).unwrap();
+                diesel::sql_query(sql)
+                    .bind::<Text, _>(id)
+                    .execute(&mut conn)
+                    .map_err(|e| e.to_string())
+            })
+            .await
+            .unwrap()
+        }
+    }
+}
+
+async fn the_log_cannot_be_changed(backend: Backend) {
+    let ts = start(backend).await;
+    let id = finished_game(&ts).await;
+    let before = ts.server.state.db.events(&id, 0, 100_000).await.unwrap();
+    assert!(before.len() > 4);
+    // Who and when, for every event.
+    for event in &before {
+        match event.event_type.as_str() {
+            "move" => assert!(event.actor_bot && event.actor_seat.is_some(), "{event:?}"),
+            "game_started" | "game_finished" => {
+                assert!(!event.actor_bot && event.actor_player_id.is_none())
+            }
+            _ => {}
+        }
+        assert!(!event.actor_deadline);
+    }
+    for sql in [
+        "UPDATE game_events SET payload = '{}' WHERE game_id = ?",
+        "UPDATE game_events SET actor_bot = NOT actor_bot WHERE game_id = ? AND seq = 3",
+        "DELETE FROM game_events WHERE game_id = ?",
+        "DELETE FROM game_events WHERE game_id = ? AND seq = (SELECT MAX(seq) FROM game_events)",
+    ] {
+        let refused = raw_execute(&ts.target, sql, &id).await;
+        let message = refused.expect_err(sql);
+        assert!(message.contains("append-only"), "{sql}: {message}");
+    }
+    let after = ts.server.state.db.events(&id, 0, 100_000).await.unwrap();
+    assert_eq!(before.len(), after.len());
+    for (b, a) in before.iter().zip(&after) {
+        assert_eq!(
+            (b.seq, &b.event_type, &b.payload, b.actor_bot, b.created_at),
+            (a.seq, &a.event_type, &a.payload, a.actor_bot, a.created_at)
+        );
+    }
+    // Other tables stay writable (games.version moves with every append).
+    let touched = raw_execute(
+        &ts.target,
+        "UPDATE games SET updated_at = updated_at WHERE id = ?",
+        &id,
+    )
+    .await
+    .unwrap();
+    assert_eq!(touched, 1);
+    ts.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_cannot_be_changed_postgres() {
+    the_log_cannot_be_changed(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_log_cannot_be_changed_sqlite() {
+    the_log_cannot_be_changed(Backend::Sqlite).await;
+}
