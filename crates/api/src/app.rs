@@ -1,15 +1,9 @@
 //! Wiring: state, the actix app, and starting the server.
 
-use std::net::{SocketAddr, TcpListener};
-use std::sync::Arc;
-use std::time::Instant;
-
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::middleware::Next;
-
 use actix_web::dev::ServerHandle;
 use actix_web::{App, HttpResponse, HttpServer, web};
+use std::net::{SocketAddr, TcpListener};
+use std::sync::Arc;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -18,6 +12,9 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::error;
 use crate::games::GameService;
+use crate::ops;
+use crate::ops::rate_limit::RateLimiter;
+use crate::ops::timeout::RequestTimeout;
 use crate::routes::docs::openapi::OpenApiDocument;
 
 /// Shared by every request.
@@ -41,7 +38,12 @@ pub enum StartError {
 
 /// Connects to the database (running migrations) and builds the keys.
 pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
-    let db = Db::connect(&config.database_target(), config.pool_size).await?;
+    let db = Db::connect_with(
+        &config.database_target(),
+        config.pool_size,
+        config.db_timeout,
+    )
+    .await?;
     let secret = match &config.jwt_secret {
         Some(secret) => secret.clone(),
         None => auth::load_or_create_secret(&config.data_dir)
@@ -78,26 +80,6 @@ impl RunningServer {
     }
 }
 
-/// Logs each request's method, path, status and duration (paths carry ids,
-/// never cards; bodies are not logged).
-async fn log_request(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let method = req.method().clone();
-    let path = req.path().to_owned();
-    let started = Instant::now();
-    let response = next.call(req).await?;
-    let status = response.status().as_u16();
-    let micros = started.elapsed().as_micros() as u64;
-    match status {
-        500.. => tracing::error!(%method, %path, status, micros, "request failed"),
-        400.. => tracing::info!(%method, %path, status, micros, "request refused"),
-        _ => tracing::debug!(%method, %path, status, micros, "request"),
-    }
-    Ok(response)
-}
-
 async fn redirect_to_docs() -> HttpResponse {
     HttpResponse::PermanentRedirect()
         .insert_header(("Location", "/docs/"))
@@ -115,12 +97,16 @@ async fn start(
     let body_limit = config.body_limit;
     let document = web::Data::new(OpenApiDocument(crate::openapi::spec_json()));
     let app_state = state.clone();
+    let limiter = web::Data::new(RateLimiter::new(config.rate_limit, config.rate_burst));
+    let timeout = web::Data::new(RequestTimeout(config.request_timeout));
     let mut server = HttpServer::new(move || {
         // The same registrations the OpenAPI document is generated from.
         let (app, _) = App::new()
             .into_utoipa_app()
             .app_data(app_state.clone())
             .app_data(document.clone())
+            .app_data(limiter.clone())
+            .app_data(timeout.clone())
             .app_data(
                 web::JsonConfig::default()
                     .limit(body_limit)
@@ -140,7 +126,12 @@ async fn start(
         .wrap(actix_web::middleware::from_fn(
             error::problem_for_every_error,
         ))
-        .wrap(actix_web::middleware::from_fn(log_request))
+        // Outermost last: the id and the log see everything, including 429s
+        // and timeouts; limits apply before any work; the timeout covers the
+        // handler and error rendering.
+        .wrap(actix_web::middleware::from_fn(ops::timeout::enforce))
+        .wrap(actix_web::middleware::from_fn(ops::rate_limit::limit))
+        .wrap(actix_web::middleware::from_fn(ops::request_id::observe))
     })
     .workers(config.workers);
     if !signals {

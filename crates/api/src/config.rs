@@ -31,6 +31,13 @@ pub struct Config {
     pub cache_capacity: usize,
     pub body_limit: usize,
     pub workers: usize,
+    /// Requests per second per client (bearer token, else IP); 0 = no limit.
+    pub rate_limit: f64,
+    pub rate_burst: f64,
+    /// The longest a request may take to produce its response head.
+    pub request_timeout: Duration,
+    /// The longest wait for a database connection or statement.
+    pub db_timeout: Duration,
     pub log_filter: String,
     /// Print the OpenAPI document and exit.
     pub print_openapi: bool,
@@ -49,6 +56,10 @@ impl Default for Config {
             cache_capacity: 1024,
             body_limit: 64 * 1024,
             workers: 2,
+            rate_limit: 50.0,
+            rate_burst: 100.0,
+            request_timeout: Duration::from_secs(10),
+            db_timeout: Duration::from_secs(5),
             log_filter: "info".to_owned(),
             print_openapi: false,
         }
@@ -169,6 +180,46 @@ const SETTINGS: &[Setting] = &[
         },
     },
     Setting {
+        flag: "--rate-limit",
+        env: "RATE_LIMIT",
+        default: "50",
+        help: "requests per second per bearer token (anonymous: per IP); 0 = off",
+        apply: |c, v| {
+            c.rate_limit = parse_rate(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--rate-burst",
+        env: "RATE_BURST",
+        default: "100",
+        help: "requests a client may make at once before the rate applies",
+        apply: |c, v| {
+            c.rate_burst = parse_positive(v)? as f64;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--request-timeout-ms",
+        env: "REQUEST_TIMEOUT_MS",
+        default: "10000",
+        help: "a request still unanswered after this is dropped with 503 `timeout`",
+        apply: |c, v| {
+            c.request_timeout = Duration::from_millis(parse_positive(v)? as u64);
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--db-timeout-ms",
+        env: "DB_TIMEOUT_MS",
+        default: "5000",
+        help: "longest wait for a pooled connection, a new connection, or one Postgres statement",
+        apply: |c, v| {
+            c.db_timeout = Duration::from_millis(parse_positive(v)? as u64);
+            Ok(())
+        },
+    },
+    Setting {
         flag: "--log",
         env: "RUST_LOG",
         default: "info",
@@ -246,17 +297,17 @@ pub fn help_text() -> String {
          usage: api [FLAGS]\n       api --print-openapi > openapi/openapi.json\n\n",
     );
     out.push_str(&format!(
-        "{:<18} {:<15} {:<44} {}\n",
+        "{:<22} {:<19} {:<44} {}\n",
         "flag", "env", "default", "meaning"
     ));
     for s in SETTINGS {
         out.push_str(&format!(
-            "{:<18} {:<15} {:<44} {}\n",
+            "{:<22} {:<19} {:<44} {}\n",
             s.flag, s.env, s.default, s.help
         ));
     }
     out.push_str(&format!(
-        "{:<18} {:<15} {:<44} {}\n",
+        "{:<22} {:<19} {:<44} {}\n",
         "--print-openapi", "", "", "print the OpenAPI document and exit"
     ));
     out
@@ -266,6 +317,13 @@ fn parse_positive(v: &str) -> Result<usize, String> {
     match v.parse::<usize>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!("not a positive number: {v}")),
+    }
+}
+
+fn parse_rate(v: &str) -> Result<f64, String> {
+    match v.parse::<f64>() {
+        Ok(n) if n >= 0.0 && n.is_finite() => Ok(n),
+        _ => Err(format!("not a rate (a number, 0 = off): {v}")),
     }
 }
 

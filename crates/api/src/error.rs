@@ -44,6 +44,11 @@ pub struct Problem {
     /// The ruling (`LH-9`, `CH-6`, `G-3` …) that refused the move, if a rule did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// The request's id (also in the `X-Request-Id` response header): quote
+    /// it when reporting a problem.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65")]
+    pub request_id: Option<String>,
 }
 
 /// The prefix of problem type URIs (RFC 9457 allows a non-dereferenceable URI).
@@ -62,6 +67,9 @@ struct Inner {
     rule: Option<&'static str>,
     /// Extra header, e.g. `WWW-Authenticate` on 401.
     header: Option<(header::HeaderName, HeaderValue)>,
+    /// The id of the request this error was made for (see `ops::request_id`),
+    /// kept here for errors rendered outside the request's task.
+    request_id: Option<String>,
 }
 
 impl ApiError {
@@ -89,6 +97,7 @@ impl ApiError {
             detail: detail.into(),
             rule: None,
             header: None,
+            request_id: crate::ops::request_id::current(),
         }))
     }
 
@@ -124,6 +133,28 @@ impl ApiError {
             "Service unavailable",
             "the database is not reachable",
         )
+    }
+
+    /// The request ran past the request timeout (`REQUEST_TIMEOUT_MS`).
+    pub fn timeout() -> Self {
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "timeout",
+            "Service unavailable",
+            "the request took too long; it was abandoned (retry with the same Idempotency-Key)",
+        )
+    }
+
+    /// The client is over its rate limit; it may retry after `retry_after` seconds.
+    pub fn too_many_requests(retry_after: u64) -> Self {
+        let mut e = Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            "Too many requests",
+            format!("too many requests from this client; retry in {retry_after} s"),
+        );
+        e.0.header = Some((header::RETRY_AFTER, HeaderValue::from(retry_after)));
+        e
     }
 
     pub fn bad_request(code: &'static str, detail: impl Into<String>) -> Self {
@@ -215,6 +246,10 @@ impl ApiError {
             detail: e.detail.clone(),
             code: e.code.to_owned(),
             rule: e.rule.map(str::to_owned),
+            request_id: e
+                .request_id
+                .clone()
+                .or_else(crate::ops::request_id::current),
         }
     }
 }
@@ -239,6 +274,11 @@ impl ResponseError for ApiError {
         if let Some((name, value)) = &self.0.header {
             response.insert_header((name.clone(), value.clone()));
         }
+        if let Some(id) = self.0.request_id.as_deref()
+            && let Ok(value) = HeaderValue::from_str(id)
+        {
+            response.insert_header((crate::ops::request_id::HEADER, value));
+        }
         response.json(self.problem())
     }
 }
@@ -247,6 +287,7 @@ impl From<DbError> for ApiError {
     fn from(e: DbError) -> Self {
         match e {
             DbError::Pool(cause) => ApiError::unavailable(cause),
+            other if other.is_outage() => ApiError::unavailable(other),
             other => ApiError::internal(other),
         }
     }

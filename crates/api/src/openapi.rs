@@ -18,7 +18,9 @@ use crate::error::Problem;
         description = "Turn-based card games over HTTP: Lost Heir (2-4 players) and \
             Cancellation Hearts (6-10 players). Every accepted move is an event in an \
             append-only log. Errors are RFC 9457 problem documents with a stable `code` \
-            and, when a rule refused a move, the ruling id in `rule`.",
+            and, when a rule refused a move, the ruling id in `rule`. Any request may also be \
+            answered 429 `rate_limited` (with `Retry-After`) or 503 `unavailable` / `timeout`; \
+            every response carries an `X-Request-Id` (the client's, when it sent a sane one).",
         license(name = "MIT OR Apache-2.0")
     ),
     modifiers(&BearerAuth),
@@ -28,7 +30,7 @@ use crate::error::Problem;
         (name = "games", description = "Creating, finding, joining and reading games"),
         (name = "moves", description = "Legal moves and making them"),
         (name = "events", description = "The game's log"),
-        (name = "health", description = "Liveness and readiness"),
+        (name = "health", description = "Liveness, readiness and metrics"),
         (name = "docs", description = "This document"),
     )
 )]

@@ -58,6 +58,7 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
         "join_game",
         "leave_game",
         "list_games",
+        "metrics",
         "openapi",
         "post_move",
         "readyz",

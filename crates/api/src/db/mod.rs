@@ -25,6 +25,8 @@ use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
 pub use queries::GameFilter;
 
+use std::time::Duration;
+
 use crate::config::DatabaseTarget;
 
 const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -47,6 +49,9 @@ pub enum Pools {
 #[derive(Clone)]
 pub struct Db {
     pools: Pools,
+    /// The longest wait for a pooled connection (and, on Postgres, for a
+    /// new connection and for one statement): past it, a 503.
+    timeout: std::time::Duration,
 }
 
 impl std::fmt::Debug for Db {
@@ -81,6 +86,31 @@ impl DbError {
         DbError::Pool(e.to_string())
     }
 
+    /// The database went away or is too slow (connection lost, server
+    /// shutting down, statement timeout): a 503, not a bug.
+    pub fn is_outage(&self) -> bool {
+        let DbError::Query(DieselError::DatabaseError(kind, info)) = self else {
+            return matches!(self, DbError::Pool(_));
+        };
+        if matches!(
+            kind,
+            DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand
+        ) {
+            return true;
+        }
+        let message = info.message();
+        [
+            "terminating connection",
+            "shutting down",
+            "starting up",
+            "statement timeout",
+            "connection closed",
+            "server closed the connection",
+        ]
+        .iter()
+        .any(|m| message.contains(m))
+    }
+
     /// A unique violation (someone took this key first) or, with SQLite, a
     /// writer still busy after the busy timeout: both mean "retry".
     fn conflict_or(e: DieselError, conflict: DbError) -> DbError {
@@ -97,6 +127,21 @@ impl DbError {
     }
 }
 
+/// Takes a connection from `$pool`, waiting at most `$db.timeout()`
+/// (deadpool's own timeouts need a runtime feature this build lacks).
+#[macro_export]
+macro_rules! checkout {
+    ($pool:expr, $db:expr) => {
+        match ::tokio::time::timeout($db.timeout(), $pool.get()).await {
+            Ok(got) => got.map_err($crate::db::DbError::pool)?,
+            Err(_) => Err($crate::db::DbError::Pool(format!(
+                "no connection within {} ms",
+                $db.timeout().as_millis()
+            )))?,
+        }
+    };
+}
+
 /// Runs `$body` with `$conn` bound to a pooled connection of whichever
 /// backend `$db` uses and `$schema` bound to that backend's table module.
 /// The body is compiled once per backend. Must be used in an async fn
@@ -104,18 +149,19 @@ impl DbError {
 #[macro_export]
 macro_rules! with_conn {
     ($db:expr, |$conn:ident, $schema:ident| $body:block) => {{
-        match $db.pools() {
+        let db: &$crate::db::Db = &$db;
+        match db.pools() {
             $crate::db::Pools::Postgres(pool) => {
                 #[allow(unused_imports)]
                 use $crate::db::schema::pg as $schema;
-                let mut pooled = pool.get().await.map_err($crate::db::DbError::pool)?;
+                let mut pooled = $crate::checkout!(pool, db);
                 let $conn: &mut ::diesel_async::AsyncPgConnection = &mut pooled;
                 $body
             }
             $crate::db::Pools::Sqlite(pool) => {
                 #[allow(unused_imports)]
                 use $crate::db::schema::sqlite as $schema;
-                let mut pooled = pool.get().await.map_err($crate::db::DbError::pool)?;
+                let mut pooled = $crate::checkout!(pool, db);
                 let $conn: &mut $crate::db::SqliteConn = &mut pooled;
                 $body
             }
@@ -139,8 +185,21 @@ fn on_runtime<C: Send + 'static>(
 }
 
 impl Db {
+    /// The default of [`Db::connect_with`]'s timeout.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+
     /// Opens the pool for `target` and runs pending migrations.
     pub async fn connect(target: &DatabaseTarget, pool_size: usize) -> Result<Db, DbError> {
+        Self::connect_with(target, pool_size, Self::DEFAULT_TIMEOUT).await
+    }
+
+    /// [`Db::connect`] with `timeout` for taking a pooled connection and, on
+    /// Postgres, for connecting and for each statement (`statement_timeout`).
+    pub async fn connect_with(
+        target: &DatabaseTarget,
+        pool_size: usize,
+        timeout: Duration,
+    ) -> Result<Db, DbError> {
         match target {
             DatabaseTarget::Postgres(url) => {
                 let migrate_url = url.clone();
@@ -159,12 +218,23 @@ impl Db {
                 let mut config = ManagerConfig::<AsyncPgConnection>::default();
                 config.recycling_method = RecyclingMethod::Fast;
                 let runtime = tokio::runtime::Handle::current();
+                let statement_ms = timeout.as_millis();
                 config.custom_setup = Box::new(move |url| {
                     let url = url.to_owned();
-                    on_runtime(
-                        &runtime,
-                        async move { AsyncPgConnection::establish(&url).await },
-                    )
+                    on_runtime(&runtime, async move {
+                        let mut conn =
+                            tokio::time::timeout(timeout, AsyncPgConnection::establish(&url))
+                                .await
+                                .map_err(|_| {
+                                    diesel::ConnectionError::BadConnection(
+                                        "connect timed out".to_owned(),
+                                    )
+                                })??;
+                        conn.batch_execute(&format!("SET statement_timeout = {statement_ms}"))
+                            .await
+                            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+                        Ok(conn)
+                    })
                 });
                 let manager = AsyncDieselConnectionManager::new_with_config(url, config);
                 let pool = Pool::builder(manager)
@@ -173,6 +243,7 @@ impl Db {
                     .map_err(DbError::pool)?;
                 Ok(Db {
                     pools: Pools::Postgres(pool),
+                    timeout,
                 })
             }
             DatabaseTarget::Sqlite(path) => {
@@ -217,9 +288,14 @@ impl Db {
                     .map_err(DbError::pool)?;
                 Ok(Db {
                     pools: Pools::Sqlite(pool),
+                    timeout,
                 })
             }
         }
+    }
+
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 
     pub fn pools(&self) -> &Pools {

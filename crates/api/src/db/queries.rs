@@ -82,6 +82,31 @@ impl Db {
         })
     }
 
+    /// Takes a pooled connection and keeps it idle for `duration`: lets the
+    /// tests exhaust the pool to check the 503 on a database that is away.
+    #[doc(hidden)]
+    pub async fn hold_connection_for_test(
+        &self,
+        duration: std::time::Duration,
+    ) -> Result<(), DbError> {
+        with_conn!(self, |conn, s| {
+            let _held = &conn;
+            tokio::time::sleep(duration).await;
+            Ok(())
+        })
+    }
+
+    /// How many games are in progress (for the metrics).
+    pub async fn count_in_progress(&self) -> Result<i64, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::games::table
+                .filter(s::games::status.eq("in_progress"))
+                .count()
+                .get_result(conn)
+                .await?)
+        })
+    }
+
     pub async fn insert_player(
         &self,
         player: &PlayerRow,

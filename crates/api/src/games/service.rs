@@ -93,6 +93,8 @@ pub struct GameService {
     pub(super) bots: super::bots::BotDrivers,
     /// Appends that met a concurrent change and were decided again.
     retries: std::sync::atomic::AtomicU64,
+    /// Counters for `GET /metrics` (shared with the HTTP middlewares).
+    metrics: std::sync::Arc<crate::ops::metrics::Metrics>,
 }
 
 pub(super) fn refusal(e: MoveRefusal) -> ApiError {
@@ -114,7 +116,23 @@ impl GameService {
             runtime,
             bots: Default::default(),
             retries: Default::default(),
+            metrics: Default::default(),
         }
+    }
+
+    /// The server's metrics (see `ops::metrics`).
+    pub fn metrics(&self) -> &crate::ops::metrics::Metrics {
+        &self.metrics
+    }
+
+    /// The metrics, for holders that outlive a borrow of the service.
+    pub fn metrics_handle(&self) -> std::sync::Arc<crate::ops::metrics::Metrics> {
+        self.metrics.clone()
+    }
+
+    /// How many game states the cache holds now, and at most.
+    pub fn cache_usage(&self) -> (usize, usize) {
+        (self.cache.len(), self.cache.capacity())
     }
 
     pub fn db(&self) -> &Db {
@@ -138,6 +156,7 @@ impl GameService {
     ) -> Result<(), ApiError> {
         if let Some(loaded) = slot.as_mut() {
             if loaded.version == row.version {
+                self.metrics.cache_hits.inc();
                 return Ok(());
             }
             if loaded.version < row.version {
@@ -154,11 +173,13 @@ impl GameService {
                         }
                         loaded.version = event.seq;
                     }
+                    self.metrics.cache_hits.inc();
                     return Ok(());
                 }
             }
         }
         *slot = None;
+        self.metrics.cache_misses.inc();
         let entropy = log::entropy_by_seat(seats);
         let mut game = log::new_game(&row.kind, &row.config, &row.seed, &entropy)
             .map_err(ApiError::internal)?;
@@ -294,6 +315,7 @@ impl GameService {
                 .await;
             match appended {
                 Ok(version) => {
+                    self.metrics.appends.inc();
                     loaded.version = version;
                     if let Some(next) = plan.next {
                         loaded.game = next;
@@ -304,6 +326,7 @@ impl GameService {
                     tracing::debug!(game_id, attempt, "append conflict; deciding again");
                     self.retries
                         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    self.metrics.conflicts_retried.inc();
                     let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0] % 8);
                     tokio::time::sleep(Duration::from_millis((1 << attempt.min(5)) + jitter)).await;
                 }

@@ -28,10 +28,11 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(events::get_events::get_events);
 }
 
-/// Registers the unversioned endpoints: health and the OpenAPI document.
+/// Registers the unversioned endpoints: health, metrics and the OpenAPI document.
 pub fn configure_root(cfg: &mut ServiceConfig) {
     cfg.service(health::healthz::healthz)
         .service(health::readyz::readyz)
+        .service(health::metrics::metrics)
         .service(docs::openapi::openapi);
 }
 

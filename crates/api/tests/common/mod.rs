@@ -99,6 +99,8 @@ pub async fn start_on(target: DatabaseTarget) -> TestServer {
         pool_size: 6,
         workers: 2,
         body_limit: 16 * 1024,
+        // Tests poll and race on purpose; `tests/limits.rs` turns it on.
+        rate_limit: 0.0,
         ..Config::default()
     };
     let server = api::app::spawn(config).await.expect("server starts");

@@ -1,4 +1,5 @@
-//! `/healthz` and `/readyz`.
+//! `/healthz`, `/readyz` and `/metrics`.
 
 pub mod healthz;
+pub mod metrics;
 pub mod readyz;

@@ -1,0 +1,147 @@
+//! A per-client token bucket: each bearer token (or, without one, each peer
+//! IP address) may make `rate` requests per second on average and `burst`
+//! at once; beyond that the answer is 429 problem+json with `Retry-After`.
+//!
+//! In memory, per process: behind a load balancer with N processes a client
+//! gets N times the rate. Health checks and `/metrics` are never limited.
+//! Garbage tokens get their own buckets, but are refused with 401 anyway.
+
+use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header;
+use actix_web::middleware::Next;
+use actix_web::{ResponseError, web};
+
+use crate::app::AppState;
+use crate::error::ApiError;
+
+/// Buckets kept before full (idle) ones are dropped.
+const PRUNE_ABOVE: usize = 50_000;
+
+/// Paths that are never limited (probes and scrapes).
+const EXEMPT: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
+
+#[derive(Debug)]
+pub struct RateLimiter {
+    /// Tokens per second; `0.0` turns the limit off.
+    rate: f64,
+    burst: f64,
+    buckets: Mutex<HashMap<u64, Bucket>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+impl RateLimiter {
+    /// `rate` requests per second per client, `burst` at once; rate 0 = off.
+    pub fn new(rate: f64, burst: f64) -> Self {
+        RateLimiter {
+            rate,
+            burst: burst.max(1.0),
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.rate > 0.0
+    }
+
+    /// Takes one token for `key` at `now`: `Ok` or how long until one is free.
+    pub fn take(&self, key: u64, now: Instant) -> Result<(), Duration> {
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() > PRUNE_ABOVE {
+            let (rate, burst) = (self.rate, self.burst);
+            buckets.retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * rate < burst);
+        }
+        let bucket = buckets.entry(key).or_insert(Bucket {
+            tokens: self.burst,
+            at: now,
+        });
+        let refill = now.duration_since(bucket.at).as_secs_f64() * self.rate;
+        bucket.tokens = (bucket.tokens + refill).min(self.burst);
+        bucket.at = now;
+        if bucket.tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(Duration::from_secs_f64((1.0 - bucket.tokens) / self.rate))
+        }
+    }
+}
+
+/// The client a request counts against: its bearer token, else its peer IP.
+fn client_key(req: &ServiceRequest) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    match req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .filter(|v| !v.is_empty())
+    {
+        Some(token) => {
+            "token".hash(&mut hasher);
+            token.as_bytes().hash(&mut hasher);
+        }
+        None => {
+            "ip".hash(&mut hasher);
+            req.peer_addr().map(|a| a.ip()).hash(&mut hasher);
+        }
+    }
+    hasher.finish()
+}
+
+pub async fn limit(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let limiter = req.app_data::<web::Data<RateLimiter>>().cloned();
+    if let Some(limiter) = limiter.filter(|l| l.enabled())
+        && !EXEMPT.contains(&req.path())
+        && let Err(wait) = limiter.take(client_key(&req), Instant::now())
+    {
+        if let Some(state) = req.app_data::<web::Data<AppState>>() {
+            state.games.metrics().rate_limited.inc();
+        }
+        let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+        let error = ApiError::too_many_requests(secs);
+        let (request, _) = req.into_parts();
+        let response = ServiceResponse::new(request, error.error_response());
+        return Ok(response.map_into_right_body());
+    }
+    Ok(next.call(req).await?.map_into_left_body())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_then_the_rate() {
+        let limiter = RateLimiter::new(10.0, 3.0);
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            assert!(limiter.take(1, t0).is_ok());
+        }
+        let wait = limiter.take(1, t0).unwrap_err();
+        assert!(wait <= Duration::from_millis(100) && wait > Duration::ZERO);
+        // Another client has its own bucket.
+        assert!(limiter.take(2, t0).is_ok());
+        // 100 ms later one token is back, not two.
+        let t1 = t0 + Duration::from_millis(100);
+        assert!(limiter.take(1, t1).is_ok());
+        assert!(limiter.take(1, t1).is_err());
+    }
+
+    #[test]
+    fn rate_zero_is_off() {
+        assert!(!RateLimiter::new(0.0, 100.0).enabled());
+    }
+}

@@ -1,0 +1,111 @@
+//! The outermost middleware: gives every request an id (the client's
+//! `X-Request-Id` when it is a sane token, else a new UUID), runs the request
+//! inside a tracing span and a task-local carrying the id (so problem
+//! documents can name it), echoes it in the response, logs the outcome and
+//! counts it in the metrics.
+
+use std::time::Instant;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::middleware::Next;
+use actix_web::web;
+use tracing::Instrument as _;
+
+use crate::app::AppState;
+
+/// The request and response header carrying the id.
+pub const HEADER: &str = "x-request-id";
+
+/// The route of `post_move`, whose latency has its own histogram.
+const MOVE_ROUTE: &str = "/v1/games/{game_id}/moves";
+
+tokio::task_local! {
+    static REQUEST_ID: String;
+}
+
+/// The id of the request being handled on this task, if any.
+pub fn current() -> Option<String> {
+    REQUEST_ID.try_with(Clone::clone).ok()
+}
+
+/// A client's id is kept when it is 1 to 128 characters of `[A-Za-z0-9._:-]`
+/// (it goes into logs and headers, so nothing else is trusted).
+fn accepted(value: &HeaderValue) -> Option<String> {
+    let text = value.to_str().ok()?;
+    let ok = !text.is_empty()
+        && text.len() <= 128
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._:-".contains(&b));
+    ok.then(|| text.to_owned())
+}
+
+pub async fn observe(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let id = req
+        .headers()
+        .get(HEADER)
+        .and_then(accepted)
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let method = req.method().clone();
+    let path = req.path().to_owned();
+    let metrics = req
+        .app_data::<web::Data<AppState>>()
+        .map(|s| s.games.metrics_handle());
+    let route = req
+        .match_pattern()
+        .unwrap_or_else(|| "unmatched".to_owned());
+    let span = tracing::info_span!("request", request_id = %id, %method, %path);
+    let started = Instant::now();
+    let result = REQUEST_ID
+        .scope(id.clone(), next.call(req))
+        .instrument(span.clone())
+        .await;
+    let elapsed = started.elapsed();
+    let status = match &result {
+        Ok(response) => response.status().as_u16(),
+        Err(e) => e.as_response_error().status_code().as_u16(),
+    };
+    if let Some(metrics) = metrics {
+        metrics.record_request(method.as_str(), &route, status);
+        if route == MOVE_ROUTE && method == actix_web::http::Method::POST {
+            metrics.move_latency.observe(elapsed);
+        }
+    }
+    let micros = elapsed.as_micros() as u64;
+    let _entered = span.enter();
+    match status {
+        500.. => tracing::error!(status, micros, %route, "request failed"),
+        400.. => tracing::info!(status, micros, %route, "request refused"),
+        _ => tracing::debug!(status, micros, %route, "request"),
+    }
+    drop(_entered);
+    // An error here (the request timeout) is rendered by actix with the id
+    // it carries (`ApiError` keeps it).
+    let mut response = result?;
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response
+            .headers_mut()
+            .insert(HeaderName::from_static(HEADER), value);
+    }
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_sane_client_ids_are_kept() {
+        let ok = HeaderValue::from_static("abc-123_x.y:z");
+        assert_eq!(accepted(&ok).as_deref(), Some("abc-123_x.y:z"));
+        assert_eq!(accepted(&HeaderValue::from_static("")), None);
+        assert_eq!(accepted(&HeaderValue::from_static("a b")), None);
+        let long = "a".repeat(129);
+        assert_eq!(accepted(&HeaderValue::from_str(&long).unwrap()), None);
+    }
+}

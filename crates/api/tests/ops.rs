@@ -1,0 +1,229 @@
+//! Operators' view: request ids, `/metrics`, the rate limit (429 with
+//! `Retry-After`), and the database outage answer (503, not 500).
+
+mod common;
+
+use std::time::Duration;
+
+use api::config::Config;
+use common::{Backend, TestServer, rng};
+use serde_json::json;
+
+/// A server like `common::start`, with `tune` applied to its config.
+async fn start_with(tune: impl FnOnce(&mut Config)) -> TestServer {
+    let target = Backend::Sqlite.fresh_target();
+    let data_dir = test_db::fresh_sqlite_path().parent().unwrap().to_path_buf();
+    let mut config = Config {
+        port: 0,
+        database: Some(target.clone()),
+        data_dir,
+        jwt_secret: Some(common::JWT_SECRET.to_owned()),
+        pool_size: 4,
+        ..Config::default()
+    };
+    tune(&mut config);
+    let server = api::app::spawn(config).await.expect("server starts");
+    TestServer {
+        server,
+        client: reqwest::Client::new(),
+        target,
+    }
+}
+
+#[tokio::test]
+async fn request_ids_are_echoed_and_named_in_problems() {
+    let ts = common::start(Backend::Sqlite).await;
+    let a = ts
+        .call(
+            reqwest::Method::GET,
+            "/v1/games/nope",
+            None,
+            None,
+            &[("x-request-id", "trace-42.a")],
+        )
+        .await;
+    a.assert_problem(404, "game_not_found");
+    assert_eq!(a.header("x-request-id"), Some("trace-42.a"));
+    assert_eq!(a.json["request_id"], "trace-42.a");
+
+    // Without one (or with an unusable one) the server makes one up.
+    let b = ts
+        .call(
+            reqwest::Method::GET,
+            "/healthz",
+            None,
+            None,
+            &[("x-request-id", "a b")],
+        )
+        .await;
+    let id = b.header("x-request-id").expect("an id");
+    assert_ne!(id, "a b");
+    assert_eq!(id.len(), 36, "a UUID: {id}");
+}
+
+#[tokio::test]
+async fn metrics_count_requests_moves_appends_and_games() {
+    let ts = common::start(Backend::Sqlite).await;
+    let ada = ts.register("Ada").await;
+    let game = ts
+        .create_game(
+            &ada,
+            "lost-heir",
+            json!({"players": 2, "target": 10}),
+            &["open", "bot"],
+            Some(0),
+        )
+        .await;
+    let id = game["id"].as_str().unwrap();
+    // One human move (bots answer on their own).
+    let mut rng = rng(7);
+    let mut moved = false;
+    for _ in 0..200 {
+        let legal = ts.legal(&ada, id).await;
+        if legal.json["count"].as_u64().unwrap_or(0) > 0 {
+            let mv = common::random_move(&legal.json, &mut rng);
+            let a = ts.post_move(&ada, id, &mv).await;
+            assert_eq!(a.status.as_u16(), 200, "{}", a.text);
+            moved = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(moved, "the human never had a move");
+
+    let m = ts.get("/metrics", None).await;
+    assert_eq!(m.status.as_u16(), 200);
+    assert!(m.header("content-type").unwrap().starts_with("text/plain"));
+    let value = |name: &str| -> f64 {
+        m.text
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+            .unwrap_or_else(|| panic!("{name} missing:\n{}", m.text))
+    };
+    assert!(value("cards_appends_total") >= 1.0, "at least the move");
+    assert!(value("cards_move_latency_seconds_count") >= 1.0);
+    assert!(value("cards_state_cache_size") >= 1.0);
+    assert_eq!(value("cards_active_games"), 1.0);
+    assert_eq!(value("cards_open_streams"), 0.0);
+    assert!(
+        value(
+            "cards_http_requests_total{method=\"POST\",route=\"/v1/games/{game_id}/moves\",status=\"200\"}"
+        ) >= 1.0
+    );
+    assert!(
+        value("cards_http_requests_total{method=\"POST\",route=\"/v1/players\",status=\"201\"}")
+            >= 1.0
+    );
+}
+
+#[tokio::test]
+async fn the_rate_limit_answers_429_with_retry_after_per_client() {
+    let ts = start_with(|c| {
+        c.rate_limit = 0.5;
+        c.rate_burst = 3.0;
+    })
+    .await;
+    // Anonymous: per IP. Three registrations pass, the fourth is refused.
+    let ada = ts.register("Ada").await;
+    let bob = ts.register("Bob").await;
+    ts.register("Cy").await;
+    let refused = ts
+        .post("/v1/players", None, &json!({"display_name": "Dee"}))
+        .await;
+    refused.assert_problem(429, "rate_limited");
+    let retry: u64 = refused.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=2).contains(&retry), "Retry-After {retry}");
+    // Probes are never limited.
+    assert_eq!(ts.get("/healthz", None).await.status.as_u16(), 200);
+
+    // With a token: per token, each its own bucket.
+    for _ in 0..3 {
+        assert_eq!(
+            ts.get("/v1/games", Some(&ada.token)).await.status.as_u16(),
+            200
+        );
+    }
+    ts.get("/v1/games", Some(&ada.token))
+        .await
+        .assert_problem(429, "rate_limited");
+    assert_eq!(
+        ts.get("/v1/games", Some(&bob.token)).await.status.as_u16(),
+        200
+    );
+
+    let m = ts.get("/metrics", None).await;
+    assert!(
+        m.text.contains("cards_rate_limited_total 2\n"),
+        "{}",
+        m.text
+    );
+}
+
+#[tokio::test]
+async fn a_lost_database_is_a_prompt_503_and_readyz_fails() {
+    // SQLite: remove the file's directory's permissions is unreliable as
+    // root, so close the door at the pool instead: a 1-connection pool held
+    // by a slow statement makes the next request wait past DB_TIMEOUT_MS.
+    let ts = start_with(|c| {
+        c.pool_size = 1;
+        c.db_timeout = Duration::from_millis(200);
+        c.request_timeout = Duration::from_secs(5);
+    })
+    .await;
+    let db = ts.server.state.db.clone();
+    let holder = tokio::spawn(async move {
+        // Holds the only connection for 1.5 s.
+        db.hold_connection_for_test(Duration::from_millis(1500))
+            .await
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = std::time::Instant::now();
+    let a = ts.get("/readyz", None).await;
+    a.assert_problem(503, "unavailable");
+    let b = ts.get("/v1/games", None).await;
+    b.assert_problem(503, "unavailable");
+    assert!(
+        started.elapsed() < Duration::from_secs(1),
+        "answered after {:?}",
+        started.elapsed()
+    );
+    holder.await.unwrap().unwrap();
+    assert_eq!(ts.get("/readyz", None).await.status.as_u16(), 200);
+}
+
+#[tokio::test]
+async fn a_request_past_the_timeout_is_a_503_timeout_with_its_id() {
+    let ts = start_with(|c| {
+        c.pool_size = 1;
+        c.db_timeout = Duration::from_secs(5);
+        c.request_timeout = Duration::from_millis(200);
+    })
+    .await;
+    let db = ts.server.state.db.clone();
+    let holder = tokio::spawn(async move {
+        db.hold_connection_for_test(Duration::from_millis(800))
+            .await
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = std::time::Instant::now();
+    let a = ts
+        .call(
+            reqwest::Method::GET,
+            "/v1/games",
+            None,
+            None,
+            &[("x-request-id", "slow-1")],
+        )
+        .await;
+    a.assert_problem(503, "timeout");
+    assert_eq!(a.json["request_id"], "slow-1");
+    assert_eq!(a.header("x-request-id"), Some("slow-1"));
+    assert!(started.elapsed() < Duration::from_millis(600));
+    holder.await.unwrap().unwrap();
+    let m = ts.get("/metrics", None).await;
+    assert!(
+        m.text.contains("cards_request_timeouts_total 1\n"),
+        "{}",
+        m.text
+    );
+}
