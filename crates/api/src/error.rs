@@ -5,6 +5,7 @@
 //! logged with `tracing` and answered with a generic 500 that says nothing
 //! about them.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use actix_web::body::{BoxBody, EitherBody, MessageBody};
@@ -49,6 +50,10 @@ pub struct Problem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(example = "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65")]
     pub request_id: Option<String>,
+    /// For a refused game record: the 1-based line of its text form the
+    /// problem was found at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
 }
 
 /// The prefix of problem type URIs (RFC 9457 allows a non-dereferenceable URI).
@@ -61,10 +66,11 @@ pub struct ApiError(Box<Inner>);
 #[derive(Debug)]
 struct Inner {
     status: StatusCode,
-    code: &'static str,
+    code: Cow<'static, str>,
     title: &'static str,
     detail: String,
-    rule: Option<&'static str>,
+    rule: Option<Cow<'static, str>>,
+    line: Option<usize>,
     /// Extra header, e.g. `WWW-Authenticate` on 401.
     header: Option<(header::HeaderName, HeaderValue)>,
     /// The id of the request this error was made for (see `ops::request_id`),
@@ -92,22 +98,44 @@ impl ApiError {
     ) -> Self {
         ApiError(Box::new(Inner {
             status,
-            code,
+            code: Cow::Borrowed(code),
             title,
             detail: detail.into(),
             rule: None,
+            line: None,
             header: None,
             request_id: crate::ops::request_id::current(),
         }))
     }
 
     pub fn with_rule(mut self, rule: Option<&'static str>) -> Self {
-        self.0.rule = rule;
+        self.0.rule = rule.map(Cow::Borrowed);
         self
     }
 
-    pub fn code(&self) -> &'static str {
-        self.0.code
+    /// A game record refused at `line` of its text (issue 6, import): the
+    /// code is the problem's (or, for an illegal move, the engine's) and
+    /// the rule the ruling it breaks, both as the record library gives them.
+    pub fn record_refused(
+        line: usize,
+        code: String,
+        rule: Option<String>,
+        detail: impl Into<String>,
+    ) -> Self {
+        let mut e = Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_record",
+            "Invalid game record",
+            detail,
+        );
+        e.0.code = Cow::Owned(code);
+        e.0.rule = rule.map(Cow::Owned);
+        e.0.line = Some(line);
+        e
+    }
+
+    pub fn code(&self) -> &str {
+        &self.0.code
     }
 
     pub fn status(&self) -> StatusCode {
@@ -244,8 +272,9 @@ impl ApiError {
             title: e.title.to_owned(),
             status: e.status.as_u16(),
             detail: e.detail.clone(),
-            code: e.code.to_owned(),
-            rule: e.rule.map(str::to_owned),
+            code: e.code.to_string(),
+            rule: e.rule.as_deref().map(str::to_owned),
+            line: e.line,
             request_id: e
                 .request_id
                 .clone()

@@ -30,6 +30,7 @@ use crate::error::Problem;
         (name = "games", description = "Creating, finding, joining and reading games"),
         (name = "moves", description = "Legal moves and making them"),
         (name = "events", description = "The game's log"),
+        (name = "records", description = "Replay and audit: the view after any event, portable game records (export, import), verifying a finished game's shuffle and moves"),
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "docs", description = "This document"),
     )

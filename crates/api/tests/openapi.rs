@@ -51,10 +51,13 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
     operations.sort();
     let expected = [
         "create_game",
+        "export_record",
         "get_events",
         "get_game",
         "get_legal_moves",
+        "get_replay",
         "healthz",
+        "import_record",
         "join_game",
         "leave_game",
         "list_games",
@@ -63,6 +66,7 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
         "post_move",
         "readyz",
         "register_player",
+        "verify_game",
     ];
     assert_eq!(operations, expected);
     assert_eq!(

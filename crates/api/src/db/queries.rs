@@ -200,6 +200,66 @@ impl Db {
         })
     }
 
+    /// Stores an imported game (issue 6) in one transaction: placeholder
+    /// players for its seats, the game row (finished, at version = number
+    /// of events, updated at `ended`), its seats and its whole log.
+    pub async fn import_game(
+        &self,
+        players: &[PlayerRow],
+        game: &NewGame,
+        ended: chrono::DateTime<Utc>,
+        seats: &[SeatRow],
+        events: &[NewEvent],
+        idem: Option<&NewIdempotency>,
+    ) -> Result<(), DbError> {
+        with_conn!(self, |conn, s| {
+            conn.transaction(async |conn| {
+                for player in players {
+                    diesel::insert_into(s::players::table)
+                        .values((
+                            s::players::id.eq(&player.id),
+                            s::players::display_name.eq(&player.display_name),
+                            s::players::created_at.eq(player.created_at),
+                        ))
+                        .execute(conn)
+                        .await?;
+                }
+                diesel::insert_into(s::games::table)
+                    .values((
+                        s::games::id.eq(&game.id),
+                        s::games::kind.eq(&game.kind),
+                        s::games::config.eq(&game.config),
+                        s::games::status.eq(&game.status),
+                        s::games::version.eq(events.len() as i64),
+                        s::games::to_act.eq(game.to_act),
+                        s::games::seed_commitment.eq(&game.seed_commitment),
+                        s::games::seed.eq(&game.seed),
+                        s::games::created_by.eq(&game.created_by),
+                        s::games::created_at.eq(game.created_at),
+                        s::games::updated_at.eq(ended),
+                    ))
+                    .execute(conn)
+                    .await?;
+                for seat in seats {
+                    diesel::insert_into(s::seats::table)
+                        .values((
+                            s::seats::game_id.eq(&game.id),
+                            s::seats::seat.eq(seat.seat),
+                            s::seats::player_id.eq(&seat.player_id),
+                            s::seats::is_bot.eq(seat.is_bot),
+                            s::seats::entropy.eq(&seat.entropy),
+                        ))
+                        .execute(conn)
+                        .await?;
+                }
+                insert_events!(conn, s, &game.id, 1, events);
+                insert_idempotency!(conn, s, idem);
+                Ok::<_, DbError>(())
+            })
+            .await
+        })
+    }
+
     pub async fn game(&self, id: &str) -> Result<Option<GameRow>, DbError> {
         with_conn!(self, |conn, s| {
             Ok(s::games::table

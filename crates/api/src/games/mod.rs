@@ -10,6 +10,7 @@ mod lifecycle;
 pub mod log;
 mod moves;
 mod reads;
+pub mod records;
 mod service;
 
 pub use any_game::{AnyGame, GameKind, LegalSet, MoveRefusal};

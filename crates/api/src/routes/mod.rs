@@ -8,6 +8,7 @@ pub mod games;
 pub mod health;
 pub mod moves;
 pub mod players;
+pub mod records;
 
 use actix_web::HttpRequest;
 use actix_web::http::header;
@@ -25,7 +26,11 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(games::leave_game::leave_game)
         .service(moves::get_legal_moves::get_legal_moves)
         .service(moves::post_move::post_move)
-        .service(events::get_events::get_events);
+        .service(events::get_events::get_events)
+        .service(records::get_replay::get_replay)
+        .service(records::export_record::export_record)
+        .service(records::verify_game::verify_game)
+        .service(records::import_record::import_record);
 }
 
 /// Registers the unversioned endpoints: health, metrics and the OpenAPI document.

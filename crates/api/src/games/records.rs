@@ -1,0 +1,495 @@
+//! Replay and audit (issue 6): a game's portable record built from its log
+//! (`game_record`), the view after any event, verification of a finished
+//! game, and import of a record as a finished game.
+//!
+//! A record is config + server seed + each seat's entropy + moves (G-1);
+//! everything else in it (deals, tricks, scores) is derived by the engine.
+
+use cards::{Seat, Viewer};
+use chrono::{DateTime, SecondsFormat, Utc};
+use game_record::{
+    Actor as RecordActor, GameInfo, GameKind as RecordKind, GameRecord, RecordError, RecordedMove,
+};
+
+use super::log::{self, Actor};
+use super::service::{GameService, Snapshot, seat_of};
+use crate::db::DbError;
+use crate::db::models::{EventRow, GameRow, NewEvent, NewGame, PlayerRow, SeatRow, SeatWithName};
+use crate::error::ApiError;
+use crate::idempotency::{IdemRequest, Stored};
+use crate::resources::{GameStatus, ViewerKind};
+
+/// Events read per query while reading a whole log.
+const PAGE: i64 = 1000;
+
+/// The name a bot seat has in a record.
+pub const BOT_NAME: &str = "bot";
+
+/// A game's row, seats and whole log, read consistently (the log up to the
+/// row's version).
+#[derive(Debug)]
+pub struct History {
+    pub row: GameRow,
+    pub seats: Vec<SeatWithName>,
+    pub events: Vec<EventRow>,
+}
+
+/// The game after one event, as one viewer saw it.
+#[derive(Debug)]
+pub struct ReplayPoint {
+    pub version: i64,
+    pub seq: i64,
+    /// Moves played up to `seq`.
+    pub moves: usize,
+    pub viewer: ViewerKind,
+    pub your_seat: Option<u8>,
+    pub view: serde_json::Value,
+}
+
+/// One problem found by [`GameService::verify`].
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// The line of the record's text form, when the problem is in the record.
+    pub line: Option<usize>,
+    pub code: String,
+    pub rule: Option<String>,
+    pub detail: String,
+}
+
+/// What [`GameService::verify`] checked and found.
+#[derive(Debug)]
+pub struct Verification {
+    pub row: GameRow,
+    /// The record built from the log, when the log replays at all.
+    pub record: Option<GameRecord>,
+    /// Each seat's entropy, revealed.
+    pub entropy: Vec<Option<String>>,
+    pub findings: Vec<Finding>,
+}
+
+/// Who made a logged move, as a record says it. The one place that maps
+/// the log's actor columns to a record's actor.
+pub fn record_actor(event: &EventRow) -> RecordActor {
+    if event.actor_deadline {
+        RecordActor::Deadline
+    } else if event.actor_bot {
+        RecordActor::Bot
+    } else {
+        RecordActor::Player
+    }
+}
+
+/// A time as a record writes it: RFC 3339, UTC, whole seconds.
+pub fn record_time(time: DateTime<Utc>) -> String {
+    time.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// The record library's code for a refused record: the engine's code for
+/// an illegal move, else the kind of problem.
+pub fn problem_code(problem: &game_record::Problem) -> (String, Option<String>) {
+    use game_record::Problem as P;
+    let code = match problem {
+        P::IllegalMove { code, rule, .. } => return (code.clone(), rule.clone()),
+        P::Syntax(_) => "record_syntax",
+        P::MissingTag(_) => "record_missing_tag",
+        P::BadSetup(_) => "record_bad_setup",
+        P::BadCommitment { .. } => "bad_commitment",
+        P::DealMismatch { .. } => "deal_mismatch",
+        P::TrickMismatch { .. } => "trick_mismatch",
+        P::ScoreMismatch { .. } => "score_mismatch",
+        P::Mismatch { .. } => "record_mismatch",
+    };
+    (code.to_owned(), None)
+}
+
+/// A refused record as a 422 problem carrying its line, code and rule.
+pub fn record_refused(e: RecordError) -> ApiError {
+    let (code, rule) = problem_code(&e.problem);
+    ApiError::record_refused(e.line, code, rule, e.to_string())
+}
+
+fn finding(e: &RecordError) -> Finding {
+    let (code, rule) = problem_code(&e.problem);
+    Finding {
+        line: Some(e.line),
+        code,
+        rule,
+        detail: e.to_string(),
+    }
+}
+
+fn record_kind(row: &GameRow) -> Result<RecordKind, ApiError> {
+    RecordKind::from_code(&row.kind)
+        .ok_or_else(|| ApiError::internal(format!("unknown kind {}", row.kind)))
+}
+
+/// The moves of the log, in order, as a record lists them.
+fn recorded_moves(events: &[EventRow]) -> Result<Vec<RecordedMove>, ApiError> {
+    events
+        .iter()
+        .filter(|e| e.event_type == log::MOVE)
+        .map(|e| {
+            let seat = e
+                .actor_seat
+                .and_then(|s| u8::try_from(s).ok())
+                .ok_or_else(|| ApiError::internal(format!("move {} has no seat", e.seq)))?;
+            Ok(RecordedMove::new(seat, e.payload.clone(), record_actor(e)))
+        })
+        .collect()
+}
+
+impl History {
+    fn finished(&self) -> bool {
+        self.row.status == GameStatus::Finished.as_str()
+    }
+
+    /// Everything but the moves. The seed is the stored one: callers reveal
+    /// it only once the game is over.
+    fn info(&self) -> Result<GameInfo, ApiError> {
+        let ended = self
+            .events
+            .iter()
+            .find(|e| e.event_type == log::GAME_FINISHED)
+            .map(|e| record_time(e.created_at));
+        Ok(GameInfo {
+            kind: record_kind(&self.row)?,
+            config: self.row.config.clone(),
+            players: self
+                .seats
+                .iter()
+                .map(|s| match (&s.display_name, s.seat.is_bot) {
+                    (Some(name), _) => name.clone(),
+                    (None, true) => BOT_NAME.to_owned(),
+                    (None, false) => format!("seat {}", s.seat.seat),
+                })
+                .collect(),
+            created: Some(record_time(self.row.created_at)),
+            ended,
+            server_seed: self.row.seed.parse().map_err(|_| {
+                ApiError::internal(format!("game {} has a malformed seed", self.row.id))
+            })?,
+            entropy: log::entropy_by_seat(&self.seats),
+        })
+    }
+}
+
+impl GameService {
+    /// The game's row, seats and whole log up to the row's version.
+    pub async fn history(&self, game_id: &str) -> Result<History, ApiError> {
+        let row = self
+            .db
+            .game(game_id)
+            .await?
+            .ok_or_else(ApiError::game_not_found)?;
+        let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
+        let mut events = Vec::with_capacity(usize::try_from(row.version).unwrap_or(0));
+        let mut after = 0;
+        while after < row.version {
+            let page = self
+                .db
+                .events(&row.id, after, PAGE.min(row.version - after))
+                .await?;
+            let Some(last) = page.last() else { break };
+            after = last.seq;
+            events.extend(page);
+        }
+        Ok(History { row, seats, events })
+    }
+
+    /// The record of a finished game (before the end the seed is secret:
+    /// 409 `game_not_finished`).
+    pub async fn export(&self, game_id: &str) -> Result<GameRecord, ApiError> {
+        let history = self.history(game_id).await?;
+        if !history.finished() {
+            return Err(ApiError::conflict(
+                "game_not_finished",
+                "a game's record is public once it is over (its seed is revealed then)",
+            ));
+        }
+        GameRecord::build(&history.info()?, &recorded_moves(&history.events)?)
+            .map_err(ApiError::internal)
+    }
+
+    /// The game after the event `seq` (default: the last), as the caller
+    /// saw it then: their seat's view, the public view without a seat, the
+    /// whole table for everyone once the game is over (G-2).
+    pub async fn replay(
+        &self,
+        game_id: &str,
+        player_id: Option<&str>,
+        seq: Option<i64>,
+    ) -> Result<ReplayPoint, ApiError> {
+        let history = self.history(game_id).await?;
+        if history.row.status == GameStatus::Open.as_str() {
+            return Err(ApiError::conflict(
+                "game_not_started",
+                "nothing is dealt before every seat is filled",
+            ));
+        }
+        let version = history.row.version;
+        let seq = seq.unwrap_or(version);
+        if !(0..=version).contains(&seq) {
+            return Err(ApiError::bad_request(
+                "bad_query",
+                format!("seq is 0 to {version}, the game's version"),
+            ));
+        }
+        let seat = player_id.and_then(|p| seat_of(&history.seats, p));
+        let (viewer, viewer_kind) = match (history.finished(), seat) {
+            (true, _) => (Viewer::Omniscient, ViewerKind::Omniscient),
+            (false, Some(seat)) => (Viewer::Seat(seat), ViewerKind::Seat),
+            (false, None) => (Viewer::Spectator, ViewerKind::Spectator),
+        };
+        let upto: Vec<EventRow> = history
+            .events
+            .iter()
+            .take_while(|e| e.seq <= seq)
+            .cloned()
+            .collect();
+        let moves = recorded_moves(&upto)?;
+        let view = game_record::view_after(&history.info()?, &moves, viewer)
+            .map_err(ApiError::internal)?;
+        Ok(ReplayPoint {
+            version,
+            seq,
+            moves: moves.len(),
+            viewer: viewer_kind,
+            your_seat: seat.map(Seat::number),
+            view,
+        })
+    }
+
+    /// Checks a finished game as an outsider would: the commitment
+    /// published at creation against the revealed seed, every deal
+    /// recomputed from the seed and entropy, every move replayed, every
+    /// trick, score and the result (`game_record::verify`).
+    pub async fn verify(&self, game_id: &str) -> Result<Verification, ApiError> {
+        let history = self.history(game_id).await?;
+        if !history.finished() {
+            return Err(ApiError::conflict(
+                "game_not_finished",
+                "a game can be verified once it is over (its seed is revealed then)",
+            ));
+        }
+        let info = history.info()?;
+        let mut findings = Vec::new();
+        let computed = game_record::fairness::commitment(&info.server_seed);
+        let published = history
+            .events
+            .iter()
+            .find(|e| e.event_type == log::GAME_STARTED)
+            .and_then(|e| {
+                e.payload
+                    .get("seed_commitment")?
+                    .as_str()
+                    .map(str::to_owned)
+            });
+        for claimed in [Some(history.row.seed_commitment.clone()), published]
+            .into_iter()
+            .flatten()
+        {
+            if claimed != computed {
+                findings.push(Finding {
+                    line: None,
+                    code: "bad_commitment".to_owned(),
+                    rule: None,
+                    detail: format!(
+                        "the commitment published for this game, {claimed}, is not SHA-256 of \
+                         the revealed seed, which is {computed}"
+                    ),
+                });
+            }
+        }
+        let record = match GameRecord::build(&info, &recorded_moves(&history.events)?) {
+            Ok(record) => {
+                findings.extend(game_record::verify_record(&record).iter().map(finding));
+                Some(record)
+            }
+            Err(game_record::BuildError::IllegalMove {
+                index,
+                seat,
+                code,
+                rule,
+                message,
+            }) => {
+                findings.push(Finding {
+                    line: None,
+                    code,
+                    rule,
+                    detail: format!(
+                        "move {} of the log (by seat {seat}) does not replay from the revealed \
+                         seed: {message}",
+                        index + 1
+                    ),
+                });
+                None
+            }
+            Err(other) => return Err(ApiError::internal(other)),
+        };
+        Ok(Verification {
+            row: history.row,
+            record,
+            entropy: info.entropy,
+            findings,
+        })
+    }
+
+    /// Stores a record (already parsed, so every move re-validated) as a
+    /// finished game: a placeholder player per seat (named as in the
+    /// record; nobody can sign in as one), its events as they would have
+    /// been logged, timed at the record's creation (the end at `Ended`),
+    /// and the seed stored as revealed. `importer` is the game's creator.
+    pub async fn import(
+        &self,
+        importer: &PlayerRow,
+        record: &GameRecord,
+        idem: Option<&IdemRequest>,
+        respond: impl Fn(&Snapshot) -> Result<Stored, ApiError>,
+    ) -> Result<Stored, ApiError> {
+        if !record.is_finished() {
+            return Err(ApiError::unprocessable(
+                "record_unfinished",
+                "only a finished game's record can be imported (its result is `*`)",
+            ));
+        }
+        let now = Utc::now();
+        let time = |value: &Option<String>, tag: &str| match value {
+            None => Ok(now),
+            Some(text) => DateTime::parse_from_rfc3339(text)
+                .map(|t| t.with_timezone(&Utc))
+                .map_err(|e| {
+                    ApiError::unprocessable(
+                        "record_bad_time",
+                        format!("[{tag} \"{text}\"] is not an RFC 3339 time: {e}"),
+                    )
+                }),
+        };
+        let created = time(&record.created, "Created")?;
+        let ended = time(&record.ended, "Ended")?;
+        let id = uuid::Uuid::new_v4().to_string();
+        let players: Vec<PlayerRow> = record
+            .players
+            .iter()
+            .map(|name| PlayerRow {
+                id: uuid::Uuid::new_v4().to_string(),
+                display_name: name.clone(),
+                created_at: now,
+            })
+            .collect();
+        let seats: Vec<SeatWithName> = players
+            .iter()
+            .zip(&record.entropy)
+            .enumerate()
+            .map(|(i, (player, entropy))| SeatWithName {
+                display_name: Some(player.display_name.clone()),
+                seat: SeatRow {
+                    game_id: id.clone(),
+                    seat: i as i32,
+                    player_id: Some(player.id.clone()),
+                    is_bot: false,
+                    entropy: entropy.clone(),
+                },
+            })
+            .collect();
+        let (game, mut events) = imported_log(record, &seats)?;
+        for event in &mut events {
+            event.created_at = Some(created);
+        }
+        if let Some(last) = events.last_mut() {
+            last.created_at = Some(ended);
+        }
+        let row = GameRow {
+            id: id.clone(),
+            kind: record.kind.code().to_owned(),
+            config: game.config_json(),
+            status: GameStatus::Finished.as_str().to_owned(),
+            version: events.len() as i64,
+            to_act: 0,
+            seed_commitment: record.commitment.clone(),
+            seed: record.seed.to_string(),
+            created_by: importer.id.clone(),
+            created_at: created,
+            updated_at: ended,
+        };
+        let new_game = NewGame {
+            id: row.id.clone(),
+            kind: row.kind.clone(),
+            config: row.config.clone(),
+            status: row.status.clone(),
+            to_act: 0,
+            seed_commitment: row.seed_commitment.clone(),
+            seed: row.seed.clone(),
+            created_by: row.created_by.clone(),
+            created_at: created,
+        };
+        let seat_rows: Vec<SeatRow> = seats.iter().map(|s| s.seat.clone()).collect();
+        let snapshot = Snapshot { row, seats, game };
+        let stored = respond(&snapshot)?;
+        let idem_row = idem.map(|i| i.record(&stored));
+        self.db
+            .import_game(
+                &players,
+                &new_game,
+                ended,
+                &seat_rows,
+                &events,
+                idem_row.as_ref(),
+            )
+            .await
+            .map_err(|e| match e {
+                DbError::IdempotencyTaken => ApiError::idempotency_race(),
+                e => e.into(),
+            })?;
+        Ok(stored)
+    }
+}
+
+/// The events a game played as `record` says would have logged, and its
+/// final state: the seats taken, the start, every move (replayed through
+/// the api's own engines) and the end.
+fn imported_log(
+    record: &GameRecord,
+    seats: &[SeatWithName],
+) -> Result<(Box<dyn super::AnyGame>, Vec<NewEvent>), ApiError> {
+    let seed = record.seed.to_string();
+    let entropy = log::entropy_by_seat(seats);
+    let mut game = log::new_game(record.kind.code(), &record.config, &seed, &entropy)
+        .map_err(ApiError::internal)?;
+    let player_of = |seat: u8| {
+        seats
+            .get(usize::from(seat))
+            .and_then(|s| s.seat.player_id.clone())
+            .ok_or_else(|| ApiError::internal(format!("no seat {seat}")))
+    };
+    let mut events = Vec::new();
+    for s in seats {
+        let seat = Seat::new(s.seat.seat as u8);
+        let player_id = player_of(seat.number())?;
+        let actor = Actor::Player {
+            player_id: player_id.clone(),
+            seat: Some(seat),
+        };
+        events.push(log::seat_taken(seat, Some(&player_id), &actor));
+    }
+    events.push(log::game_started(&record.commitment, game.to_act()));
+    for mv in record.moves() {
+        let seat = Seat::new(mv.seat);
+        let played = game
+            .play(seat, &mv.mv)
+            .map_err(|e| ApiError::internal(format!("a parsed record's move is refused: {e:?}")))?;
+        let actor = match mv.actor {
+            RecordActor::Player => Actor::Player {
+                player_id: player_of(mv.seat)?,
+                seat: Some(seat),
+            },
+            RecordActor::Bot => Actor::Bot { seat },
+            RecordActor::Deadline => Actor::Deadline { seat },
+        };
+        events.push(log::moved(played.json, &actor));
+    }
+    if game.outcome().is_none() {
+        return Err(ApiError::internal("a finished record replays unfinished"));
+    }
+    events.push(log::game_finished(&*game, &seed, &entropy));
+    Ok((game, events))
+}
