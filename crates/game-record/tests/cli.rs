@@ -90,3 +90,128 @@ fn usage_errors_exit_2() {
         Some(2)
     );
 }
+
+/// A one-request HTTP server on a free port: answers `response` and hands
+/// back the request it got.
+fn serve_once(response: String) -> (String, std::thread::JoinHandle<String>) {
+    use std::io::{BufRead, BufReader, Read};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let handle = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut reader = BufReader::new(stream);
+        let mut request = String::new();
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap();
+            }
+            request.push_str(&line);
+            if line == "\r\n" {
+                break;
+            }
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).unwrap();
+        request.push_str(&String::from_utf8(body).unwrap());
+        reader.get_mut().write_all(response.as_bytes()).unwrap();
+        request
+    });
+    (base, handle)
+}
+
+fn chunked(status: &str, content_type: &str, body: &str) -> String {
+    let mut out = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
+    for piece in body.as_bytes().chunks(1000) {
+        out.push_str(&format!(
+            "{:x}\r\n{}\r\n",
+            piece.len(),
+            std::str::from_utf8(piece).unwrap()
+        ));
+    }
+    out + "0\r\n\r\n"
+}
+
+#[test]
+fn replay_fetches_a_record_from_a_server_url() {
+    let record = text(0);
+    let (base, server) = serve_once(chunked("200 OK", "text/plain", &record));
+    let url = format!("{base}/v1/games/g1/record");
+    let out = run(&["replay", "--url", &url, "--plain"], &[], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected = game_record::replay::replay_text(&record, false).unwrap();
+    assert_eq!(stdout(&out), expected);
+    let request = server.join().unwrap();
+    assert!(
+        request.starts_with("GET /v1/games/g1/record HTTP/1.1\r\n"),
+        "{request}"
+    );
+
+    let problem = r#"{"status":409,"code":"game_not_finished","detail":"the game is not over"}"#;
+    let (base, _) = serve_once(format!(
+        "HTTP/1.1 409 Conflict\r\nContent-Type: application/problem+json\r\nContent-Length: {}\r\n\r\n{problem}",
+        problem.len()
+    ));
+    let out = run(
+        &["replay", "--url", &format!("{base}/v1/games/g2/record")],
+        &[],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("409 the game is not over"));
+}
+
+#[test]
+fn import_posts_the_record_with_the_token() {
+    let record = text(1);
+    let created = r#"{"id":"g42","status":"finished"}"#;
+    let (base, server) = serve_once(format!(
+        "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{created}",
+        created.len()
+    ));
+    let out = run(
+        &["import", "-", "--server", &base, "--token", "t0k"],
+        &[],
+        &record,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout(&out).contains("imported as game g42"),
+        "{}",
+        stdout(&out)
+    );
+    let request = server.join().unwrap();
+    assert!(request.starts_with("POST /v1/records HTTP/1.1\r\n"));
+    assert!(request.contains("Authorization: Bearer t0k\r\n"));
+    assert!(request.contains("Content-Type: text/plain"));
+    assert!(request.ends_with(&format!("\r\n\r\n{record}")));
+
+    let refused =
+        r#"{"status":422,"code":"deal_mismatch","line":20,"detail":"line 20: deal mismatch"}"#;
+    let (base, _) = serve_once(chunked(
+        "422 Unprocessable Entity",
+        "application/problem+json",
+        refused,
+    ));
+    let out = run(
+        &["import", "-", "--server", &base],
+        &[("CARDGAMES_TOKEN", "t")],
+        &record,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "refused: line 20: deal mismatch\n");
+    let out = run(&["import", "-", "--server", &base], &[], &record);
+    assert_eq!(out.status.code(), Some(2), "no token");
+}
