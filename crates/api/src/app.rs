@@ -142,6 +142,7 @@ async fn start(
     if resumed > 0 {
         tracing::info!(resumed, "resumed bots in games in progress");
     }
+    state.games.start_background();
     let running = RunningServer {
         addr,
         handle: server.handle(),

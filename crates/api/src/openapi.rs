@@ -24,13 +24,23 @@ use crate::error::Problem;
         license(name = "MIT OR Apache-2.0")
     ),
     modifiers(&BearerAuth),
-    components(schemas(Problem)),
+    components(schemas(
+        Problem,
+        crate::resources::GameResource,
+        crate::resources::EventResource,
+        crate::resources::streams::GameStateResource,
+        crate::resources::streams::YourTurn,
+        crate::resources::streams::GameNotice,
+    )),
     tags(
         (name = "players", description = "Registration and tokens"),
         (name = "games", description = "Creating, finding, joining and reading games"),
         (name = "moves", description = "Legal moves and making them"),
         (name = "events", description = "The game's log"),
         (name = "records", description = "Replay and audit: the view after any event, portable game records (export, import), verifying a finished game's shuffle and moves"),
+        (name = "streams", description = "Following games live: Server-Sent Events (each event's \
+            `data:` is one of the component schemas `GameResource`, `EventResource`, \
+            `GameStateResource`, `YourTurn`, `GameNotice`) and a long poll"),
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "docs", description = "This document"),
     )

@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+pub mod streams;
+
 use crate::db::models::{GameRow, SeatWithName};
 use crate::games::Snapshot;
 use crate::games::log::mask_seats;
@@ -94,6 +96,38 @@ pub enum SeatSpec {
     Bot,
 }
 
+/// What happens when a seat's move clock runs out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeadlinePolicy {
+    /// The server's bot makes that one move; the seat stays its player's.
+    #[default]
+    Bot,
+    /// The seat forfeits: the bot plays it for the rest of the game, the
+    /// player cannot take it back, and it is never among the winners.
+    Forfeit,
+}
+
+impl DeadlinePolicy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeadlinePolicy::Bot => "bot",
+            DeadlinePolicy::Forfeit => "forfeit",
+        }
+    }
+
+    /// The stored policy (`bot` when unset or unknown).
+    pub fn parse(s: Option<&str>) -> DeadlinePolicy {
+        match s {
+            Some("forfeit") => DeadlinePolicy::Forfeit,
+            _ => DeadlinePolicy::Bot,
+        }
+    }
+}
+
+/// The longest time per move: 30 days.
+pub const MAX_MOVE_DEADLINE_SECS: u64 = 30 * 86_400;
+
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({
@@ -101,7 +135,9 @@ pub enum SeatSpec {
     "config": {"players": 6, "target": 100, "all_cancelled": "extend"},
     "seats": ["open", "open", "bot", "bot", "bot", "bot"],
     "take_seat": 0,
-    "entropy": "a sentence only I know"
+    "entropy": "a sentence only I know",
+    "move_deadline_secs": 86400,
+    "on_deadline": "bot"
 }))]
 pub struct CreateGameRequest {
     pub kind: GameKindName,
@@ -123,6 +159,15 @@ pub struct CreateGameRequest {
     /// Private until the game is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entropy: Option<String>,
+    /// Time allowed per move, 1 s to 30 days; no clock when left out. The
+    /// clock restarts whenever a seat newly has to act.
+    #[serde(default)]
+    #[schema(example = 86400, minimum = 1, maximum = 2592000)]
+    pub move_deadline_secs: Option<u64>,
+    /// What happens when the time runs out (default `bot`); only with
+    /// `move_deadline_secs`.
+    #[serde(default)]
+    pub on_deadline: Option<DeadlinePolicy>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
@@ -154,13 +199,19 @@ pub enum Occupant {
     "seat": 0,
     "occupant": "player",
     "player_id": "6f1c2f7e-3f1a-4a57-9a55-2b1f3a1d9c11",
-    "display_name": "Ada"
+    "display_name": "Ada",
+    "autoplay": false,
+    "forfeited": false
 }))]
 pub struct SeatResource {
     pub seat: u8,
     pub occupant: Occupant,
     pub player_id: Option<String>,
     pub display_name: Option<String>,
+    /// The server's bot plays this player's seat (`set_autoplay`, or a forfeit).
+    pub autoplay: bool,
+    /// The seat forfeited on a deadline: never among the winners.
+    pub forfeited: bool,
 }
 
 /// A game as listed: public facts only.
@@ -172,10 +223,13 @@ pub struct SeatResource {
     "version": 14,
     "config": {"players": 2, "partnerships": false, "target": 40},
     "seats": [
-        {"seat": 0, "occupant": "player", "player_id": "6f1c2f7e-3f1a-4a57-9a55-2b1f3a1d9c11", "display_name": "Ada"},
-        {"seat": 1, "occupant": "bot", "player_id": null, "display_name": null}
+        {"seat": 0, "occupant": "player", "player_id": "6f1c2f7e-3f1a-4a57-9a55-2b1f3a1d9c11", "display_name": "Ada", "autoplay": false, "forfeited": false},
+        {"seat": 1, "occupant": "bot", "player_id": null, "display_name": null, "autoplay": false, "forfeited": false}
     ],
     "to_act": [0],
+    "move_deadline_secs": 86400,
+    "on_deadline": "bot",
+    "deadline_at": "2026-12-01T12:03:10Z",
     "seed_commitment": "621887354679fa0475e1c0d33026f6a0a597ec86374274d27eb630cd7971d1d3",
     "created_at": "2026-11-30T12:00:00Z",
     "updated_at": "2026-11-30T12:03:10Z"
@@ -194,6 +248,12 @@ pub struct GameSummary {
     pub seats: Vec<SeatResource>,
     /// Seats that must act now (several while passing).
     pub to_act: Vec<u8>,
+    /// Time allowed per move, if the game has a clock.
+    pub move_deadline_secs: Option<i64>,
+    /// What happens when the time runs out, if the game has a clock.
+    pub on_deadline: Option<DeadlinePolicy>,
+    /// When the seats in `to_act` run out of time (null: no clock running).
+    pub deadline_at: Option<DateTime<Utc>>,
     /// Hex SHA-256 of the 32 secret seed bytes, public from the start; the
     /// seed itself is revealed when the game is over.
     pub seed_commitment: String,
@@ -224,8 +284,9 @@ pub struct GameResource {
     /// The kind's view of the game for this viewer (see `docs/rules/`).
     #[schema(value_type = Object)]
     pub view: Value,
-    /// Final scores and winners, once over.
-    #[schema(value_type = Option<Object>)]
+    /// Final scores and winners, once over. When a seat forfeited on a
+    /// deadline, `winners` leaves it out and `forfeited` lists it.
+    #[schema(value_type = Option<Object>, example = json!({"scores": [41, 12], "winners": [0]}))]
     pub outcome: Option<Value>,
     /// The server's shuffle seed (64 hex digits), once the game is over:
     /// its SHA-256 is `seed_commitment`.
@@ -359,6 +420,8 @@ pub fn seat_resources(seats: &[SeatWithName]) -> Vec<SeatResource> {
             },
             player_id: s.seat.player_id.clone(),
             display_name: s.display_name.clone(),
+            autoplay: s.seat.autoplay,
+            forfeited: s.seat.forfeited,
         })
         .collect()
 }
@@ -373,6 +436,11 @@ impl GameSummary {
             config: row.config.clone(),
             seats: seat_resources(seats),
             to_act: mask_seats(row.to_act),
+            move_deadline_secs: row.move_deadline_secs,
+            on_deadline: row
+                .move_deadline_secs
+                .map(|_| DeadlinePolicy::parse(row.on_deadline.as_deref())),
+            deadline_at: row.deadline_at,
             seed_commitment: row.seed_commitment.clone(),
             created_at: row.created_at,
             updated_at: row.updated_at,
@@ -404,15 +472,38 @@ impl GameResource {
             viewer: viewer_kind,
             your_seat: seat.map(Seat::number),
             view: snapshot.game.view(viewer),
-            outcome: snapshot
-                .game
-                .outcome()
-                .and_then(|o| serde_json::to_value(o).ok()),
+            outcome: outcome_json(snapshot),
             seed: finished.then(|| snapshot.row.seed.clone()),
             entropy,
             dealing_seed,
         }
     }
+}
+
+/// The outcome as the api rules it: the engine's, except that a forfeited
+/// seat is never a winner (then `forfeited` lists those seats).
+fn outcome_json(snapshot: &Snapshot) -> Option<Value> {
+    let outcome = snapshot.game.outcome()?;
+    if !snapshot.seats.iter().any(|s| s.seat.forfeited) {
+        return serde_json::to_value(outcome).ok();
+    }
+    let forfeited: Vec<u8> = snapshot
+        .seats
+        .iter()
+        .filter(|s| s.seat.forfeited)
+        .filter_map(|s| u8::try_from(s.seat.seat).ok())
+        .collect();
+    let winners: Vec<u8> = outcome
+        .winners
+        .iter()
+        .map(Seat::number)
+        .filter(|s| !forfeited.contains(s))
+        .collect();
+    Some(serde_json::json!({
+        "scores": outcome.scores,
+        "winners": winners,
+        "forfeited": forfeited,
+    }))
 }
 
 #[cfg(test)]

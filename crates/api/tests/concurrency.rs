@@ -113,6 +113,7 @@ async fn ten_passes_at_once(backend: Backend) {
     let update = api::db::models::GameUpdate {
         status: "in_progress".to_owned(),
         to_act: 0,
+        deadline_at: None,
     };
     let refused = db.append(&id, stale, &[event], &update, None, None).await;
     assert!(

@@ -54,6 +54,7 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
         "export_record",
         "get_events",
         "get_game",
+        "get_inbox",
         "get_legal_moves",
         "get_replay",
         "healthz",
@@ -66,9 +67,33 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
         "post_move",
         "readyz",
         "register_player",
+        "set_autoplay",
+        "stream_game",
+        "stream_player",
         "verify_game",
+        "wait_events",
     ];
     assert_eq!(operations, expected);
+    // The SSE endpoints say so, and their events' payloads are components.
+    for path in ["/v1/games/{game_id}/stream", "/v1/players/me/stream"] {
+        assert!(
+            spec["paths"][path]["get"]["responses"]["200"]["content"]["text/event-stream"]
+                .is_object(),
+            "{path} is not declared as text/event-stream"
+        );
+    }
+    for schema in [
+        "GameResource",
+        "EventResource",
+        "GameStateResource",
+        "YourTurn",
+        "GameNotice",
+    ] {
+        assert!(
+            spec["components"]["schemas"][schema].is_object(),
+            "{schema} missing"
+        );
+    }
     assert_eq!(
         spec["components"]["securitySchemes"]["bearer"]["scheme"],
         "bearer"

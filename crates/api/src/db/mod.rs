@@ -7,6 +7,7 @@
 //! Queries return [`DbError`] (diesel errors plus pool and conflict cases);
 //! only the HTTP layer turns them into responses.
 
+pub mod listen;
 pub mod models;
 mod queries;
 pub mod schema;
@@ -52,6 +53,8 @@ pub struct Db {
     /// The longest wait for a pooled connection (and, on Postgres, for a
     /// new connection and for one statement): past it, a 503.
     timeout: std::time::Duration,
+    /// The Postgres URL, for the dedicated (unpooled) `LISTEN` connection.
+    pg_url: Option<String>,
 }
 
 impl std::fmt::Debug for Db {
@@ -244,6 +247,7 @@ impl Db {
                 Ok(Db {
                     pools: Pools::Postgres(pool),
                     timeout,
+                    pg_url: Some(url.clone()),
                 })
             }
             DatabaseTarget::Sqlite(path) => {
@@ -289,6 +293,7 @@ impl Db {
                 Ok(Db {
                     pools: Pools::Sqlite(pool),
                     timeout,
+                    pg_url: None,
                 })
             }
         }
@@ -296,6 +301,11 @@ impl Db {
 
     pub fn timeout(&self) -> Duration {
         self.timeout
+    }
+
+    /// The Postgres URL (for `LISTEN`), or `None` with SQLite.
+    pub fn pg_url(&self) -> Option<&str> {
+        self.pg_url.as_deref()
     }
 
     pub fn pools(&self) -> &Pools {

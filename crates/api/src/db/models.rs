@@ -28,6 +28,12 @@ pub struct GameRow {
     pub created_by: String,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    /// The time allowed per move, if the game has a clock.
+    pub move_deadline_secs: Option<i64>,
+    /// What happens when it runs out: `bot` or `forfeit`.
+    pub on_deadline: Option<String>,
+    /// When the seats that must act now run out of time.
+    pub deadline_at: Option<DateTime<Utc>>,
 }
 
 #[derive(Debug, Clone, Queryable)]
@@ -39,6 +45,10 @@ pub struct SeatRow {
     /// What the seat's player added to the shuffle (docs/fairness.md):
     /// private until the game is over.
     pub entropy: Option<String>,
+    /// The server plays this seat for its player.
+    pub autoplay: bool,
+    /// The seat ran out of time under the forfeit policy.
+    pub forfeited: bool,
 }
 
 /// A seat with its occupant's display name.
@@ -86,6 +96,9 @@ pub struct NewGame {
     pub seed: String,
     pub created_by: String,
     pub created_at: DateTime<Utc>,
+    pub move_deadline_secs: Option<i64>,
+    pub on_deadline: Option<String>,
+    pub deadline_at: Option<DateTime<Utc>>,
 }
 
 /// An event to append (its seq is assigned by the append).
@@ -125,6 +138,14 @@ pub enum SeatChange {
     },
     /// A player's seat opened again (fails if they no longer hold it).
     Release { seat: i32, player_id: String },
+    /// The server starts or stops playing a player's seat (fails if they no
+    /// longer hold it); `forfeit` marks it forfeited for good.
+    Autoplay {
+        seat: i32,
+        player_id: String,
+        enabled: bool,
+        forfeit: bool,
+    },
 }
 
 /// What an append sets on the game row besides the version.
@@ -132,4 +153,6 @@ pub enum SeatChange {
 pub struct GameUpdate {
     pub status: String,
     pub to_act: i32,
+    /// The move clock after the change (null: none runs).
+    pub deadline_at: Option<DateTime<Utc>>,
 }

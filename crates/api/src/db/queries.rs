@@ -10,7 +10,7 @@ use super::models::{
     EventRow, GameRow, GameUpdate, IdempotencyRow, NewEvent, NewGame, NewIdempotency, PlayerRow,
     SeatChange, SeatRow, SeatWithName,
 };
-use super::{Db, DbError};
+use super::{Db, DbError, Pools};
 use crate::with_conn;
 
 /// Filters for listing games.
@@ -177,6 +177,9 @@ impl Db {
                         s::games::created_by.eq(&game.created_by),
                         s::games::created_at.eq(game.created_at),
                         s::games::updated_at.eq(game.created_at),
+                        s::games::move_deadline_secs.eq(game.move_deadline_secs),
+                        s::games::on_deadline.eq(&game.on_deadline),
+                        s::games::deadline_at.eq(game.deadline_at),
                     ))
                     .execute(conn)
                     .await?;
@@ -188,6 +191,8 @@ impl Db {
                             s::seats::player_id.eq(&seat.player_id),
                             s::seats::is_bot.eq(seat.is_bot),
                             s::seats::entropy.eq(&seat.entropy),
+                            s::seats::autoplay.eq(seat.autoplay),
+                            s::seats::forfeited.eq(seat.forfeited),
                         ))
                         .execute(conn)
                         .await?;
@@ -287,6 +292,8 @@ impl Db {
                         s::seats::player_id,
                         s::seats::is_bot,
                         s::seats::entropy,
+                        s::seats::autoplay,
+                        s::seats::forfeited,
                     ),
                     s::players::display_name.nullable(),
                 ))
@@ -347,6 +354,7 @@ impl Db {
                     s::games::version.eq(new_version),
                     s::games::status.eq(&update.status),
                     s::games::to_act.eq(update.to_act),
+                    s::games::deadline_at.eq(update.deadline_at),
                     s::games::updated_at.eq(Utc::now()),
                 ))
                 .execute(conn)
@@ -391,6 +399,32 @@ impl Db {
                             .execute(conn)
                             .await
                         }
+                        SeatChange::Autoplay {
+                            seat,
+                            player_id,
+                            enabled,
+                            forfeit,
+                        } => {
+                            let target = s::seats::table
+                                .filter(s::seats::game_id.eq(game_id))
+                                .filter(s::seats::seat.eq(*seat))
+                                .filter(s::seats::player_id.eq(player_id));
+                            if *forfeit {
+                                diesel::update(target)
+                                    .set((
+                                        s::seats::autoplay.eq(true),
+                                        s::seats::forfeited.eq(true),
+                                    ))
+                                    .execute(conn)
+                                    .await
+                            } else {
+                                // A forfeited seat stays with the server.
+                                diesel::update(target.filter(s::seats::forfeited.eq(false)))
+                                    .set(s::seats::autoplay.eq(*enabled))
+                                    .execute(conn)
+                                    .await
+                            }
+                        }
                     }
                     .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;
                     if changed != 1 {
@@ -432,8 +466,8 @@ impl Db {
         })
     }
 
-    /// Ids of games in progress with at least one bot seat (to resume bots
-    /// after a restart).
+    /// Ids of games in progress with at least one seat the server plays (a
+    /// bot or autoplay; to resume bots after a restart).
     pub async fn games_with_bots_in_progress(&self) -> Result<Vec<String>, DbError> {
         with_conn!(self, |conn, s| {
             Ok(s::games::table
@@ -441,7 +475,7 @@ impl Db {
                 .filter(
                     s::games::id.eq_any(
                         s::seats::table
-                            .filter(s::seats::is_bot.eq(true))
+                            .filter(s::seats::is_bot.eq(true).or(s::seats::autoplay.eq(true)))
                             .select(s::seats::game_id),
                     ),
                 )
@@ -449,5 +483,75 @@ impl Db {
                 .load::<String>(conn)
                 .await?)
         })
+    }
+}
+
+impl Db {
+    /// In-progress games whose move clock ran out by `now`, soonest first.
+    pub async fn due_deadlines(
+        &self,
+        now: chrono::DateTime<Utc>,
+        limit: i64,
+    ) -> Result<Vec<String>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::games::table
+                .filter(s::games::status.eq("in_progress"))
+                .filter(s::games::deadline_at.le(now))
+                .order(s::games::deadline_at)
+                .select(s::games::id)
+                .limit(limit)
+                .load::<String>(conn)
+                .await?)
+        })
+    }
+
+    /// In-progress games where `player_id` must act now, with the seat they
+    /// hold, the longest-waiting first (by when the game last changed).
+    pub async fn games_awaiting(&self, player_id: &str) -> Result<Vec<(GameRow, i32)>, DbError> {
+        with_conn!(self, |conn, s| {
+            let rows = s::games::table
+                .inner_join(s::seats::table)
+                .filter(s::seats::player_id.eq(player_id))
+                .filter(s::games::status.eq("in_progress"))
+                .filter(s::games::to_act.ne(0))
+                .order((s::games::updated_at, s::games::id))
+                .select((s::games::all_columns, s::seats::seat))
+                .load::<(GameRow, i32)>(conn)
+                .await?;
+            // The bitmask test is done here: it is the same in both dialects.
+            Ok(rows
+                .into_iter()
+                .filter(|(row, seat)| (0..16).contains(seat) && row.to_act & (1 << seat) != 0)
+                .collect())
+        })
+    }
+
+    /// Ids and versions of the games `player_id` holds a seat in, not finished.
+    pub async fn active_games_of(&self, player_id: &str) -> Result<Vec<(String, i64)>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::games::table
+                .inner_join(s::seats::table)
+                .filter(s::seats::player_id.eq(player_id))
+                .filter(s::games::status.ne("finished"))
+                .select((s::games::id, s::games::version))
+                .load::<(String, i64)>(conn)
+                .await?)
+        })
+    }
+
+    /// Tells other processes on the same Postgres database that `game_id`
+    /// reached `version` (`NOTIFY`); nothing to do with SQLite, where one
+    /// process is the supported shape.
+    pub async fn notify_appended(&self, game_id: &str, version: i64) -> Result<(), DbError> {
+        let Pools::Postgres(pool) = self.pools() else {
+            return Ok(());
+        };
+        let mut conn = crate::checkout!(pool, self);
+        diesel::sql_query("SELECT pg_notify($1, $2)")
+            .bind::<diesel::sql_types::Text, _>(super::listen::CHANNEL)
+            .bind::<diesel::sql_types::Text, _>(format!("{game_id} {version}"))
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
     }
 }

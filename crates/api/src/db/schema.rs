@@ -26,6 +26,9 @@ macro_rules! tables {
                 created_by -> Text,
                 created_at -> $time,
                 updated_at -> $time,
+                move_deadline_secs -> Nullable<BigInt>,
+                on_deadline -> Nullable<Text>,
+                deadline_at -> Nullable<$time>,
             }
         }
 
@@ -37,6 +40,8 @@ macro_rules! tables {
                 is_bot -> Bool,
                 /// What the player added to the shuffle; private until the end.
                 entropy -> Nullable<Text>,
+                autoplay -> Bool,
+                forfeited -> Bool,
             }
         }
 

@@ -98,8 +98,10 @@ impl GameService {
         });
     }
 
-    /// Stops every bot driver after its current move and waits for them.
+    /// Stops every bot driver after its current move and waits for them;
+    /// stops the background tasks too.
     pub async fn stop_bots(&self) {
+        self.stop_background();
         self.bots.stopping.store(true, Ordering::SeqCst);
         while !self.bots.running().is_empty() {
             tokio::time::sleep(Duration::from_millis(2)).await;

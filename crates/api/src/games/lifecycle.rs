@@ -11,12 +11,12 @@ use super::any_game::AnyGame;
 use super::cache::LoadedGame;
 use super::kinds;
 use super::log::{self, Actor};
-use super::service::{GameService, Plan, Snapshot, bot_seats, expect_stored, seat_of};
+use super::service::{GameService, Plan, Snapshot, Transacted, bot_seats, expect_stored, seat_of};
 use crate::db::DbError;
 use crate::db::models::{GameRow, NewGame, PlayerRow, SeatChange, SeatRow, SeatWithName};
 use crate::error::ApiError;
 use crate::idempotency::{IdemRequest, Stored};
-use crate::resources::{CreateGameRequest, GameStatus, SeatSpec};
+use crate::resources::{CreateGameRequest, GameStatus, MAX_MOVE_DEADLINE_SECS, SeatSpec};
 
 impl GameService {
     /// Creates a game; it starts at once if no seat is left open.
@@ -37,6 +37,7 @@ impl GameService {
                 "entropy is added to the shuffle by a seat: give take_seat too",
             ));
         }
+        let (move_deadline_secs, on_deadline) = deadline_settings(request)?;
         let seed = Seed(crate::random::secret_bytes());
         // Checks the configuration; the deal is made below, once the seats'
         // entropy is known.
@@ -104,6 +105,8 @@ impl GameService {
                     entropy: player_id.as_ref().and(entropy.clone()),
                     player_id,
                     is_bot,
+                    autoplay: false,
+                    forfeited: false,
                 },
             });
         }
@@ -131,6 +134,7 @@ impl GameService {
             0
         };
         let now = Utc::now();
+        let deadline_at = super::deadlines::first_deadline(move_deadline_secs, full);
         let row = GameRow {
             id: id.clone(),
             kind: kind.name().to_owned(),
@@ -143,6 +147,9 @@ impl GameService {
             created_by: creator.id.clone(),
             created_at: now,
             updated_at: now,
+            move_deadline_secs,
+            on_deadline: on_deadline.clone(),
+            deadline_at,
         };
         let snapshot = Snapshot {
             row,
@@ -160,6 +167,9 @@ impl GameService {
             seed: seed_hex,
             created_by: creator.id.clone(),
             created_at: now,
+            move_deadline_secs,
+            on_deadline,
+            deadline_at,
         };
         let seat_rows: Vec<SeatRow> = snapshot.seats.iter().map(|s| s.seat.clone()).collect();
         let record = idem.map(|i| i.record(&stored));
@@ -174,6 +184,7 @@ impl GameService {
             version: events.len() as i64,
             game,
         });
+        self.appended(&id, events.len() as i64);
         if full && !bot_seats(&snapshot.seats).is_empty() {
             self.kick_bots(id);
         }
@@ -268,6 +279,67 @@ impl GameService {
         Ok(expect_stored(stored))
     }
 
+    /// Hands `player_id`'s seat to the server's bot (`enabled`) or takes it
+    /// back. A forfeited seat cannot be taken back; asking for the state the
+    /// seat is already in appends nothing and answers the game as it is.
+    pub async fn set_autoplay(
+        self: &Arc<Self>,
+        game_id: &str,
+        player_id: &str,
+        enabled: bool,
+        idem: Option<&IdemRequest>,
+        respond: impl Fn(&Snapshot, i64) -> Result<Stored, ApiError>,
+    ) -> Result<Stored, ApiError> {
+        let plan = |row: &GameRow, seats: &[SeatWithName], _: &LoadedGame| {
+            let seat = seat_of(seats, player_id).ok_or_else(|| {
+                ApiError::forbidden("not_seated", "you hold no seat in this game")
+            })?;
+            if row.status == GameStatus::Finished.as_str() {
+                return Err(ApiError::conflict("game_over", "the game is over"));
+            }
+            let mut after = seats.to_vec();
+            let Some(held) = after
+                .iter_mut()
+                .find(|s| s.seat.seat == i32::from(seat.number()))
+            else {
+                return Err(ApiError::internal("seat missing from its own list"));
+            };
+            if held.seat.forfeited && !enabled {
+                return Err(ApiError::conflict(
+                    "seat_forfeited",
+                    "this seat forfeited on a deadline; the bot plays it to the end",
+                ));
+            }
+            if held.seat.autoplay == enabled {
+                return Ok(None);
+            }
+            held.seat.autoplay = enabled;
+            Ok(Some(Plan {
+                events: vec![log::autoplay(seat, player_id, enabled)],
+                status: GameStatus::parse(&row.status),
+                next: None,
+                seats: after,
+                seat_change: Some(SeatChange::Autoplay {
+                    seat: i32::from(seat.number()),
+                    player_id: player_id.to_owned(),
+                    enabled,
+                    forfeit: false,
+                }),
+            }))
+        };
+        let stored = match self.transact(game_id, idem, plan, Some(&respond)).await? {
+            Transacted::Appended(Some(stored)) => stored,
+            _ => {
+                let snapshot = self.snapshot(game_id).await?;
+                respond(&snapshot, snapshot.row.version)?
+            }
+        };
+        if enabled {
+            self.kick_bots(game_id.to_owned());
+        }
+        Ok(stored)
+    }
+
     /// Gives up `player`'s seat in a game that has not started.
     pub async fn leave(
         self: &Arc<Self>,
@@ -336,4 +408,27 @@ fn redeal(row: &GameRow, seats: &[SeatWithName]) -> Result<Box<dyn AnyGame>, Api
         &log::entropy_by_seat(seats),
     )
     .map_err(ApiError::internal)
+}
+/// The clock settings of a create request, checked: the time per move and
+/// the stored policy.
+fn deadline_settings(
+    request: &CreateGameRequest,
+) -> Result<(Option<i64>, Option<String>), ApiError> {
+    match (request.move_deadline_secs, request.on_deadline) {
+        (None, None) => Ok((None, None)),
+        (None, Some(_)) => Err(ApiError::unprocessable(
+            "bad_deadline",
+            "on_deadline needs move_deadline_secs",
+        )),
+        (Some(secs), _) if !(1..=MAX_MOVE_DEADLINE_SECS).contains(&secs) => {
+            Err(ApiError::unprocessable(
+                "bad_deadline",
+                format!("move_deadline_secs is 1 to {MAX_MOVE_DEADLINE_SECS} (30 days)"),
+            ))
+        }
+        (Some(secs), policy) => Ok((
+            Some(secs as i64),
+            Some(policy.unwrap_or_default().as_str().to_owned()),
+        )),
+    }
 }

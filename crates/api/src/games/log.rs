@@ -7,8 +7,13 @@
 //! | `seat_left`     | `{"seat", "player_id"}`                   | no                       |
 //! | `game_started`  | `{"seed_commitment", "to_act"}`           | no                       |
 //! | `move`          | the move, as `post_move` takes it         | yes                      |
-//! | `game_finished` | `{"outcome", "seed", "entropy", "dealing_seed"}` | no                |
+//! | `game_finished` | `{"outcome", "seed", "entropy", "dealing_seed", "forfeited"?}` | no   |
+//! | `autoplay`      | `{"seat", "enabled"}`                     | no                       |
+//! | `deadline_expired` | `{"seat", "policy"}` (then the bot's `move`) | no                 |
 //!
+//! `outcome` is the engine's (the cards' result, replayable from the log);
+//! `forfeited` (only when some seat did) lists the seats that forfeited on a
+//! deadline, which the api removes from the winners (see `docs/streams.md`).
 //! Every event carries a schema version so that old logs stay readable.
 
 use cards::{Seat, SeatSet, Seed, Visibility};
@@ -26,6 +31,8 @@ pub const SEAT_LEFT: &str = "seat_left";
 pub const GAME_STARTED: &str = "game_started";
 pub const MOVE: &str = "move";
 pub const GAME_FINISHED: &str = "game_finished";
+pub const AUTOPLAY: &str = "autoplay";
+pub const DEADLINE_EXPIRED: &str = "deadline_expired";
 
 /// Who made an event.
 #[derive(Debug, Clone)]
@@ -101,19 +108,48 @@ pub fn moved(mv: Value, actor: &Actor) -> NewEvent {
 /// The end: the outcome and everything the deal was made from, revealed
 /// (`docs/fairness.md`): the server seed, each seat's entropy and the
 /// dealing seed computed from them.
-pub fn game_finished(game: &dyn AnyGame, seed: &str, entropy: &[Option<String>]) -> NewEvent {
+pub fn game_finished(
+    game: &dyn AnyGame,
+    seed: &str,
+    entropy: &[Option<String>],
+    forfeited: SeatSet,
+) -> NewEvent {
     let dealing = seed
         .parse::<Seed>()
         .map(|s| dealing_seed(&s, entropy).to_string())
         .ok();
+    let mut payload = json!({
+        "outcome": game.outcome(),
+        "seed": seed,
+        "entropy": entropy,
+        "dealing_seed": dealing,
+    });
+    if !forfeited.is_empty() {
+        payload["forfeited"] = json!(seats_json(forfeited));
+    }
+    event(GAME_FINISHED, payload, &Actor::Server)
+}
+
+/// A player hands their seat to the server's bot, or takes it back.
+pub fn autoplay(seat: Seat, player_id: &str, enabled: bool) -> NewEvent {
+    let actor = Actor::Player {
+        player_id: player_id.to_owned(),
+        seat: Some(seat),
+    };
     event(
-        GAME_FINISHED,
-        json!({
-            "outcome": game.outcome(),
-            "seed": seed,
-            "entropy": entropy,
-            "dealing_seed": dealing,
-        }),
+        AUTOPLAY,
+        json!({"seat": seat.number(), "enabled": enabled}),
+        &actor,
+    )
+}
+
+/// A seat's move clock ran out; the server acts by `policy` (`bot`: the bot
+/// plays this one move; `forfeit`: the seat forfeits and the bot plays it
+/// from now on). The bot's move follows as its own `move` event.
+pub fn deadline_expired(seat: Seat, policy: &str) -> NewEvent {
+    event(
+        DEADLINE_EXPIRED,
+        json!({"seat": seat.number(), "policy": policy}),
         &Actor::Server,
     )
 }

@@ -5,13 +5,16 @@
 pub mod any_game;
 mod bots;
 pub mod cache;
+mod deadlines;
 pub mod kinds;
 mod lifecycle;
 pub mod log;
 mod moves;
+pub mod notify;
 mod reads;
 pub mod records;
 mod service;
+pub mod watch;
 
 pub use any_game::{AnyGame, GameKind, LegalSet, MoveRefusal};
 pub use reads::{ListQuery, LogPage, VisibleEvent};

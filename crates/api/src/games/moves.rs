@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::cache::LoadedGame;
 use super::log::{self, Actor};
 use super::service::{
-    GameService, Plan, Snapshot, Transacted, bot_seats, expect_stored, refusal, seat_of,
+    GameService, Plan, Snapshot, Transacted, bot_seats, expect_stored, forfeited_seats, refusal,
+    seat_of,
 };
 use crate::db::models::{GameRow, SeatWithName};
 use crate::error::ApiError;
@@ -72,7 +73,7 @@ impl GameService {
     }
 
     /// Checks `mv` with the engine and plans its event (and the game's end).
-    fn plan_move(
+    pub(super) fn plan_move(
         &self,
         row: &GameRow,
         seats: &[SeatWithName],
@@ -90,6 +91,7 @@ impl GameService {
                 &*next,
                 &row.seed,
                 &log::entropy_by_seat(seats),
+                forfeited_seats(seats),
             ));
         }
         Ok(Plan {

@@ -28,6 +28,9 @@ pub struct LogPage {
     /// Whether the game was over (payloads complete for everyone).
     pub finished: bool,
     pub events: Vec<VisibleEvent>,
+    /// The game row, read before the events (its `version` may be behind
+    /// the last event read).
+    pub row: GameRow,
 }
 
 /// Filters for [`GameService::list`].
@@ -81,6 +84,7 @@ impl GameService {
             version: row.version,
             finished,
             events,
+            row,
         })
     }
 

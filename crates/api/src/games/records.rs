@@ -388,6 +388,8 @@ impl GameService {
                     player_id: Some(player.id.clone()),
                     is_bot: false,
                     entropy: entropy.clone(),
+                    autoplay: false,
+                    forfeited: false,
                 },
             })
             .collect();
@@ -410,6 +412,9 @@ impl GameService {
             created_by: importer.id.clone(),
             created_at: created,
             updated_at: ended,
+            move_deadline_secs: None,
+            on_deadline: None,
+            deadline_at: None,
         };
         let new_game = NewGame {
             id: row.id.clone(),
@@ -421,6 +426,9 @@ impl GameService {
             seed: row.seed.clone(),
             created_by: row.created_by.clone(),
             created_at: created,
+            move_deadline_secs: None,
+            on_deadline: None,
+            deadline_at: None,
         };
         let seat_rows: Vec<SeatRow> = seats.iter().map(|s| s.seat.clone()).collect();
         let snapshot = Snapshot { row, seats, game };
@@ -490,6 +498,11 @@ fn imported_log(
     if game.outcome().is_none() {
         return Err(ApiError::internal("a finished record replays unfinished"));
     }
-    events.push(log::game_finished(&*game, &seed, &entropy));
+    events.push(log::game_finished(
+        &*game,
+        &seed,
+        &entropy,
+        cards::SeatSet::EMPTY,
+    ));
     Ok((game, events))
 }

@@ -56,10 +56,21 @@ pub(super) fn seat_of(seats: &[SeatWithName], player_id: &str) -> Option<Seat> {
         .map(Seat::new)
 }
 
+/// The seats the server plays: bots, and players' seats on autoplay.
 pub(super) fn bot_seats(seats: &[SeatWithName]) -> SeatSet {
     seats
         .iter()
-        .filter(|s| s.seat.is_bot)
+        .filter(|s| s.seat.is_bot || s.seat.autoplay)
+        .filter_map(|s| u8::try_from(s.seat.seat).ok())
+        .map(Seat::new)
+        .collect()
+}
+
+/// The seats that forfeited on a deadline (never among the winners).
+pub(super) fn forfeited_seats(seats: &[SeatWithName]) -> SeatSet {
+    seats
+        .iter()
+        .filter(|s| s.seat.forfeited)
         .filter_map(|s| u8::try_from(s.seat.seat).ok())
         .map(Seat::new)
         .collect()
@@ -95,6 +106,11 @@ pub struct GameService {
     retries: std::sync::atomic::AtomicU64,
     /// Counters for `GET /metrics` (shared with the HTTP middlewares).
     metrics: std::sync::Arc<crate::ops::metrics::Metrics>,
+    /// Wakes streams and long polls when a game changes (here or, with
+    /// Postgres, in another process).
+    pub(super) notifier: super::notify::Notifier,
+    /// Turned true to stop the background tasks (deadline clock, LISTEN).
+    pub(super) shutdown: tokio::sync::watch::Sender<bool>,
 }
 
 pub(super) fn refusal(e: MoveRefusal) -> ApiError {
@@ -117,6 +133,8 @@ impl GameService {
             bots: Default::default(),
             retries: Default::default(),
             metrics: Default::default(),
+            notifier: Default::default(),
+            shutdown: tokio::sync::watch::channel(false).0,
         }
     }
 
@@ -133,6 +151,51 @@ impl GameService {
     /// How many game states the cache holds now, and at most.
     pub fn cache_usage(&self) -> (usize, usize) {
         (self.cache.len(), self.cache.capacity())
+    }
+
+    /// Subscribes to "a game changed" signals.
+    pub fn subscribe(&self) -> super::notify::Subscription {
+        self.notifier.subscribe()
+    }
+
+    /// Tells this process's watchers and (Postgres) the other processes that
+    /// `game_id` reached `version`. The NOTIFY is sent right after the append
+    /// commits; if it fails, other processes' streams still catch up at
+    /// their next heartbeat.
+    pub(super) fn appended(&self, game_id: &str, version: i64) {
+        self.notifier.send(super::notify::Changed::Game {
+            game_id: game_id.into(),
+            version,
+        });
+        if self.db.pg_url().is_some() {
+            let db = self.db.clone();
+            let game_id = game_id.to_owned();
+            self.runtime.spawn(async move {
+                if let Err(e) = db.notify_appended(&game_id, version).await {
+                    tracing::warn!(game_id, error = %e, "NOTIFY failed");
+                }
+            });
+        }
+    }
+
+    /// Starts the background tasks: the move-deadline clock and, with
+    /// Postgres, the `LISTEN` connection feeding the notifier.
+    pub fn start_background(self: &std::sync::Arc<Self>) {
+        if let Some(url) = self.db.pg_url() {
+            let notifier = self.notifier.clone();
+            self.runtime.spawn(crate::db::listen::listen(
+                url.to_owned(),
+                self.shutdown.subscribe(),
+                move |heard| notifier.send(heard.into()),
+            ));
+        }
+        let service = std::sync::Arc::clone(self);
+        self.runtime.spawn(service.run_deadline_clock());
+    }
+
+    /// Stops the background tasks (they exit at their next wake-up).
+    pub fn stop_background(&self) {
+        self.shutdown.send_replace(true);
     }
 
     pub fn db(&self) -> &Db {
@@ -162,9 +225,16 @@ impl GameService {
             if loaded.version < row.version {
                 let missing = row.version - loaded.version;
                 let events = self.db.events(&row.id, loaded.version, missing).await?;
-                let only_play = events
-                    .iter()
-                    .all(|e| e.event_type == log::MOVE || e.event_type == log::GAME_FINISHED);
+                // Autoplay and deadline events change no seat's entropy either.
+                let only_play = events.iter().all(|e| {
+                    [
+                        log::MOVE,
+                        log::GAME_FINISHED,
+                        log::AUTOPLAY,
+                        log::DEADLINE_EXPIRED,
+                    ]
+                    .contains(&e.event_type.as_str())
+                });
                 if events.len() as i64 == missing && only_play {
                     for event in &events {
                         if let Err(e) = log::apply(&mut *loaded.game, event) {
@@ -278,9 +348,17 @@ impl GameService {
                 GameStatus::InProgress => log::seat_mask(after.to_act()),
                 _ => 0,
             };
+            let deadline_at = super::deadlines::next_deadline(
+                &row,
+                &plan.events,
+                plan.status,
+                to_act,
+                Utc::now(),
+            );
             let update = GameUpdate {
                 status: plan.status.as_str().to_owned(),
                 to_act,
+                deadline_at,
             };
             let first_seq = loaded.version + 1;
             let new_version = loaded.version + plan.events.len() as i64;
@@ -291,6 +369,7 @@ impl GameService {
                             version: new_version,
                             status: update.status.clone(),
                             to_act,
+                            deadline_at,
                             updated_at: Utc::now(),
                             ..row.clone()
                         },
@@ -320,6 +399,7 @@ impl GameService {
                     if let Some(next) = plan.next {
                         loaded.game = next;
                     }
+                    self.appended(game_id, version);
                     return Ok(Transacted::Appended(stored));
                 }
                 Err(DbError::Conflict) => {

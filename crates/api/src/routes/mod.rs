@@ -9,6 +9,7 @@ pub mod health;
 pub mod moves;
 pub mod players;
 pub mod records;
+pub mod sse;
 
 use actix_web::HttpRequest;
 use actix_web::http::header;
@@ -30,7 +31,12 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(records::get_replay::get_replay)
         .service(records::export_record::export_record)
         .service(records::verify_game::verify_game)
-        .service(records::import_record::import_record);
+        .service(records::import_record::import_record)
+        .service(events::wait_events::wait_events)
+        .service(events::stream_game::stream_game)
+        .service(games::set_autoplay::set_autoplay)
+        .service(players::get_inbox::get_inbox)
+        .service(players::stream_player::stream_player);
 }
 
 /// Registers the unversioned endpoints: health, metrics and the OpenAPI document.

@@ -1,10 +1,11 @@
-//! `/v1/games`: create, list, read, join, leave.
+//! `/v1/games`: create, list, read, join, leave, autoplay.
 
 pub mod create_game;
 pub mod get_game;
 pub mod join_game;
 pub mod leave_game;
 pub mod list_games;
+pub mod set_autoplay;
 
 use crate::app::AppState;
 use crate::db::models::PlayerRow;

@@ -1,3 +1,5 @@
-//! `/v1/players`.
+//! `/v1/players`: registration, and the caller's own inbox and stream.
 
+pub mod get_inbox;
 pub mod register_player;
+pub mod stream_player;

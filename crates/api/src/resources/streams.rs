@@ -1,0 +1,126 @@
+//! The bodies of asynchronous play: stream events (game and player
+//! streams), the inbox, autoplay. Each SSE event's `data:` is one of these
+//! as JSON; its `event:` name says which (see `docs/streams.md`).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::{ActorResource, EventResource, GameStatus};
+use crate::db::models::GameRow;
+use crate::games::VisibleEvent;
+use crate::games::log::mask_seats;
+
+impl EventResource {
+    /// An event as the viewer may read it.
+    pub fn from_visible(event: VisibleEvent) -> EventResource {
+        EventResource {
+            seq: event.row.seq,
+            event_type: event.row.event_type,
+            schema_version: event.row.schema_version,
+            actor: ActorResource {
+                seat: event.row.actor_seat.and_then(|s| u8::try_from(s).ok()),
+                player_id: event.row.actor_player_id,
+                bot: event.row.actor_bot,
+                deadline: event.row.actor_deadline,
+            },
+            payload: event.payload,
+            redacted: event.redacted,
+            created_at: event.row.created_at,
+        }
+    }
+}
+
+/// Where a game stands after the events just sent (SSE event `state`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "game_id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
+    "version": 15,
+    "status": "in_progress",
+    "to_act": [1],
+    "deadline_at": "2026-12-01T12:03:10Z"
+}))]
+pub struct GameStateResource {
+    pub game_id: String,
+    /// The seq of the last event sent.
+    pub version: i64,
+    pub status: GameStatus,
+    /// Seats that must act now.
+    pub to_act: Vec<u8>,
+    /// When they run out of time (null: no clock running).
+    pub deadline_at: Option<DateTime<Utc>>,
+}
+
+impl GameStateResource {
+    pub fn build(row: &GameRow) -> GameStateResource {
+        GameStateResource {
+            game_id: row.id.clone(),
+            version: row.version,
+            status: GameStatus::parse(&row.status),
+            to_act: mask_seats(row.to_act),
+            deadline_at: row.deadline_at,
+        }
+    }
+}
+
+/// The caller must act in a game (player stream event `your_turn`, and an
+/// inbox entry).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "game_id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
+    "kind": "lost-heir",
+    "seat": 0,
+    "prompt": "bid",
+    "version": 14,
+    "waiting_since": "2026-11-30T12:03:10Z",
+    "deadline_at": "2026-12-01T12:03:10Z"
+}))]
+pub struct YourTurn {
+    pub game_id: String,
+    pub kind: String,
+    pub seat: u8,
+    /// What is asked: the kind's prompt (`bid`, `pass`, `play`,
+    /// `pass_cards`, `discard`, `name_trumps`, `accept_or_reject`, `moon` …);
+    /// `get_legal_moves` lists the moves.
+    pub prompt: Option<String>,
+    /// The game version this was read at (send as `If-Match` to be sure).
+    pub version: i64,
+    /// When the game last changed (the turn has waited at least since then).
+    pub waiting_since: DateTime<Utc>,
+    /// When the move clock runs out (null: no clock).
+    pub deadline_at: Option<DateTime<Utc>>,
+}
+
+/// A game of the caller's changed hands or phase (player stream events
+/// `seat_taken`, `game_started`, `game_over`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "game_id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
+    "seq": 3,
+    "event": {"seat": 2, "player_id": "6f1c2f7e-3f1a-4a57-9a55-2b1f3a1d9c11", "bot": false}
+}))]
+pub struct GameNotice {
+    pub game_id: String,
+    /// The seq of the log event behind the notice.
+    pub seq: i64,
+    /// That event's payload: `seat_taken` `{seat, player_id, bot}`;
+    /// `game_started` `{seed_commitment, to_act}`; `game_over`
+    /// `{outcome, seed, forfeited?}`.
+    #[schema(value_type = Object)]
+    pub event: Value,
+}
+
+/// The games where the caller must act, the longest-waiting first.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct Inbox {
+    pub games: Vec<YourTurn>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"enabled": true}))]
+pub struct AutoplayRequest {
+    /// true: the server's bot plays your seat; false: you play it again.
+    pub enabled: bool,
+}

@@ -1,0 +1,124 @@
+use actix_web::{HttpRequest, HttpResponse, get, web};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::app::AppState;
+use crate::auth::MaybeAuthenticated;
+use crate::error::{ApiError, Problem};
+use crate::games::watch::GameStreamItem;
+use crate::resources::GameResource;
+use crate::routes::{doc, sse};
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct StreamQuery {
+    /// Send the events with a larger seq (the `Last-Event-ID` header, sent
+    /// by a reconnecting client, takes precedence). Left out: only events
+    /// after the snapshot.
+    pub after: Option<i64>,
+}
+
+/// Follow a game live (SSE)
+///
+/// A `text/event-stream` of one game, filtered for the caller (a seat's
+/// token, or no token for a spectator), in this order:
+///
+/// 1. `event: snapshot` — the game as the caller sees it now (`GameResource`).
+///    It carries `id: {version}` when no cursor was given, so a client can
+///    start from the stream alone.
+/// 2. One SSE event per log event, `event:` its type (`seat_taken`,
+///    `seat_left`, `game_started`, `move`, `autoplay`, `deadline_expired`,
+///    `game_finished`), `id:` its seq, `data:` an `EventResource` (hidden
+///    moves redacted as in `get_events`).
+/// 3. After the latest event, `event: state` (`GameStateResource`: who must
+///    act, until when), without an id.
+/// 4. `: heartbeat` comments every 15 s when nothing happens.
+///
+/// Reconnect with `Last-Event-ID` (or `?after=seq`) to receive exactly the
+/// events after it, none missed or repeated. The stream ends after
+/// `game_finished`; reconnecting to a finished game with its last seq gets
+/// 204 (which tells an `EventSource` to stop).
+#[utoipa::path(
+    tag = "streams",
+    operation_id = "stream_game",
+    params(
+        ("game_id" = String, Path, description = doc::GAME_ID),
+        ("Last-Event-ID" = Option<i64>, Header, description = "The seq of the last event received"),
+        StreamQuery,
+    ),
+    responses(
+        (status = 200, description = "The stream; `data:` of each event is a `GameResource` \
+            (snapshot), an `EventResource` (log events) or a `GameStateResource` (state)",
+            content_type = "text/event-stream", body = String,
+            example = json!("event: snapshot\nid: 14\ndata: {\"id\":\"0b6f…\",\"version\":14,…}\n\nid: 15\nevent: move\ndata: {\"seq\":15,\"type\":\"move\",\"actor\":{\"seat\":1,\"player_id\":null,\"bot\":true},\"payload\":{\"type\":\"play\",\"card\":\"QS\"},\"redacted\":false,…}\n\nevent: state\ndata: {\"game_id\":\"0b6f…\",\"version\":15,\"status\":\"in_progress\",\"to_act\":[0],\"deadline_at\":null}\n\n: heartbeat\n\n")),
+        (status = 204, description = "The game is over and the cursor is at its end"),
+        (status = 400, description = "Bad cursor", body = Problem, content_type = doc::PROBLEM),
+        (status = 401, description = "Invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
+    ),
+    security((), ("bearer" = []))
+)]
+#[get("/games/{game_id}/stream")]
+pub async fn stream_game(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    auth: MaybeAuthenticated,
+    game_id: web::Path<String>,
+    query: web::Query<StreamQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let cursor = match sse::last_event_id(&req)? {
+        Some(id) => Some(id),
+        None => query.after,
+    };
+    if cursor.is_some_and(|c| c < 0) {
+        return Err(ApiError::bad_request("bad_query", "after is at least 0"));
+    }
+    let player_id = auth.0.map(|me| me.player_id);
+    // Subscribe before reading, so nothing appended meanwhile is missed.
+    let sub = state.games.subscribe();
+    let snapshot = state.games.snapshot(&game_id).await?;
+    let version = snapshot.row.version;
+    if snapshot.status() == crate::resources::GameStatus::Finished
+        && cursor.is_some_and(|c| c >= version)
+    {
+        return Ok(HttpResponse::NoContent().finish());
+    }
+    let seat = player_id.as_deref().and_then(|p| snapshot.seat_of(p));
+    let first = sse::frame(
+        "snapshot",
+        cursor.is_none().then_some(version),
+        &GameResource::build(&snapshot, seat),
+    );
+    let (tx, rx) = tokio::sync::mpsc::channel(sse::BUFFER);
+    let games = state.games.clone();
+    let id = game_id.into_inner();
+    tokio::spawn(async move {
+        let follow = games.follow_game(
+            sub,
+            id.clone(),
+            player_id,
+            cursor.unwrap_or(version),
+            sse::HEARTBEAT,
+            tx,
+        );
+        if let Err(e) = follow.await {
+            tracing::warn!(game_id = id, error = %e, "game stream ended");
+        }
+    });
+    let head = futures_util::stream::iter([sse::retry(), first]);
+    Ok(sse::response(futures_util::StreamExt::chain(
+        head,
+        sse::from_channel(rx, item_bytes),
+    )))
+}
+
+fn item_bytes(item: GameStreamItem) -> actix_web::web::Bytes {
+    match item {
+        GameStreamItem::Event(event) => {
+            sse::frame(&event.event_type.clone(), Some(event.seq), &event)
+        }
+        GameStreamItem::State(state) => sse::frame("state", None, &state),
+        GameStreamItem::Heartbeat => sse::heartbeat(),
+    }
+}

@@ -1,0 +1,95 @@
+use std::time::Duration;
+
+use actix_web::{HttpResponse, get, web};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::app::AppState;
+use crate::auth::MaybeAuthenticated;
+use crate::error::{ApiError, Problem};
+use crate::resources::{EventPage, EventResource};
+use crate::routes::{doc, etag};
+
+const DEFAULT_LIMIT: i64 = 100;
+const MAX_LIMIT: i64 = 1000;
+const DEFAULT_TIMEOUT: u64 = 30;
+const MAX_TIMEOUT: u64 = 60;
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct WaitQuery {
+    /// Wait for events with a larger seq (the last seq you have).
+    pub after: i64,
+    /// At most this many events (1 to 1000, default 100).
+    pub limit: Option<i64>,
+    /// Seconds to wait at most (0 to 60, default 30).
+    pub timeout: Option<u64>,
+}
+
+/// Wait for a game's next events (long poll)
+///
+/// For clients that cannot hold a stream: answers as soon as the game has
+/// events after `after` (the same page as `get_events`), or with an empty
+/// page after `timeout` seconds, or at once when the game is over and
+/// nothing follows. Call again with the last seq received.
+#[utoipa::path(
+    tag = "streams",
+    operation_id = "wait_events",
+    params(("game_id" = String, Path, description = doc::GAME_ID), WaitQuery),
+    responses(
+        (status = 200, description = "Events after `after` (possibly none)", body = EventPage,
+            headers(("ETag" = String, description = "The game version"))),
+        (status = 400, description = "Bad query parameters", body = Problem, content_type = doc::PROBLEM),
+        (status = 401, description = "Invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
+    ),
+    security((), ("bearer" = []))
+)]
+#[get("/games/{game_id}/events/wait")]
+pub async fn wait_events(
+    state: web::Data<AppState>,
+    auth: MaybeAuthenticated,
+    game_id: web::Path<String>,
+    query: web::Query<WaitQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
+    let timeout = query.timeout.unwrap_or(DEFAULT_TIMEOUT);
+    if query.after < 0 || !(1..=MAX_LIMIT).contains(&limit) || timeout > MAX_TIMEOUT {
+        return Err(ApiError::bad_request(
+            "bad_query",
+            format!(
+                "after is at least 0, limit 1 to {MAX_LIMIT}, timeout 0 to {MAX_TIMEOUT} seconds"
+            ),
+        ));
+    }
+    let player_id = auth.0.map(|me| me.player_id);
+    let page = state
+        .games
+        .wait_events(
+            &game_id,
+            player_id.as_deref(),
+            query.after,
+            limit,
+            Duration::from_secs(timeout),
+        )
+        .await?;
+    let events: Vec<EventResource> = page
+        .events
+        .into_iter()
+        .map(EventResource::from_visible)
+        .collect();
+    let full_page = events.len() as i64 == limit;
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", etag(page.version)))
+        .json(EventPage {
+            next_after: if full_page {
+                events.last().map(|e| e.seq)
+            } else {
+                None
+            },
+            events,
+            version: page.version,
+            complete: page.finished,
+        }))
+}

@@ -1,0 +1,30 @@
+use actix_web::{HttpResponse, get, web};
+
+use crate::app::AppState;
+use crate::auth::Authenticated;
+use crate::error::{ApiError, Problem};
+use crate::resources::streams::Inbox;
+use crate::routes::doc;
+
+/// My inbox
+///
+/// The games where the caller must act now, the longest-waiting first
+/// (by when the game last changed), each with what is asked (`prompt`:
+/// `bid`, `pass_cards`, `play` …) and the move deadline, if any.
+#[utoipa::path(
+    tag = "players",
+    operation_id = "get_inbox",
+    responses(
+        (status = 200, description = "The games waiting for the caller", body = Inbox),
+        (status = 401, description = "Missing, invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/players/me/inbox")]
+pub async fn get_inbox(
+    state: web::Data<AppState>,
+    auth: Authenticated,
+) -> Result<HttpResponse, ApiError> {
+    let games = state.games.inbox(&auth.player_id).await?;
+    Ok(HttpResponse::Ok().json(Inbox { games }))
+}

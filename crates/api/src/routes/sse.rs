@@ -1,0 +1,72 @@
+//! Server-Sent Events framing (one `event:`, optional `id:`, one JSON
+//! `data:` line per event; `:` comment lines as heartbeats) and the
+//! streaming response.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use actix_web::HttpResponse;
+use actix_web::web::Bytes;
+use futures_util::{Stream, StreamExt};
+use serde::Serialize;
+
+/// How long a quiet stream waits before sending a heartbeat comment (and
+/// re-reading the log, in case a notification was lost).
+pub const HEARTBEAT: Duration = Duration::from_secs(15);
+/// Items buffered between the producer and the connection.
+pub const BUFFER: usize = 64;
+
+/// One event: `id: {id}` (when given), `event: {name}`, `data: {json}`.
+pub fn frame(name: &str, id: Option<i64>, data: &impl Serialize) -> Bytes {
+    let json = serde_json::to_string(data).unwrap_or_else(|_| "null".to_owned());
+    let id = id.map(|id| format!("id: {id}\n")).unwrap_or_default();
+    Bytes::from(format!("{id}event: {name}\ndata: {json}\n\n"))
+}
+
+/// A comment line: keeps proxies and clients from timing the stream out.
+pub fn heartbeat() -> Bytes {
+    Bytes::from_static(b": heartbeat\n\n")
+}
+
+/// Asks clients to wait 2 s before reconnecting after a drop.
+pub fn retry() -> Bytes {
+    Bytes::from_static(b"retry: 2000\n\n")
+}
+
+/// A `text/event-stream` response over `body`.
+pub fn response(body: impl Stream<Item = Bytes> + 'static) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header(("Cache-Control", "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(body.map(Ok::<_, Infallible>))
+}
+
+/// The items a producer sends on `rx`, framed by `to_bytes`, as a stream.
+pub fn from_channel<T: 'static>(
+    rx: tokio::sync::mpsc::Receiver<T>,
+    to_bytes: fn(T) -> Bytes,
+) -> impl Stream<Item = Bytes> + 'static {
+    futures_util::stream::unfold(rx, move |mut rx| async move {
+        rx.recv().await.map(|item| (to_bytes(item), rx))
+    })
+}
+
+/// The resume cursor: `Last-Event-ID` (a reconnecting client) over `?after=`.
+pub fn last_event_id(req: &actix_web::HttpRequest) -> Result<Option<i64>, crate::error::ApiError> {
+    let Some(value) = req.headers().get("Last-Event-ID") else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .filter(|v| *v >= 0)
+        .map(Some)
+        .ok_or_else(|| {
+            crate::error::ApiError::bad_request(
+                "bad_last_event_id",
+                "Last-Event-ID must be the seq of an event of this stream",
+            )
+        })
+}

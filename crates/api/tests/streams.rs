@@ -1,0 +1,781 @@
+//! Asynchronous play over real HTTP: the game stream (every event once, in
+//! order, across a reconnect; nothing hidden for a spectator; fed across
+//! two processes), the long poll, the player stream ("your turn" for every
+//! turn), the inbox, autoplay, and move deadlines (exactly once with two
+//! processes and across a restart).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Backend, Player, TestServer, random_move, rng, start, start_on};
+use serde_json::{Value, json};
+
+/// One parsed Server-Sent Event.
+#[derive(Debug, Clone)]
+struct SseEvent {
+    id: Option<i64>,
+    event: String,
+    data: Value,
+}
+
+/// A minimal SSE client over reqwest's chunks.
+struct Sse {
+    response: reqwest::Response,
+    buffer: Vec<u8>,
+}
+
+impl Sse {
+    async fn open(ts: &TestServer, path: &str, token: Option<&str>, last_id: Option<i64>) -> Sse {
+        let mut request = ts.client.get(ts.url(path));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(id) = last_id {
+            request = request.header("Last-Event-ID", id.to_string());
+        }
+        let response = request.send().await.expect("stream opens");
+        assert_eq!(response.status().as_u16(), 200);
+        assert_eq!(
+            response.headers()["content-type"].to_str().unwrap(),
+            "text/event-stream"
+        );
+        Sse {
+            response,
+            buffer: Vec::new(),
+        }
+    }
+
+    /// The next event (comments and `retry:` skipped); `None` when the
+    /// stream ended. Panics after `timeout`.
+    async fn next(&mut self, timeout: Duration) -> Option<SseEvent> {
+        let until = Instant::now() + timeout;
+        loop {
+            if let Some(end) = self.buffer.windows(2).position(|w| w == b"\n\n") {
+                let block: Vec<u8> = self.buffer.drain(..end + 2).collect();
+                let text = String::from_utf8(block).expect("utf-8");
+                let mut event = SseEvent {
+                    id: None,
+                    event: String::new(),
+                    data: Value::Null,
+                };
+                for line in text.lines() {
+                    if let Some(v) = line.strip_prefix("id: ") {
+                        event.id = Some(v.parse().unwrap());
+                    } else if let Some(v) = line.strip_prefix("event: ") {
+                        event.event = v.to_owned();
+                    } else if let Some(v) = line.strip_prefix("data: ") {
+                        event.data = serde_json::from_str(v).expect("JSON data");
+                    }
+                }
+                if !event.event.is_empty() {
+                    return Some(event);
+                }
+                continue;
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            let chunk = tokio::time::timeout(left, self.response.chunk())
+                .await
+                .expect("a stream event in time")
+                .expect("stream readable");
+            match chunk {
+                Some(bytes) => self.buffer.extend_from_slice(&bytes),
+                None => return None,
+            }
+        }
+    }
+
+    /// The next event of one of `names`, skipping others.
+    async fn next_of(&mut self, names: &[&str], timeout: Duration) -> Option<SseEvent> {
+        loop {
+            let event = self.next(timeout).await?;
+            if names.contains(&event.event.as_str()) {
+                return Some(event);
+            }
+        }
+    }
+}
+
+const LOG_TYPES: [&str; 7] = [
+    "seat_taken",
+    "seat_left",
+    "game_started",
+    "move",
+    "autoplay",
+    "deadline_expired",
+    "game_finished",
+];
+const WAIT: Duration = Duration::from_secs(20);
+
+fn id_of(game: &Value) -> String {
+    game["id"].as_str().unwrap().to_owned()
+}
+
+/// Plays random legal moves for whoever of `players` must act until `who`
+/// must act in `game_id`.
+async fn until_to_act(ts: &TestServer, game_id: &str, who: &Player, others: &[&Player]) {
+    let mut r = rng(5);
+    for _ in 0..200 {
+        if ts.legal(who, game_id).await.json["count"].as_u64().unwrap() > 0 {
+            return;
+        }
+        for p in others {
+            let legal = ts.legal(p, game_id).await;
+            if legal.json["count"].as_u64().unwrap() > 0 {
+                let mv = random_move(&legal.json, &mut r);
+                assert_eq!(ts.post_move(p, game_id, &mv).await.status.as_u16(), 200);
+            }
+        }
+    }
+    panic!("{} never had to act", who.name);
+}
+
+async fn every_event_once_across_a_reconnect(backend: Backend) {
+    let ts = start(backend).await;
+    let ann = ts.register("Ann").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2, "target": 10}),
+            &["open", "bot"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    let path = format!("/v1/games/{id}/stream");
+
+    // A client starting from the stream alone: the snapshot carries the version as its id.
+    let mut fresh = Sse::open(&ts, &path, Some(&ann.token), None).await;
+    let snapshot = fresh.next(WAIT).await.unwrap();
+    assert_eq!(snapshot.event, "snapshot");
+    assert_eq!(snapshot.data["your_seat"], 0);
+    assert_eq!(snapshot.id, snapshot.data["version"].as_i64());
+    drop(fresh);
+
+    let reader = async {
+        let mut seen: Vec<SseEvent> = Vec::new();
+        let mut stream = Sse::open(&ts, &format!("{path}?after=0"), Some(&ann.token), None).await;
+        let first = stream.next(WAIT).await.unwrap();
+        assert_eq!((first.event.as_str(), first.id), ("snapshot", None));
+        let mut reconnects = 0;
+        loop {
+            match stream.next_of(&LOG_TYPES, WAIT).await {
+                Some(event) => {
+                    let done = event.event == "game_finished";
+                    seen.push(event);
+                    if done {
+                        break;
+                    }
+                    // Drop the connection every 25 events and resume from the last id.
+                    if seen.len().is_multiple_of(25) {
+                        reconnects += 1;
+                        let last = seen.last().unwrap().id;
+                        stream = Sse::open(&ts, &path, Some(&ann.token), last).await;
+                        let snap = stream.next(WAIT).await.unwrap();
+                        assert_eq!((snap.event.as_str(), snap.id), ("snapshot", None));
+                    }
+                }
+                None => panic!("the stream ended before the game"),
+            }
+        }
+        // After the last event the stream ends.
+        assert!(stream.next_of(&LOG_TYPES, WAIT).await.is_none());
+        assert!(reconnects > 0);
+        seen
+    };
+    let player = async {
+        let mut r = rng(21);
+        ts.play_out(&id, std::slice::from_ref(&ann), &mut r).await
+    };
+    let (seen, _) = tokio::join!(reader, player);
+
+    let (log, _) = ts.all_events(&id, Some(&ann.token)).await;
+    assert_eq!(seen.len(), log.len(), "every event exactly once");
+    for (streamed, logged) in seen.iter().zip(&log) {
+        assert_eq!(streamed.id, logged["seq"].as_i64());
+        assert_eq!(streamed.event, logged["type"]);
+        assert_eq!(streamed.data, *logged);
+    }
+    // Reconnecting at the end of a finished game: 204, nothing more to say.
+    let last = seen.last().unwrap().id.unwrap();
+    let end = ts
+        .client
+        .get(ts.url(&path))
+        .header("Last-Event-ID", last.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(end.status().as_u16(), 204);
+    ts.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_event_once_across_a_reconnect_postgres() {
+    every_event_once_across_a_reconnect(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_event_once_across_a_reconnect_sqlite() {
+    every_event_once_across_a_reconnect(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_stream_carries_no_hidden_card() {
+    let ts = start(Backend::Sqlite).await;
+    let ann = ts.register("Ann").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "cancellation-hearts",
+            json!({"players": 6}),
+            &["open", "bot", "bot", "bot", "bot", "bot"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    let mut spectator = Sse::open(&ts, &format!("/v1/games/{id}/stream?after=0"), None, None).await;
+    let snapshot = spectator.next(WAIT).await.unwrap();
+    assert_eq!(snapshot.data["viewer"], "spectator");
+    assert_eq!(snapshot.data["your_seat"], Value::Null);
+    let legal = ts.legal(&ann, &id).await;
+    let mv = random_move(&legal.json, &mut rng(3));
+    assert_eq!(ts.post_move(&ann, &id, &mv).await.status.as_u16(), 200);
+    let mut passes = Vec::new();
+    while passes.len() < 6 {
+        let event = spectator.next_of(&LOG_TYPES, WAIT).await.unwrap();
+        if event.data["payload"]["type"] == "pass_cards" {
+            passes.push(event);
+        }
+    }
+    let raw = ts.server.state.db.events(&id, 0, 1000).await.unwrap();
+    for pass in &passes {
+        assert_eq!(
+            pass.data["payload"],
+            json!({"type": "pass_cards"}),
+            "{pass:?}"
+        );
+        assert_eq!(pass.data["redacted"], true);
+        let seq = pass.id.unwrap();
+        let logged = raw.iter().find(|e| e.seq == seq).unwrap();
+        assert_eq!(logged.payload["cards"].as_array().unwrap().len(), 3);
+    }
+    // The seat's own stream shows its own pass in full, the others' not.
+    let mut own = Sse::open(
+        &ts,
+        &format!("/v1/games/{id}/stream?after=0"),
+        Some(&ann.token),
+        None,
+    )
+    .await;
+    let mut own_passes = 0;
+    while own_passes < 6 {
+        let event = own.next_of(&LOG_TYPES, WAIT).await.unwrap();
+        if event.data["payload"]["type"] == "pass_cards" {
+            own_passes += 1;
+            let mine = event.data["actor"]["seat"] == 0;
+            assert_eq!(event.data["redacted"], !mine);
+            assert_eq!(event.data["payload"]["cards"].is_array(), mine);
+        }
+    }
+    ts.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_on_one_process_reaches_a_stream_on_another() {
+    let a = start(Backend::Postgres).await;
+    let b = start_on(a.target.clone()).await;
+    let ann = a.register("Ann").await;
+    let bob = a.register("Bob").await;
+    let game = a
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2}),
+            &["open", "open"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    assert_eq!(a.join(&bob, &id, Some(1)).await.status.as_u16(), 200);
+    // b's cache learns the game now, before a changes it.
+    let before = b.game(&id, None).await.json["version"].as_i64().unwrap();
+    let mut stream = Sse::open(&b, &format!("/v1/games/{id}/stream"), None, None).await;
+    assert_eq!(stream.next(WAIT).await.unwrap().event, "snapshot");
+    let mut r = rng(9);
+    for _ in 0..3 {
+        let mover = if a.legal(&ann, &id).await.json["count"].as_u64().unwrap() > 0 {
+            &ann
+        } else {
+            &bob
+        };
+        let legal = a.legal(mover, &id).await;
+        let mv = random_move(&legal.json, &mut r);
+        let started = Instant::now();
+        let posted = a.post_move(mover, &id, &mv).await;
+        assert_eq!(posted.status.as_u16(), 200, "{}", posted.text);
+        let event = stream.next_of(&["move"], WAIT).await.unwrap();
+        assert_eq!(event.id, posted.json["seq"].as_i64());
+        // Well before the 15 s heartbeat re-read: the NOTIFY carried it.
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let state = stream.next(WAIT).await.unwrap();
+        assert_eq!(state.event, "state");
+        // b's cached state catches up from the log: the other player can
+        // move through b at once.
+        let seen_on_b = b.game(&id, None).await.json;
+        assert_eq!(seen_on_b["version"], posted.json["version"]);
+        assert!(seen_on_b["version"].as_i64().unwrap() > before);
+    }
+    let legal = b.legal(&ann, &id).await;
+    let mover = if legal.json["count"].as_u64().unwrap() > 0 {
+        &ann
+    } else {
+        &bob
+    };
+    let legal = b.legal(mover, &id).await;
+    let mv = random_move(&legal.json, &mut r);
+    assert_eq!(b.post_move(mover, &id, &mv).await.status.as_u16(), 200);
+    a.server.stop().await;
+    b.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_long_poll_answers_when_a_move_lands() {
+    let ts = start(Backend::Sqlite).await;
+    let ann = ts.register("Ann").await;
+    let bob = ts.register("Bob").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2}),
+            &["open", "open"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    assert_eq!(ts.join(&bob, &id, Some(1)).await.status.as_u16(), 200);
+    let version = ts.game(&id, None).await.json["version"].as_i64().unwrap();
+    // Nothing happens: an empty page after the timeout.
+    let started = Instant::now();
+    let idle = ts
+        .get(
+            &format!("/v1/games/{id}/events/wait?after={version}&timeout=1"),
+            None,
+        )
+        .await;
+    assert_eq!(idle.status.as_u16(), 200, "{}", idle.text);
+    assert_eq!(idle.json["events"], json!([]));
+    assert!(started.elapsed() >= Duration::from_millis(900));
+    // A move while the poll waits answers it at once.
+    let wait_path = format!("/v1/games/{id}/events/wait?after={version}&timeout=30");
+    let poll = ts.get(&wait_path, Some(&bob.token));
+    let mover = async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let p = if ts.legal(&ann, &id).await.json["count"].as_u64().unwrap() > 0 {
+            &ann
+        } else {
+            &bob
+        };
+        let legal = ts.legal(p, &id).await;
+        ts.post_move(p, &id, &random_move(&legal.json, &mut rng(1)))
+            .await
+    };
+    let started = Instant::now();
+    let (answer, posted) = tokio::join!(poll, mover);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(answer.json["events"][0]["seq"], posted.json["seq"]);
+    ts.get(
+        &format!("/v1/games/{id}/events/wait?after=0&timeout=99"),
+        None,
+    )
+    .await
+    .assert_problem(400, "bad_query");
+    ts.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_player_stream_announces_every_turn() {
+    let ts = start(Backend::Sqlite).await;
+    let ann = ts.register("Ann").await;
+    let mut stream = Sse::open(&ts, "/v1/players/me/stream", Some(&ann.token), None).await;
+    let game = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2, "target": 10}),
+            &["open", "bot"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    let mut r = rng(4);
+    let (mut turns, mut moves, mut started, mut over, mut taken) = (0, 0, 0, 0, 0);
+    // Ann only ever moves when the stream says it is her turn: a turn
+    // left unannounced would stall the game and time out here.
+    loop {
+        let event = stream
+            .next(WAIT)
+            .await
+            .expect("the player stream stays open");
+        assert_eq!(event.data["game_id"], id.as_str());
+        match event.event.as_str() {
+            "your_turn" => {
+                turns += 1;
+                assert_eq!(event.data["seat"], 0);
+                let legal = ts.legal(&ann, &id).await;
+                assert_eq!(event.data["prompt"], legal.json["prompt"], "{}", legal.text);
+                assert!(
+                    legal.json["count"].as_u64().unwrap() > 0,
+                    "announced but nothing to do"
+                );
+                let posted = ts
+                    .post_move(&ann, &id, &random_move(&legal.json, &mut r))
+                    .await;
+                assert_eq!(posted.status.as_u16(), 200, "{}", posted.text);
+                moves += 1;
+            }
+            "seat_taken" => taken += 1,
+            "game_started" => started += 1,
+            "game_over" => {
+                over += 1;
+                break;
+            }
+            other => panic!("unexpected {other}"),
+        }
+    }
+    assert_eq!((taken, started, over), (2, 1, 1));
+    let (log, _) = ts.all_events(&id, Some(&ann.token)).await;
+    let logged_moves = log
+        .iter()
+        .filter(|e| e["type"] == "move" && e["actor"]["seat"] == 0)
+        .count();
+    assert_eq!((turns, moves), (logged_moves, logged_moves));
+    ts.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_inbox_lists_the_longest_waiting_first() {
+    let ts = start(Backend::Sqlite).await;
+    let ann = ts.register("Ann").await;
+    let bob = ts.register("Bob").await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let game = ts
+            .create_game(
+                &ann,
+                "lost-heir",
+                json!({"players": 2}),
+                &["open", "open"],
+                Some(0),
+            )
+            .await;
+        let id = id_of(&game);
+        assert_eq!(ts.join(&bob, &id, Some(1)).await.status.as_u16(), 200);
+        until_to_act(&ts, &id, &ann, &[&bob]).await;
+        ids.push(id);
+    }
+    let inbox = ts.get("/v1/players/me/inbox", Some(&ann.token)).await;
+    assert_eq!(inbox.status.as_u16(), 200, "{}", inbox.text);
+    let listed: Vec<&str> = inbox.json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, [ids[0].as_str(), ids[1].as_str()]);
+    for entry in inbox.json["games"].as_array().unwrap() {
+        let legal = ts.legal(&ann, entry["game_id"].as_str().unwrap()).await;
+        assert_eq!(entry["prompt"], legal.json["prompt"]);
+        assert_eq!(entry["seat"], 0);
+    }
+    // Ann moves in the first game; once it waits for her again, it is the newer one.
+    let legal = ts.legal(&ann, &ids[0]).await;
+    assert_eq!(
+        ts.post_move(&ann, &ids[0], &random_move(&legal.json, &mut rng(2)))
+            .await
+            .status
+            .as_u16(),
+        200
+    );
+    let between = ts.get("/v1/players/me/inbox", Some(&ann.token)).await;
+    let waiting: Vec<&Value> = between.json["games"].as_array().unwrap().iter().collect();
+    assert!(waiting.iter().any(|g| g["game_id"] == ids[1].as_str()));
+    until_to_act(&ts, &ids[0], &ann, &[&bob]).await;
+    let inbox = ts.get("/v1/players/me/inbox", Some(&ann.token)).await;
+    let listed: Vec<&str> = inbox.json["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, [ids[1].as_str(), ids[0].as_str()]);
+    // Bob waits for nothing; no token, no inbox.
+    let bobs = ts.get("/v1/players/me/inbox", Some(&bob.token)).await;
+    assert_eq!(bobs.json["games"], json!([]));
+    ts.get("/v1/players/me/inbox", None)
+        .await
+        .assert_problem(401, "missing_token");
+    ts.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autoplay_hands_the_seat_to_the_bot_and_back() {
+    let ts = start(Backend::Sqlite).await;
+    let ann = ts.register("Ann").await;
+    let bob = ts.register("Bob").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2}),
+            &["open", "open"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    assert_eq!(ts.join(&bob, &id, Some(1)).await.status.as_u16(), 200);
+    let on = ts
+        .post(
+            &format!("/v1/games/{id}/autoplay"),
+            Some(&ann.token),
+            &json!({"enabled": true}),
+        )
+        .await;
+    assert_eq!(on.status.as_u16(), 200, "{}", on.text);
+    assert_eq!(on.json["seats"][0]["autoplay"], true);
+    // Bob plays; Ann's seat is played by the bot whenever it must act.
+    let mut r = rng(8);
+    for _ in 0..6 {
+        let start = Instant::now();
+        let legal = loop {
+            let l = ts.legal(&bob, &id).await;
+            if l.json["count"].as_u64().unwrap() > 0 {
+                break l;
+            }
+            assert!(start.elapsed() < WAIT, "the bot did not play Ann's seat");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        };
+        let posted = ts
+            .post_move(&bob, &id, &random_move(&legal.json, &mut r))
+            .await;
+        assert_eq!(posted.status.as_u16(), 200, "{}", posted.text);
+    }
+    let off = ts
+        .post(
+            &format!("/v1/games/{id}/autoplay"),
+            Some(&ann.token),
+            &json!({"enabled": false}),
+        )
+        .await;
+    assert_eq!(off.status.as_u16(), 200, "{}", off.text);
+    assert_eq!(off.json["seats"][0]["autoplay"], false);
+    // Asking again changes nothing.
+    let again = ts
+        .post(
+            &format!("/v1/games/{id}/autoplay"),
+            Some(&ann.token),
+            &json!({"enabled": false}),
+        )
+        .await;
+    assert_eq!(again.json["version"], off.json["version"]);
+    let (log, _) = ts.all_events(&id, Some(&ann.token)).await;
+    let toggles: Vec<&Value> = log.iter().filter(|e| e["type"] == "autoplay").collect();
+    assert_eq!(toggles.len(), 2);
+    assert_eq!(toggles[0]["payload"], json!({"seat": 0, "enabled": true}));
+    assert_eq!(toggles[1]["payload"], json!({"seat": 0, "enabled": false}));
+    let (on_seq, off_seq) = (
+        toggles[0]["seq"].as_i64().unwrap(),
+        toggles[1]["seq"].as_i64().unwrap(),
+    );
+    let ann_moves: Vec<&Value> = log
+        .iter()
+        .filter(|e| e["type"] == "move" && e["actor"]["seat"] == 0)
+        .filter(|e| (on_seq..off_seq).contains(&e["seq"].as_i64().unwrap()))
+        .collect();
+    assert!(!ann_moves.is_empty());
+    assert!(ann_moves.iter().all(|e| e["actor"]["bot"] == true));
+    // Back in her hands: once her seat must act, nobody plays it for her.
+    until_to_act(&ts, &id, &ann, &[&bob]).await;
+    let version = ts.game(&id, None).await.json["version"].clone();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(ts.game(&id, None).await.json["version"], version);
+    // Only a seated player may ask.
+    let carl = ts.register("Carl").await;
+    ts.post(
+        &format!("/v1/games/{id}/autoplay"),
+        Some(&carl.token),
+        &json!({"enabled": true}),
+    )
+    .await
+    .assert_problem(403, "not_seated");
+    ts.server.stop().await;
+}
+
+/// The deadline events of a log: `(seq, seat)` of each `deadline_expired`,
+/// checking that the bot's move for that seat follows at once.
+fn deadline_moves(log: &[Value]) -> Vec<(i64, u64)> {
+    let mut out = Vec::new();
+    for (i, event) in log.iter().enumerate() {
+        if event["type"] == "deadline_expired" {
+            let seat = event["payload"]["seat"].as_u64().unwrap();
+            let next = &log[i + 1];
+            assert_eq!(next["type"], "move", "{next}");
+            assert_eq!(next["actor"]["seat"], seat);
+            assert_eq!(next["actor"]["deadline"], true);
+            out.push((event["seq"].as_i64().unwrap(), seat));
+        }
+    }
+    out
+}
+
+/// A two-person Lost Heir game with a 1 s clock where nobody moves.
+async fn idle_clocked_game(ts: &TestServer, policy: &str) -> (String, Player, Player) {
+    let ann = ts.register("Ann").await;
+    let bob = ts.register("Bob").await;
+    let a = ts
+        .post(
+            "/v1/games",
+            Some(&ann.token),
+            &json!({"kind": "lost-heir", "config": {"players": 2}, "seats": ["open", "open"],
+                    "take_seat": 0, "move_deadline_secs": 1, "on_deadline": policy}),
+        )
+        .await;
+    assert_eq!(a.status.as_u16(), 201, "{}", a.text);
+    assert_eq!(
+        a.json["deadline_at"],
+        Value::Null,
+        "no clock before the start"
+    );
+    let id = id_of(&a.json);
+    let joined = ts.join(&bob, &id, Some(1)).await;
+    assert!(joined.json["deadline_at"].is_string(), "{}", joined.text);
+    (id, ann, bob)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deadline_plays_exactly_one_move_with_two_processes() {
+    let a = start(Backend::Postgres).await;
+    let b = start_on(a.target.clone()).await;
+    let (id, ann, _bob) = idle_clocked_game(&a, "bot").await;
+    let started = Instant::now();
+    // Both processes' clocks watch the game; each expiry is one move.
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    let elapsed = started.elapsed().as_secs_f64();
+    let (log, _) = a.all_events(&id, Some(&ann.token)).await;
+    let fired = deadline_moves(&log);
+    assert!(!fired.is_empty(), "no deadline fired");
+    assert!(
+        fired.len() as f64 <= elapsed + 1.0,
+        "{} deadline moves in {elapsed:.1} s: some fired twice",
+        fired.len()
+    );
+    // Every event after the start is a deadline pair, and no two pairs
+    // answer the same deadline (each came at least ~1 s after the previous).
+    let start_seq = log
+        .iter()
+        .position(|e| e["type"] == "game_started")
+        .unwrap();
+    assert_eq!(log.len() - (start_seq + 1), fired.len() * 2);
+    let times: Vec<chrono::DateTime<chrono::Utc>> = log
+        .iter()
+        .filter(|e| e["type"] == "deadline_expired")
+        .map(|e| e["created_at"].as_str().unwrap().parse().unwrap())
+        .collect();
+    for pair in times.windows(2) {
+        assert!(
+            pair[1] - pair[0] >= chrono::Duration::milliseconds(900),
+            "{pair:?}"
+        );
+    }
+    let game = b.game(&id, None).await.json;
+    assert_eq!(game["on_deadline"], "bot");
+    assert_eq!(game["seats"][0]["forfeited"], false);
+    a.server.stop().await;
+    b.server.stop().await;
+}
+
+async fn a_deadline_survives_a_restart(backend: Backend) {
+    let first = start(backend).await;
+    let (id, ann, _bob) = idle_clocked_game(&first, "bot").await;
+    first.server.stop().await;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let untouched = first.server.state.db.events(&id, 0, 1000).await.unwrap();
+    assert!(!untouched.iter().any(|e| e.event_type == "deadline_expired"));
+    let second = start_on(first.target.clone()).await;
+    let start = Instant::now();
+    loop {
+        let (log, _) = second.all_events(&id, Some(&ann.token)).await;
+        if !deadline_moves(&log).is_empty() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the deadline did not fire after the restart"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    second.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deadline_survives_a_restart_postgres() {
+    a_deadline_survives_a_restart(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deadline_survives_a_restart_sqlite() {
+    a_deadline_survives_a_restart(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forfeited_seat_is_played_by_the_bot_and_never_wins() {
+    let ts = start(Backend::Sqlite).await;
+    let ann = ts.register("Ann").await;
+    let a = ts
+        .post(
+            "/v1/games",
+            Some(&ann.token),
+            &json!({"kind": "lost-heir", "config": {"players": 2, "target": 10}, "seats": ["open", "bot"],
+                    "take_seat": 0, "move_deadline_secs": 1, "on_deadline": "forfeit"}),
+        )
+        .await;
+    assert_eq!(a.status.as_u16(), 201, "{}", a.text);
+    let id = id_of(&a.json);
+    let finished = ts.wait_finished(&id, Duration::from_secs(30)).await;
+    assert_eq!(finished["seats"][0]["forfeited"], true);
+    assert_eq!(finished["seats"][0]["autoplay"], true);
+    assert_eq!(finished["outcome"]["forfeited"], json!([0]));
+    assert!(
+        !finished["outcome"]["winners"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(0))
+    );
+    assert_eq!(finished["deadline_at"], Value::Null);
+    let (log, _) = ts.all_events(&id, None).await;
+    let fired = deadline_moves(&log);
+    assert_eq!(
+        fired.len(),
+        1,
+        "one forfeit; the bot plays the seat after it"
+    );
+    assert_eq!(log.last().unwrap()["payload"]["forfeited"], json!([0]));
+    ts.post(
+        &format!("/v1/games/{id}/autoplay"),
+        Some(&ann.token),
+        &json!({"enabled": false}),
+    )
+    .await
+    .assert_problem(409, "game_over");
+    // Bad clocks are refused.
+    for body in [
+        json!({"kind": "lost-heir", "config": {"players": 2}, "move_deadline_secs": 0}),
+        json!({"kind": "lost-heir", "config": {"players": 2}, "on_deadline": "bot"}),
+    ] {
+        ts.post("/v1/games", Some(&ann.token), &body)
+            .await
+            .assert_problem(422, "bad_deadline");
+    }
+    ts.server.stop().await;
+}
