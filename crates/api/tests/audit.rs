@@ -103,6 +103,46 @@ async fn the_log_cannot_be_changed(backend: Backend) {
     ts.server.stop().await;
 }
 
+/// Belt and braces: no query in the api's source updates or deletes an
+/// event (the triggers would refuse it at run time anyway).
+#[test]
+fn the_api_never_updates_or_deletes_events() {
+    fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    rust_files(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    assert!(files.len() > 10);
+    for file in files {
+        let source = std::fs::read_to_string(&file).unwrap().to_ascii_lowercase();
+        for verb in [
+            "diesel::update(",
+            "diesel::delete(",
+            "update game_events",
+            "delete from game_events",
+        ] {
+            for (at, _) in source.match_indices(verb) {
+                let statement = &source[at..(at + 160).min(source.len())];
+                assert!(
+                    !statement.contains("game_events"),
+                    "{} changes events: {statement}",
+                    file.display()
+                );
+            }
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_log_cannot_be_changed_postgres() {
     the_log_cannot_be_changed(Backend::Postgres).await;

@@ -76,6 +76,9 @@ async fn dealt_from_seed_and_entropy(backend: Backend) {
     };
     assert_eq!(hand(&entropy), ann_at_start["view"]);
     assert_ne!(hand(&[None, None]), ann_at_start["view"]);
+    // A state folded from the database (as after a restart) is dealt the same.
+    let rebuilt = ts.server.state.games.rebuild_from_log(&id).await.unwrap();
+    assert_eq!(rebuilt.game.view(Viewer::Omniscient), end["view"]);
     ts.server.stop().await;
 }
 

@@ -204,6 +204,24 @@ async fn tampered_records_are_refused_with_line_code_and_rule() {
     let id = bot_game(&ts, &ann, "lost-heir", json!({"players": 2, "target": 8})).await;
     let text = export(&ts, &id, "text").await;
 
+    // A retry with the same Idempotency-Key imports once.
+    let keyed = || {
+        ts.client
+            .post(ts.url("/v1/records"))
+            .bearer_auth(&ann.token)
+            .header("content-type", "text/plain")
+            .header("idempotency-key", "import-1")
+            .body(text.clone())
+            .send()
+    };
+    let first = keyed().await.unwrap();
+    assert_eq!(first.status(), StatusCode::CREATED);
+    let first: Value = first.json().await.unwrap();
+    let again = keyed().await.unwrap();
+    assert_eq!(again.headers()["idempotent-replayed"], "true");
+    let again: Value = again.json().await.unwrap();
+    assert_eq!(first["id"], again["id"]);
+
     // A tampered seed: not the committed one.
     let (seed_line, _) = find(&text, "[Seed ");
     let forged = with_line(&text, seed_line, &format!("[Seed \"{}\"]", "ab".repeat(32)));
@@ -290,9 +308,9 @@ async fn tampered_records_are_refused_with_line_code_and_rule() {
     )
     .await;
     anonymous.assert_problem(401, "missing_token");
-    // Nothing above was stored: the only games are the original.
+    // Nothing refused was stored: the only games are the original and its import.
     let list = ts.get("/v1/games?limit=200", None).await;
-    assert_eq!(list.json["games"].as_array().unwrap().len(), 1);
+    assert_eq!(list.json["games"].as_array().unwrap().len(), 2);
     ts.server.stop().await;
 }
 
