@@ -75,6 +75,9 @@ impl RunningServer {
     /// Stops accepting, finishes in-flight requests, then stops the bots
     /// after their current move.
     pub async fn stop(&self) {
+        // First end the streams and long polls, which would otherwise hold
+        // the graceful stop until its timeout.
+        self.state.games.stop_background();
         self.handle.stop(true).await;
         self.state.games.stop_bots().await;
     }
@@ -164,8 +167,35 @@ pub async fn spawn(config: Config) -> Result<RunningServer, StartError> {
 pub async fn run(config: Config) -> Result<(), StartError> {
     let (running, server) = start(config, true).await?;
     tracing::info!(addr = %running.addr, "listening");
+    // actix hears the same signal and starts its graceful stop; ending the
+    // streams and long polls at once keeps them from holding it up.
+    let games = running.state.games.clone();
+    tokio::spawn(async move {
+        stop_signal().await;
+        games.stop_background();
+    });
     server.await?;
     running.state.games.stop_bots().await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// SIGINT or (Unix) SIGTERM.
+async fn stop_signal() {
+    let ctrl_c = actix_web::rt::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use actix_web::rt::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = ctrl_c => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => drop(ctrl_c.await),
+        }
+    }
+    #[cfg(not(unix))]
+    drop(ctrl_c.await);
 }

@@ -60,14 +60,18 @@ impl GameService {
         timeout: Duration,
     ) -> Result<LogPage, ApiError> {
         let mut sub = self.subscribe();
+        let mut stop = self.shutdown.subscribe();
         let until = tokio::time::Instant::now() + timeout;
         loop {
             let page = self.events_page(game_id, player_id, after, limit).await?;
             let left = until.saturating_duration_since(tokio::time::Instant::now());
-            if !page.events.is_empty() || page.finished || left.is_zero() {
+            if !page.events.is_empty() || page.finished || left.is_zero() || *stop.borrow() {
                 return Ok(page);
             }
-            sub.wait_for(game_id, left).await;
+            tokio::select! {
+                _ = stop.changed() => {}
+                _ = sub.wait_for(game_id, left) => {}
+            }
         }
     }
 
@@ -84,7 +88,13 @@ impl GameService {
         heartbeat: Duration,
         tx: mpsc::Sender<GameStreamItem>,
     ) -> Result<(), ApiError> {
+        // A stopping server ends its streams, so that its graceful shutdown
+        // need not wait for them; clients resume elsewhere with Last-Event-ID.
+        let mut stop = self.shutdown.subscribe();
         loop {
+            if *stop.borrow() {
+                return Ok(());
+            }
             let page = self
                 .events_page(&game_id, player_id.as_deref(), cursor, STREAM_PAGE)
                 .await?;
@@ -114,9 +124,11 @@ impl GameService {
             if page.finished && cursor >= page.version {
                 return Ok(());
             }
-            if !sub.wait_for(&game_id, heartbeat).await
-                && tx.send(GameStreamItem::Heartbeat).await.is_err()
-            {
+            let woke = tokio::select! {
+                _ = stop.changed() => return Ok(()),
+                woke = sub.wait_for(&game_id, heartbeat) => woke,
+            };
+            if !woke && tx.send(GameStreamItem::Heartbeat).await.is_err() {
                 return Ok(());
             }
         }
@@ -151,8 +163,12 @@ impl GameService {
                 return Ok(());
             }
         }
+        let mut stop = self.shutdown.subscribe();
         loop {
-            let signal = tokio::time::timeout(heartbeat, sub.next()).await;
+            let signal = tokio::select! {
+                _ = stop.changed() => return Ok(()),
+                signal = tokio::time::timeout(heartbeat, sub.next()) => signal,
+            };
             let to_check: Vec<String> = match signal {
                 Ok(Changed::Game { game_id, version }) => match followed.get(&*game_id) {
                     Some(f) if f.cursor >= version => continue,
