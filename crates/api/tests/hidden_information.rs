@@ -93,6 +93,12 @@ async fn check_viewer(ts: &TestServer, id: &str, viewer: Option<(&Player, Seat)>
     ];
     let (_, pages) = ts.all_events(id, token).await;
     answers.extend(pages.into_iter().map(|p| ("get_events", p)));
+    // Replay to now (earlier points may show cards the viewer has since
+    // passed on, which it legitimately saw); record and verify refuse.
+    for path in ["replay", "record", "verify"] {
+        let answer = ts.get(&format!("/v1/games/{id}/{path}"), token).await;
+        answers.push((path, answer));
+    }
     if let Some((player, _)) = viewer {
         answers.push(("get_legal_moves", ts.legal(player, id).await));
         answers.push((
