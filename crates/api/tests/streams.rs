@@ -695,6 +695,38 @@ async fn a_deadline_plays_exactly_one_move_with_two_processes() {
     b.server.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_deadline_steps_append_once() {
+    let a = start(Backend::Postgres).await;
+    let b = start_on(a.target.clone()).await;
+    // Both clocks off: the test fires the deadline itself, eight times at
+    // once from two processes' services.
+    a.server.state.games.stop_background();
+    b.server.state.games.stop_background();
+    let (id, ann, _bob) = idle_clocked_game(&a, "bot").await;
+    let before = a.game(&id, None).await.json["version"].as_i64().unwrap();
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let steps = (0..8).map(|i| {
+        let games = if i % 2 == 0 {
+            &a.server.state.games
+        } else {
+            &b.server.state.games
+        };
+        games.deadline_step(&id)
+    });
+    let fired: Vec<bool> = futures_util::future::join_all(steps)
+        .await
+        .into_iter()
+        .map(|r| r.expect("a deadline step"))
+        .collect();
+    assert_eq!(fired.iter().filter(|f| **f).count(), 1, "{fired:?}");
+    let (log, _) = a.all_events(&id, Some(&ann.token)).await;
+    assert_eq!(deadline_moves(&log).len(), 1);
+    assert_eq!(log.len() as i64, before + 2);
+    a.server.stop().await;
+    b.server.stop().await;
+}
+
 async fn a_deadline_survives_a_restart(backend: Backend) {
     let first = start(backend).await;
     let (id, ann, _bob) = idle_clocked_game(&first, "bot").await;

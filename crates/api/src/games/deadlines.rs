@@ -92,8 +92,9 @@ impl GameService {
     }
 
     /// Applies the policy to the lowest seat that must act, if the game's
-    /// deadline (as stored now) has passed; false when there was nothing to do.
-    pub(super) async fn deadline_step(&self, game_id: &str) -> Result<bool, ApiError> {
+    /// deadline (as stored now) has passed; false when there was nothing to
+    /// do. The clock calls it; it is public so that tests can race it.
+    pub async fn deadline_step(&self, game_id: &str) -> Result<bool, ApiError> {
         let plan = |row: &GameRow, seats: &[SeatWithName], loaded: &LoadedGame| {
             let now = Utc::now();
             if row.status != GameStatus::InProgress.as_str()

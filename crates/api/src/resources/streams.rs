@@ -111,6 +111,26 @@ pub struct GameNotice {
     pub event: Value,
 }
 
+/// The `data:` of one `stream_game` event: the snapshot (`event: snapshot`),
+/// a log event (`event:` its type, `id:` its seq) or the state after the
+/// latest events (`event: state`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum GameStreamData {
+    Snapshot(Box<super::GameResource>),
+    Event(EventResource),
+    State(GameStateResource),
+}
+
+/// The `data:` of one `stream_player` event: `your_turn`, or `seat_taken`,
+/// `game_started`, `game_over`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum PlayerStreamData {
+    YourTurn(YourTurn),
+    Notice(GameNotice),
+}
+
 /// The games where the caller must act, the longest-waiting first.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Inbox {

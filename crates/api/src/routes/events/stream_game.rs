@@ -7,6 +7,7 @@ use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::watch::GameStreamItem;
 use crate::resources::GameResource;
+use crate::resources::streams::GameStreamData;
 use crate::routes::{doc, sse};
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -48,9 +49,9 @@ pub struct StreamQuery {
         StreamQuery,
     ),
     responses(
-        (status = 200, description = "The stream; `data:` of each event is a `GameResource` \
-            (snapshot), an `EventResource` (log events) or a `GameStateResource` (state)",
-            content_type = "text/event-stream", body = String,
+        (status = 200, description = "The stream. Each event's `data:` (the schema) is a `GameResource` \
+            (`event: snapshot`), an `EventResource` (log events) or a `GameStateResource` (`event: state`)",
+            content_type = "text/event-stream", body = GameStreamData,
             example = json!("event: snapshot\nid: 14\ndata: {\"id\":\"0b6f…\",\"version\":14,…}\n\nid: 15\nevent: move\ndata: {\"seq\":15,\"type\":\"move\",\"actor\":{\"seat\":1,\"player_id\":null,\"bot\":true},\"payload\":{\"type\":\"play\",\"card\":\"QS\"},\"redacted\":false,…}\n\nevent: state\ndata: {\"game_id\":\"0b6f…\",\"version\":15,\"status\":\"in_progress\",\"to_act\":[0],\"deadline_at\":null}\n\n: heartbeat\n\n")),
         (status = 204, description = "The game is over and the cursor is at its end"),
         (status = 400, description = "Bad cursor", body = Problem, content_type = doc::PROBLEM),
@@ -88,7 +89,7 @@ pub async fn stream_game(
     let first = sse::frame(
         "snapshot",
         cursor.is_none().then_some(version),
-        &GameResource::build(&snapshot, seat),
+        &GameStreamData::Snapshot(Box::new(GameResource::build(&snapshot, seat))),
     );
     let (tx, rx) = tokio::sync::mpsc::channel(sse::BUFFER);
     let games = state.games.clone();
@@ -116,9 +117,10 @@ pub async fn stream_game(
 fn item_bytes(item: GameStreamItem) -> actix_web::web::Bytes {
     match item {
         GameStreamItem::Event(event) => {
-            sse::frame(&event.event_type.clone(), Some(event.seq), &event)
+            let (name, seq) = (event.event_type.clone(), event.seq);
+            sse::frame(&name, Some(seq), &GameStreamData::Event(event))
         }
-        GameStreamItem::State(state) => sse::frame("state", None, &state),
+        GameStreamItem::State(state) => sse::frame("state", None, &GameStreamData::State(state)),
         GameStreamItem::Heartbeat => sse::heartbeat(),
     }
 }

@@ -4,6 +4,7 @@ use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::watch::PlayerStreamItem;
+use crate::resources::streams::PlayerStreamData;
 use crate::routes::games::known_player;
 use crate::routes::{doc, sse};
 
@@ -24,8 +25,9 @@ use crate::routes::{doc, sse};
     tag = "streams",
     operation_id = "stream_player",
     responses(
-        (status = 200, description = "The stream; `data:` of each event is a `YourTurn` or a `GameNotice`",
-            content_type = "text/event-stream", body = String,
+        (status = 200, description = "The stream. Each event's `data:` (the schema) is a `YourTurn` \
+            (`event: your_turn`) or a `GameNotice` (`seat_taken`, `game_started`, `game_over`)",
+            content_type = "text/event-stream", body = PlayerStreamData,
             example = json!("event: your_turn\ndata: {\"game_id\":\"0b6f…\",\"kind\":\"lost-heir\",\"seat\":0,\"prompt\":\"bid\",\"version\":14,\"waiting_since\":\"2026-11-30T12:03:10Z\",\"deadline_at\":null}\n\nevent: game_over\ndata: {\"game_id\":\"0b6f…\",\"seq\":212,\"event\":{\"outcome\":{\"scores\":[41,12],\"winners\":[0]},\"seed\":\"…\"}}\n\n")),
         (status = 401, description = "Missing, invalid or expired token", body = Problem, content_type = doc::PROBLEM),
     ),
@@ -54,11 +56,12 @@ pub async fn stream_player(
 }
 
 fn item_bytes(item: PlayerStreamItem) -> actix_web::web::Bytes {
-    match item {
-        PlayerStreamItem::YourTurn(turn) => sse::frame("your_turn", None, &turn),
-        PlayerStreamItem::SeatTaken(notice) => sse::frame("seat_taken", None, &notice),
-        PlayerStreamItem::GameStarted(notice) => sse::frame("game_started", None, &notice),
-        PlayerStreamItem::GameOver(notice) => sse::frame("game_over", None, &notice),
-        PlayerStreamItem::Heartbeat => sse::heartbeat(),
-    }
+    let (name, data) = match item {
+        PlayerStreamItem::YourTurn(turn) => ("your_turn", PlayerStreamData::YourTurn(turn)),
+        PlayerStreamItem::SeatTaken(notice) => ("seat_taken", PlayerStreamData::Notice(notice)),
+        PlayerStreamItem::GameStarted(notice) => ("game_started", PlayerStreamData::Notice(notice)),
+        PlayerStreamItem::GameOver(notice) => ("game_over", PlayerStreamData::Notice(notice)),
+        PlayerStreamItem::Heartbeat => return sse::heartbeat(),
+    };
+    sse::frame(name, None, &data)
 }
