@@ -42,7 +42,11 @@ fn parse(text: &str) -> BTreeMap<String, Game> {
         if let Some(id) = v["game"].as_str() {
             let tokens = v["tokens"]
                 .as_array()
-                .map(|a| a.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|t| t.as_str().map(str::to_owned))
+                        .collect()
+                })
                 .unwrap_or_default();
             games.entry(id.to_owned()).or_default().tokens = tokens;
         } else if let Some(id) = v["ack"].as_str() {
@@ -88,21 +92,28 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
         let current = match api.get(&format!("/v1/games/{id}"), Some(token0)).await {
             Ok(g) => g,
             Err(f) => {
-                report.violations.push(format!("{id}: get_game failed: {f}"));
+                report
+                    .violations
+                    .push(format!("{id}: get_game failed: {f}"));
                 continue;
             }
         };
         let version = current["version"].as_i64().unwrap_or(-1);
         // Per seat that made acknowledged moves, the log as that seat sees it
         // (its own moves unredacted).
-        let seats: std::collections::BTreeSet<usize> = game.acks.values().map(|(s, _)| *s).collect();
+        let seats: std::collections::BTreeSet<usize> =
+            game.acks.values().map(|(s, _)| *s).collect();
         let mut log_ok = true;
         for seat in seats {
-            let Some(token) = game.tokens.get(seat) else { continue };
+            let Some(token) = game.tokens.get(seat) else {
+                continue;
+            };
             let events = match api.all_events(id, Some(token)).await {
                 Ok(e) => e,
                 Err(f) => {
-                    report.violations.push(format!("{id}: get_events failed: {f}"));
+                    report
+                        .violations
+                        .push(format!("{id}: get_events failed: {f}"));
                     log_ok = false;
                     break;
                 }
@@ -115,7 +126,10 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
                 ));
                 log_ok = false;
             }
-            let by_seq: BTreeMap<i64, &Value> = events.iter().filter_map(|e| Some((e["seq"].as_i64()?, e))).collect();
+            let by_seq: BTreeMap<i64, &Value> = events
+                .iter()
+                .filter_map(|e| Some((e["seq"].as_i64()?, e)))
+                .collect();
             for (seq, (s, mv)) in game.acks.iter().filter(|(_, (s, _))| *s == seat) {
                 match by_seq.get(seq) {
                     Some(e)
@@ -148,7 +162,9 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
                     "{id}: at version {v} seat {seat} was shown {view}, the rebuilt state shows {}",
                     g["view"]
                 )),
-                Err(f) => report.violations.push(format!("{id}: get_game as seat {seat}: {f}")),
+                Err(f) => report
+                    .violations
+                    .push(format!("{id}: get_game as seat {seat}: {f}")),
             }
         }
         if current["status"] == "finished" {
@@ -158,21 +174,33 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
         // The game goes on: someone to act makes a legal move.
         let to_act: Vec<usize> = current["to_act"]
             .as_array()
-            .map(|a| a.iter().filter_map(|s| s.as_u64()).map(|s| s as usize).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_u64())
+                    .map(|s| s as usize)
+                    .collect()
+            })
             .unwrap_or_default();
         let Some(token) = to_act.first().and_then(|s| game.tokens.get(*s)) else {
-            report.violations.push(format!("{id}: in progress with nobody to act"));
+            report
+                .violations
+                .push(format!("{id}: in progress with nobody to act"));
             continue;
         };
         let moved = async {
-            let legal = api.get(&format!("/v1/games/{id}/legal-moves"), Some(token)).await?;
+            let legal = api
+                .get(&format!("/v1/games/{id}/legal-moves"), Some(token))
+                .await?;
             let mv = random_move(&legal, &mut rng).unwrap_or(Value::Null);
-            api.post(&format!("/v1/games/{id}/moves"), Some(token), &mv).await
+            api.post(&format!("/v1/games/{id}/moves"), Some(token), &mv)
+                .await
         }
         .await;
         match moved {
             Ok(_) => report.games_continued += 1,
-            Err(f) => report.violations.push(format!("{id}: cannot continue: {f}")),
+            Err(f) => report
+                .violations
+                .push(format!("{id}: cannot continue: {f}")),
         }
     }
     report

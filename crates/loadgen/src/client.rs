@@ -92,7 +92,12 @@ impl Api {
         self.call(reqwest::Method::GET, path, token, None).await.0
     }
 
-    pub async fn post(&self, path: &str, token: Option<&str>, body: &Value) -> Result<Value, Failure> {
+    pub async fn post(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: &Value,
+    ) -> Result<Value, Failure> {
         self.call(reqwest::Method::POST, path, token, Some(body))
             .await
             .0
@@ -107,7 +112,11 @@ impl Api {
     }
 
     /// Every event of a game, as `token`'s holder may see them.
-    pub async fn all_events(&self, game_id: &str, token: Option<&str>) -> Result<Vec<Value>, Failure> {
+    pub async fn all_events(
+        &self,
+        game_id: &str,
+        token: Option<&str>,
+    ) -> Result<Vec<Value>, Failure> {
         let mut events = Vec::new();
         let mut after = 0;
         loop {

@@ -74,7 +74,11 @@ fn parse_args() -> Result<Args, String> {
             return Err(String::new());
         }
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let number = || value.parse::<f64>().map_err(|_| format!("{flag}: not a number: {value}"));
+        let number = || {
+            value
+                .parse::<f64>()
+                .map_err(|_| format!("{flag}: not a number: {value}"))
+        };
         match flag.as_str() {
             "--url" => args.url = value.clone(),
             "--games" => args.run.games = number()? as usize,

@@ -74,12 +74,23 @@ struct Table {
 fn to_act(game: &Value) -> Vec<usize> {
     game["to_act"]
         .as_array()
-        .map(|a| a.iter().filter_map(|s| s.as_u64()).map(|s| s as usize).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_u64())
+                .map(|s| s as usize)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
 /// Registers the players, creates the game and fills its seats.
-async fn set_up(api: &Api, kind: &str, config: &Value, players: usize, tag: &str) -> Result<Table, (String, Failure)> {
+async fn set_up(
+    api: &Api,
+    kind: &str,
+    config: &Value,
+    players: usize,
+    tag: &str,
+) -> Result<Table, (String, Failure)> {
     let mut tokens = Vec::with_capacity(players);
     for i in 0..players {
         let token = api
@@ -101,7 +112,11 @@ async fn set_up(api: &Api, kind: &str, config: &Value, players: usize, tag: &str
     let mut last = created;
     for (seat, token) in tokens.iter().enumerate().skip(1) {
         last = api
-            .post(&format!("/v1/games/{id}/join"), Some(token), &json!({"seat": seat}))
+            .post(
+                &format!("/v1/games/{id}/join"),
+                Some(token),
+                &json!({"seat": seat}),
+            )
             .await
             .map_err(|e| ("join_game".to_owned(), e))?;
     }
@@ -150,7 +165,10 @@ async fn drive(
             }
         };
         stats.games_started += 1;
-        record(&recorder, json!({"game": table.id, "kind": kind, "tokens": table.tokens}));
+        record(
+            &recorder,
+            json!({"game": table.id, "kind": kind, "tokens": table.tokens}),
+        );
         let mut last_ack: Option<Value> = None;
         let mut out_of_time = false;
         loop {
@@ -159,7 +177,10 @@ async fn drive(
                 break;
             }
             let Some(&seat) = table.to_act.first() else {
-                match api.get(&format!("/v1/games/{}", table.id), Some(&table.tokens[0])).await {
+                match api
+                    .get(&format!("/v1/games/{}", table.id), Some(&table.tokens[0]))
+                    .await
+                {
                     Ok(game) if game["status"] == "finished" => {
                         stats.games_finished += 1;
                         break;
@@ -212,12 +233,20 @@ async fn drive(
                     if measuring(Instant::now()) {
                         stats.moves += 1;
                         stats.post.push(took);
-                        if let Some(b) = SEQ_BUCKETS.iter().position(|(lo, hi)| (*lo..=*hi).contains(&seq)) {
+                        if let Some(b) = SEQ_BUCKETS
+                            .iter()
+                            .position(|(lo, hi)| (*lo..=*hi).contains(&seq))
+                        {
                             stats.by_seq[b].push(took);
                         }
                     }
-                    record(&recorder, json!({"ack": table.id, "seq": seq, "version": version, "seat": seat, "move": mv}));
-                    last_ack = Some(json!({"last": table.id, "version": version, "seat": seat, "view": accepted["game"]["view"]}));
+                    record(
+                        &recorder,
+                        json!({"ack": table.id, "seq": seq, "version": version, "seat": seat, "move": mv}),
+                    );
+                    last_ack = Some(
+                        json!({"last": table.id, "version": version, "seat": seat, "view": accepted["game"]["view"]}),
+                    );
                     let game = &accepted["game"];
                     if game["status"] == "finished" {
                         stats.games_finished += 1;
@@ -266,7 +295,15 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
     let options = Arc::new(options);
     let started = Instant::now();
     let drivers: Vec<_> = (0..options.games)
-        .map(|i| tokio::spawn(drive(api.clone(), i, options.clone(), started, recorder.clone())))
+        .map(|i| {
+            tokio::spawn(drive(
+                api.clone(),
+                i,
+                options.clone(),
+                started,
+                recorder.clone(),
+            ))
+        })
         .collect();
     let mut total = DriverStats {
         by_seq: vec![Samples::default(); SEQ_BUCKETS.len()],
@@ -289,7 +326,10 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
     if let Some(out) = recorder.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
         let _ = out.flush();
     }
-    let seconds = options.duration.saturating_sub(options.warmup).as_secs_f64();
+    let seconds = options
+        .duration
+        .saturating_sub(options.warmup)
+        .as_secs_f64();
     Report {
         games: options.games,
         seconds,
@@ -302,7 +342,11 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
             .zip(&total.by_seq)
             .filter(|(_, s)| !s.is_empty())
             .map(|((lo, hi), s)| {
-                let label = if *hi == i64::MAX { format!("{lo}+") } else { format!("{lo}-{hi}") };
+                let label = if *hi == i64::MAX {
+                    format!("{lo}+")
+                } else {
+                    format!("{lo}-{hi}")
+                };
                 (label, s.len(), s.summary().p50)
             })
             .collect(),
@@ -314,14 +358,26 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
 
 impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "games in parallel: {}   measured: {:.1}s", self.games, self.seconds)?;
-        writeln!(f, "moves: {}   moves/s: {:.1}", self.moves, self.moves_per_sec)?;
+        writeln!(
+            f,
+            "games in parallel: {}   measured: {:.1}s",
+            self.games, self.seconds
+        )?;
+        writeln!(
+            f,
+            "moves: {}   moves/s: {:.1}",
+            self.moves, self.moves_per_sec
+        )?;
         writeln!(f, "post_move:       {}", self.post_move_ms)?;
         writeln!(f, "get_legal_moves: {}", self.legal_moves_ms)?;
         for (label, n, p50) in &self.post_move_p50_by_seq {
             writeln!(f, "  post_move p50 at seq {label:>8}: {p50:.2}ms (n={n})")?;
         }
-        writeln!(f, "games started: {}   finished: {}", self.games_started, self.games_finished)?;
+        writeln!(
+            f,
+            "games started: {}   finished: {}",
+            self.games_started, self.games_finished
+        )?;
         if self.errors.is_empty() {
             writeln!(f, "errors: none")
         } else {

@@ -74,6 +74,9 @@ mod tests {
             s.push(Duration::from_millis(ms));
         }
         let sum = s.summary();
-        assert_eq!((sum.p50, sum.p95, sum.p99, sum.max), (50.0, 95.0, 99.0, 100.0));
+        assert_eq!(
+            (sum.p50, sum.p95, sum.p99, sum.max),
+            (50.0, 95.0, 99.0, 100.0)
+        );
     }
 }
