@@ -13,6 +13,7 @@
 
 mod check;
 mod client;
+mod populate;
 mod run;
 mod stats;
 
@@ -36,6 +37,10 @@ loadgen: play games through the card table api as fast as it answers
   --timeout-ms N     per-request client timeout (default 10000)
   --record FILE      write games and acknowledged moves (JSON lines)
   --check FILE       verify a record against the server instead of playing
+  --one-game         each client plays one game to its end, then stops
+                     (--duration caps it); the report lists the game ids
+  --populate N       create N games in progress (a person and bots each),
+                     read each once, and stop (for the memory figure)
   --json             print the report as one JSON object
 ";
 
@@ -44,6 +49,7 @@ struct Args {
     run: RunOptions,
     timeout: Duration,
     check: Option<String>,
+    populate: Option<usize>,
     json: bool,
 }
 
@@ -59,15 +65,21 @@ fn parse_args() -> Result<Args, String> {
             lost_heir_players: 4,
             hearts_players: 6,
             record: None,
+            one_game: false,
         },
         timeout: Duration::from_secs(10),
         check: None,
+        populate: None,
         json: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         if flag == "--json" {
             args.json = true;
+            continue;
+        }
+        if flag == "--one-game" {
+            args.run.one_game = true;
             continue;
         }
         if flag == "-h" || flag == "--help" {
@@ -98,6 +110,7 @@ fn parse_args() -> Result<Args, String> {
             "--timeout-ms" => args.timeout = Duration::from_millis(number()? as u64),
             "--record" => args.run.record = Some(value.clone().into()),
             "--check" => args.check = Some(value.clone()),
+            "--populate" => args.populate = Some(number()? as usize),
             other => return Err(format!("unknown flag {other}")),
         }
     }
@@ -120,6 +133,15 @@ async fn main() -> ExitCode {
         }
     };
     let api = Api::new(&args.url, args.timeout);
+    if let Some(games) = args.populate {
+        let report = populate::populate(&api, games, args.run.games).await;
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        return if report.failed == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
     if let Some(path) = &args.check {
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,

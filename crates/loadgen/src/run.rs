@@ -33,6 +33,8 @@ pub struct RunOptions {
     pub hearts_players: u8,
     /// Where to write created games and acknowledged moves (JSON lines).
     pub record: Option<std::path::PathBuf>,
+    /// Each driver stops after its first game ends.
+    pub one_game: bool,
 }
 
 /// Seq ranges for "does a move cost more late in a game?".
@@ -47,6 +49,7 @@ struct DriverStats {
     errors: BTreeMap<String, u64>,
     games_started: u64,
     games_finished: u64,
+    finished_ids: Vec<String>,
 }
 
 impl DriverStats {
@@ -183,6 +186,7 @@ async fn drive(
                 {
                     Ok(game) if game["status"] == "finished" => {
                         stats.games_finished += 1;
+                        stats.finished_ids.push(table.id.clone());
                         break;
                     }
                     Ok(game) => table.to_act = to_act(&game),
@@ -250,6 +254,7 @@ async fn drive(
                     let game = &accepted["game"];
                     if game["status"] == "finished" {
                         stats.games_finished += 1;
+                        stats.finished_ids.push(table.id.clone());
                         break;
                     }
                     table.to_act = to_act(game);
@@ -266,7 +271,7 @@ async fn drive(
         if let Some(last) = last_ack.take() {
             record(&recorder, last);
         }
-        if out_of_time {
+        if out_of_time || options.one_game {
             break 'games;
         }
     }
@@ -286,6 +291,7 @@ pub struct Report {
     pub errors: BTreeMap<String, u64>,
     pub games_started: u64,
     pub games_finished: u64,
+    pub finished_ids: Vec<String>,
 }
 
 pub async fn run(api: Api, options: RunOptions) -> Report {
@@ -322,6 +328,7 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
         }
         total.games_started += s.games_started;
         total.games_finished += s.games_finished;
+        total.finished_ids.extend(s.finished_ids);
     }
     if let Some(out) = recorder.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
         let _ = out.flush();
@@ -353,6 +360,7 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
         errors: total.errors,
         games_started: total.games_started,
         games_finished: total.games_finished,
+        finished_ids: total.finished_ids,
     }
 }
 

@@ -109,7 +109,7 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
 /// Plays `steps` on a fresh game; panics on any broken promise.
 fn run(config: Config, seed: u64, steps: &[Step]) {
     let mut game = CancelHearts::new(config, Seed::from_u64(seed)).expect("a valid config");
-    let players = game.player_count().get() as u8;
+    let players = game.player_count().get();
     let mut rng = Seed::from_u64(seed ^ 0x5eed).rng();
     let (mut accepted, mut refused) = (0u32, 0u32);
     for step in steps {
@@ -135,8 +135,7 @@ fn run(config: Config, seed: u64, steps: &[Step]) {
                     continue; // the api answers 422 malformed_move
                 };
                 // A move that parses round-trips through its JSON form.
-                let back: Move =
-                    serde_json::from_value(serde_json::to_value(&mv).unwrap()).unwrap();
+                let back: Move = serde_json::from_value(serde_json::to_value(mv).unwrap()).unwrap();
                 assert_eq!(back, mv);
                 let before = game.clone();
                 match game.play(seat, &mv) {
