@@ -1,0 +1,207 @@
+//! Checks a record written by a run against the server (after a crash and
+//! restart): every acknowledged move is in the log at its seq with the same
+//! payload, the log has no gaps and ends at the game's version (nothing
+//! half-applied), the state rebuilt from the log shows each game's last
+//! mover what its answer showed, and every unfinished game takes a move.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::client::{Api, Rng, random_move};
+
+#[derive(Debug, Default)]
+struct Game {
+    tokens: Vec<String>,
+    /// seq → (seat, move) of acknowledged moves.
+    acks: BTreeMap<i64, (usize, Value)>,
+    /// The last acknowledged move's version, seat and the view it returned.
+    last: Option<(i64, usize, Value)>,
+}
+
+#[derive(Debug, Default, serde::Serialize)]
+pub struct CheckReport {
+    pub games: usize,
+    pub acknowledged_moves: usize,
+    pub moves_found: usize,
+    /// Moves in the log after the last acknowledged one (in flight at the
+    /// crash, committed, answer lost): allowed, at most one per game here.
+    pub unacknowledged_tail: usize,
+    pub views_compared: usize,
+    pub games_continued: usize,
+    pub games_finished: usize,
+    pub violations: Vec<String>,
+}
+
+fn parse(text: &str) -> BTreeMap<String, Game> {
+    let mut games: BTreeMap<String, Game> = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue; // a torn last line
+        };
+        if let Some(id) = v["game"].as_str() {
+            let tokens = v["tokens"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|t| t.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            games.entry(id.to_owned()).or_default().tokens = tokens;
+        } else if let Some(id) = v["ack"].as_str() {
+            let seat = v["seat"].as_u64().unwrap_or(0) as usize;
+            let seq = v["seq"].as_i64().unwrap_or(0);
+            games
+                .entry(id.to_owned())
+                .or_default()
+                .acks
+                .insert(seq, (seat, v["move"].clone()));
+        } else if let Some(id) = v["last"].as_str() {
+            let seat = v["seat"].as_u64().unwrap_or(0) as usize;
+            let version = v["version"].as_i64().unwrap_or(0);
+            games.entry(id.to_owned()).or_default().last = Some((version, seat, v["view"].clone()));
+        }
+    }
+    games
+}
+
+/// A move with its card list sorted: the server stores a selection (cards
+/// passed) in its own order.
+fn canonical(mv: &Value) -> Value {
+    let mut mv = mv.clone();
+    if let Some(cards) = mv.get_mut("cards").and_then(Value::as_array_mut) {
+        cards.sort_by_key(|c| c.to_string());
+    }
+    mv
+}
+
+pub async fn check(api: &Api, record: &str) -> CheckReport {
+    let games = parse(record);
+    let mut report = CheckReport {
+        games: games.len(),
+        ..Default::default()
+    };
+    let mut rng = Rng::new(7);
+    for (id, game) in &games {
+        report.acknowledged_moves += game.acks.len();
+        let Some(token0) = game.tokens.first() else {
+            report.violations.push(format!("{id}: no tokens recorded"));
+            continue;
+        };
+        let current = match api.get(&format!("/v1/games/{id}"), Some(token0)).await {
+            Ok(g) => g,
+            Err(f) => {
+                report
+                    .violations
+                    .push(format!("{id}: get_game failed: {f}"));
+                continue;
+            }
+        };
+        let version = current["version"].as_i64().unwrap_or(-1);
+        // Per seat that made acknowledged moves, the log as that seat sees it
+        // (its own moves unredacted).
+        let seats: std::collections::BTreeSet<usize> =
+            game.acks.values().map(|(s, _)| *s).collect();
+        let mut log_ok = true;
+        for seat in seats {
+            let Some(token) = game.tokens.get(seat) else {
+                continue;
+            };
+            let events = match api.all_events(id, Some(token)).await {
+                Ok(e) => e,
+                Err(f) => {
+                    report
+                        .violations
+                        .push(format!("{id}: get_events failed: {f}"));
+                    log_ok = false;
+                    break;
+                }
+            };
+            let seqs: Vec<i64> = events.iter().filter_map(|e| e["seq"].as_i64()).collect();
+            if seqs != (1..=seqs.len() as i64).collect::<Vec<_>>() || seqs.len() as i64 != version {
+                report.violations.push(format!(
+                    "{id}: log is not 1..={version} without gaps ({} events)",
+                    seqs.len()
+                ));
+                log_ok = false;
+            }
+            let by_seq: BTreeMap<i64, &Value> = events
+                .iter()
+                .filter_map(|e| Some((e["seq"].as_i64()?, e)))
+                .collect();
+            for (seq, (s, mv)) in game.acks.iter().filter(|(_, (s, _))| *s == seat) {
+                match by_seq.get(seq) {
+                    Some(e)
+                        if e["type"] == "move"
+                            && e["actor"]["seat"] == json!(s)
+                            && canonical(&e["payload"]) == canonical(mv) =>
+                    {
+                        report.moves_found += 1;
+                    }
+                    Some(e) => report.violations.push(format!(
+                        "{id}: seq {seq} acknowledged as {mv} by seat {s}, log has {e}"
+                    )),
+                    None => report
+                        .violations
+                        .push(format!("{id}: acknowledged seq {seq} is not in the log")),
+                }
+            }
+        }
+        let last_acked = game.acks.keys().next_back().copied().unwrap_or(0);
+        if log_ok && version > last_acked && !game.acks.is_empty() {
+            report.unacknowledged_tail += (version - last_acked) as usize;
+        }
+        if let Some((v, seat, view)) = &game.last
+            && *v == version
+            && let Some(token) = game.tokens.get(*seat)
+        {
+            match api.get(&format!("/v1/games/{id}"), Some(token)).await {
+                Ok(g) if g["view"] == *view => report.views_compared += 1,
+                Ok(g) => report.violations.push(format!(
+                    "{id}: at version {v} seat {seat} was shown {view}, the rebuilt state shows {}",
+                    g["view"]
+                )),
+                Err(f) => report
+                    .violations
+                    .push(format!("{id}: get_game as seat {seat}: {f}")),
+            }
+        }
+        if current["status"] == "finished" {
+            report.games_finished += 1;
+            continue;
+        }
+        // The game goes on: someone to act makes a legal move.
+        let to_act: Vec<usize> = current["to_act"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_u64())
+                    .map(|s| s as usize)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let Some(token) = to_act.first().and_then(|s| game.tokens.get(*s)) else {
+            report
+                .violations
+                .push(format!("{id}: in progress with nobody to act"));
+            continue;
+        };
+        let moved = async {
+            let legal = api
+                .get(&format!("/v1/games/{id}/legal-moves"), Some(token))
+                .await?;
+            let mv = random_move(&legal, &mut rng).unwrap_or(Value::Null);
+            api.post(&format!("/v1/games/{id}/moves"), Some(token), &mv)
+                .await
+        }
+        .await;
+        match moved {
+            Ok(_) => report.games_continued += 1,
+            Err(f) => report
+                .violations
+                .push(format!("{id}: cannot continue: {f}")),
+        }
+    }
+    report
+}

@@ -1,0 +1,185 @@
+//! `loadgen`: plays many games at once through the card table api and
+//! reports moves per second, latency percentiles and errors; with
+//! `--record` it writes every acknowledged move to a file that `--check`
+//! later verifies against the server (the crash and outage tests).
+//!
+//! ```text
+//! loadgen --url http://127.0.0.1:8080 --games 64 --duration 20 [--kind mixed] [--json]
+//! loadgen --url … --games 16 --duration 30 --record acks.jsonl
+//! loadgen --url … --check acks.jsonl
+//! ```
+//! Start the server with `RATE_LIMIT=0` (or a high one): a load generator is
+//! exactly what the limit is for.
+
+mod check;
+mod client;
+mod populate;
+mod run;
+mod stats;
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use client::Api;
+use run::{Kinds, RunOptions};
+
+const HELP: &str = "\
+loadgen: play games through the card table api as fast as it answers
+
+  --url URL          server (default http://127.0.0.1:8080)
+  --games N          games played at once, one client each (default 16)
+  --kind K           lost-heir | cancellation-hearts | mixed (default mixed)
+  --duration SECS    how long to play (default 20)
+  --warmup SECS      played but not counted, from the start (default 2)
+  --lh-players N     seats of a Lost Heir game (default 4)
+  --ch-players N     seats of a Cancellation Hearts game (default 6)
+  --seed N           move choice seed (default 1)
+  --timeout-ms N     per-request client timeout (default 10000)
+  --record FILE      write games and acknowledged moves (JSON lines)
+  --check FILE       verify a record against the server instead of playing
+  --one-game         each client plays one game to its end, then stops
+                     (--duration caps it); the report lists the game ids
+  --populate N       create N games in progress (a person and bots each),
+                     read each once, and stop (for the memory figure)
+  --json             print the report as one JSON object
+";
+
+struct Args {
+    url: String,
+    run: RunOptions,
+    timeout: Duration,
+    check: Option<String>,
+    populate: Option<usize>,
+    json: bool,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        url: "http://127.0.0.1:8080".to_owned(),
+        run: RunOptions {
+            games: 16,
+            kinds: Kinds::Mixed,
+            duration: Duration::from_secs(20),
+            warmup: Duration::from_secs(2),
+            seed: 1,
+            lost_heir_players: 4,
+            hearts_players: 6,
+            record: None,
+            one_game: false,
+        },
+        timeout: Duration::from_secs(10),
+        check: None,
+        populate: None,
+        json: false,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        if flag == "--json" {
+            args.json = true;
+            continue;
+        }
+        if flag == "--one-game" {
+            args.run.one_game = true;
+            continue;
+        }
+        if flag == "-h" || flag == "--help" {
+            return Err(String::new());
+        }
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = || {
+            value
+                .parse::<f64>()
+                .map_err(|_| format!("{flag}: not a number: {value}"))
+        };
+        match flag.as_str() {
+            "--url" => args.url = value.clone(),
+            "--games" => args.run.games = number()? as usize,
+            "--kind" => {
+                args.run.kinds = match value.as_str() {
+                    "lost-heir" => Kinds::LostHeir,
+                    "cancellation-hearts" => Kinds::CancellationHearts,
+                    "mixed" => Kinds::Mixed,
+                    other => return Err(format!("--kind: unknown kind {other}")),
+                }
+            }
+            "--duration" => args.run.duration = Duration::from_secs_f64(number()?),
+            "--warmup" => args.run.warmup = Duration::from_secs_f64(number()?),
+            "--lh-players" => args.run.lost_heir_players = number()? as u8,
+            "--ch-players" => args.run.hearts_players = number()? as u8,
+            "--seed" => args.run.seed = number()? as u64,
+            "--timeout-ms" => args.timeout = Duration::from_millis(number()? as u64),
+            "--record" => args.run.record = Some(value.clone().into()),
+            "--check" => args.check = Some(value.clone()),
+            "--populate" => args.populate = Some(number()? as usize),
+            other => return Err(format!("unknown flag {other}")),
+        }
+    }
+    if args.run.warmup >= args.run.duration {
+        args.run.warmup = Duration::ZERO;
+    }
+    Ok(args)
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(args) => args,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("loadgen: {e}");
+            }
+            eprint!("{HELP}");
+            return ExitCode::from(2);
+        }
+    };
+    let api = Api::new(&args.url, args.timeout);
+    if let Some(games) = args.populate {
+        let report = populate::populate(&api, games, args.run.games).await;
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        return if report.failed == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
+    if let Some(path) = &args.check {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("loadgen: {path}: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let report = check::check(&api, &text).await;
+        if args.json {
+            println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        } else {
+            println!(
+                "games {}  acknowledged moves {}  found in the log {}  unacknowledged tail {}  \
+                 views compared {}  games continued {}  finished {}",
+                report.games,
+                report.acknowledged_moves,
+                report.moves_found,
+                report.unacknowledged_tail,
+                report.views_compared,
+                report.games_continued,
+                report.games_finished
+            );
+            for v in &report.violations {
+                println!("VIOLATION {v}");
+            }
+        }
+        return if report.violations.is_empty() && report.moves_found == report.acknowledged_moves {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
+    let report = run::run(api, args.run).await;
+    if args.json {
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+    } else {
+        print!("{report}");
+    }
+    ExitCode::SUCCESS
+}

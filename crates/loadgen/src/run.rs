@@ -1,0 +1,399 @@
+//! The load: N game drivers, each playing one game at a time through the
+//! HTTP api (legal moves → a random legal move, as fast as the server
+//! answers) until the time is up, starting a new game when one ends.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::client::{Api, Failure, Rng, random_move};
+use crate::stats::{Samples, Summary};
+
+/// Which games to play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kinds {
+    LostHeir,
+    CancellationHearts,
+    /// Even drivers play Lost Heir, odd ones Cancellation Hearts.
+    Mixed,
+}
+
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    pub games: usize,
+    pub kinds: Kinds,
+    pub duration: Duration,
+    /// Moves before this much time has passed are played but not counted.
+    pub warmup: Duration,
+    pub seed: u64,
+    pub lost_heir_players: u8,
+    pub hearts_players: u8,
+    /// Where to write created games and acknowledged moves (JSON lines).
+    pub record: Option<std::path::PathBuf>,
+    /// Each driver stops after its first game ends.
+    pub one_game: bool,
+}
+
+/// Seq ranges for "does a move cost more late in a game?".
+const SEQ_BUCKETS: [(i64, i64); 5] = [(1, 50), (51, 100), (101, 200), (201, 400), (401, i64::MAX)];
+
+#[derive(Debug, Default)]
+struct DriverStats {
+    moves: u64,
+    post: Samples,
+    legal: Samples,
+    by_seq: Vec<Samples>,
+    errors: BTreeMap<String, u64>,
+    games_started: u64,
+    games_finished: u64,
+    finished_ids: Vec<String>,
+}
+
+impl DriverStats {
+    fn error(&mut self, where_: &str, f: &Failure) {
+        *self.errors.entry(format!("{where_}: {f}")).or_default() += 1;
+    }
+}
+
+type Recorder = Arc<Mutex<Option<std::io::BufWriter<std::fs::File>>>>;
+
+fn record(recorder: &Recorder, line: Value) {
+    let mut guard = recorder.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(out) = guard.as_mut() {
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+/// One game in play: its id, a token per seat, who acts.
+struct Table {
+    id: String,
+    tokens: Vec<String>,
+    to_act: Vec<usize>,
+}
+
+fn to_act(game: &Value) -> Vec<usize> {
+    game["to_act"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_u64())
+                .map(|s| s as usize)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Registers the players, creates the game and fills its seats.
+async fn set_up(
+    api: &Api,
+    kind: &str,
+    config: &Value,
+    players: usize,
+    tag: &str,
+) -> Result<Table, (String, Failure)> {
+    let mut tokens = Vec::with_capacity(players);
+    for i in 0..players {
+        let token = api
+            .register(&format!("load {tag} p{i}"))
+            .await
+            .map_err(|e| ("register".to_owned(), e))?;
+        tokens.push(token);
+    }
+    let seats: Vec<&str> = vec!["open"; players];
+    let created = api
+        .post(
+            "/v1/games",
+            Some(&tokens[0]),
+            &json!({"kind": kind, "config": config, "seats": seats, "take_seat": 0}),
+        )
+        .await
+        .map_err(|e| ("create_game".to_owned(), e))?;
+    let id = created["id"].as_str().unwrap_or_default().to_owned();
+    let mut last = created;
+    for (seat, token) in tokens.iter().enumerate().skip(1) {
+        last = api
+            .post(
+                &format!("/v1/games/{id}/join"),
+                Some(token),
+                &json!({"seat": seat}),
+            )
+            .await
+            .map_err(|e| ("join_game".to_owned(), e))?;
+    }
+    Ok(Table {
+        to_act: to_act(&last),
+        id,
+        tokens,
+    })
+}
+
+async fn drive(
+    api: Api,
+    index: usize,
+    options: Arc<RunOptions>,
+    started: Instant,
+    recorder: Recorder,
+) -> DriverStats {
+    let mut stats = DriverStats {
+        by_seq: vec![Samples::default(); SEQ_BUCKETS.len()],
+        ..Default::default()
+    };
+    let mut rng = Rng::new(options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9));
+    let hearts = match options.kinds {
+        Kinds::LostHeir => false,
+        Kinds::CancellationHearts => true,
+        Kinds::Mixed => index % 2 == 1,
+    };
+    let (kind, players) = if hearts {
+        ("cancellation-hearts", options.hearts_players)
+    } else {
+        ("lost-heir", options.lost_heir_players)
+    };
+    let config = json!({"players": players});
+    let end = started + options.duration;
+    let measuring = |now: Instant| now >= started + options.warmup;
+    let mut game_no = 0;
+    'games: while Instant::now() < end {
+        game_no += 1;
+        let tag = format!("{index}.{game_no}");
+        let mut table = match set_up(&api, kind, &config, players as usize, &tag).await {
+            Ok(table) => table,
+            Err((where_, f)) => {
+                stats.error(&where_, &f);
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        stats.games_started += 1;
+        record(
+            &recorder,
+            json!({"game": table.id, "kind": kind, "tokens": table.tokens}),
+        );
+        let mut last_ack: Option<Value> = None;
+        let mut out_of_time = false;
+        loop {
+            if Instant::now() >= end {
+                out_of_time = true;
+                break;
+            }
+            let Some(&seat) = table.to_act.first() else {
+                match api
+                    .get(&format!("/v1/games/{}", table.id), Some(&table.tokens[0]))
+                    .await
+                {
+                    Ok(game) if game["status"] == "finished" => {
+                        stats.games_finished += 1;
+                        stats.finished_ids.push(table.id.clone());
+                        break;
+                    }
+                    Ok(game) => table.to_act = to_act(&game),
+                    Err(f) => {
+                        stats.error("get_game", &f);
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                    }
+                }
+                continue;
+            };
+            let token = table.tokens[seat].clone();
+            let (legal, took) = api
+                .call(
+                    reqwest::Method::GET,
+                    &format!("/v1/games/{}/legal-moves", table.id),
+                    Some(&token),
+                    None,
+                )
+                .await;
+            let legal = match legal {
+                Ok(legal) => legal,
+                Err(f) => {
+                    stats.error("get_legal_moves", &f);
+                    table.to_act.clear();
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            };
+            if measuring(Instant::now()) {
+                stats.legal.push(took);
+            }
+            let Some(mv) = random_move(&legal, &mut rng).filter(|_| legal["count"] != 0) else {
+                table.to_act.clear();
+                continue;
+            };
+            let (answer, took) = api
+                .call(
+                    reqwest::Method::POST,
+                    &format!("/v1/games/{}/moves", table.id),
+                    Some(&token),
+                    Some(&mv),
+                )
+                .await;
+            match answer {
+                Ok(accepted) => {
+                    let seq = accepted["seq"].as_i64().unwrap_or(0);
+                    let version = accepted["version"].as_i64().unwrap_or(0);
+                    if measuring(Instant::now()) {
+                        stats.moves += 1;
+                        stats.post.push(took);
+                        if let Some(b) = SEQ_BUCKETS
+                            .iter()
+                            .position(|(lo, hi)| (*lo..=*hi).contains(&seq))
+                        {
+                            stats.by_seq[b].push(took);
+                        }
+                    }
+                    record(
+                        &recorder,
+                        json!({"ack": table.id, "seq": seq, "version": version, "seat": seat, "move": mv}),
+                    );
+                    last_ack = Some(
+                        json!({"last": table.id, "version": version, "seat": seat, "view": accepted["game"]["view"]}),
+                    );
+                    let game = &accepted["game"];
+                    if game["status"] == "finished" {
+                        stats.games_finished += 1;
+                        stats.finished_ids.push(table.id.clone());
+                        break;
+                    }
+                    table.to_act = to_act(game);
+                }
+                Err(f) => {
+                    stats.error("post_move", &f);
+                    table.to_act.clear();
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            }
+        }
+        // What the last acknowledged move showed its mover (the checker
+        // compares it with the state rebuilt after a restart).
+        if let Some(last) = last_ack.take() {
+            record(&recorder, last);
+        }
+        if out_of_time || options.one_game {
+            break 'games;
+        }
+    }
+    stats
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct Report {
+    pub games: usize,
+    pub seconds: f64,
+    pub moves: u64,
+    pub moves_per_sec: f64,
+    pub post_move_ms: Summary,
+    pub legal_moves_ms: Summary,
+    /// post_move p50 (ms) by the move's seq in its game.
+    pub post_move_p50_by_seq: Vec<(String, usize, f64)>,
+    pub errors: BTreeMap<String, u64>,
+    pub games_started: u64,
+    pub games_finished: u64,
+    pub finished_ids: Vec<String>,
+}
+
+pub async fn run(api: Api, options: RunOptions) -> Report {
+    let recorder: Recorder = Arc::new(Mutex::new(options.record.as_ref().map(|path| {
+        std::io::BufWriter::new(std::fs::File::create(path).expect("record file can be created"))
+    })));
+    let options = Arc::new(options);
+    let started = Instant::now();
+    let drivers: Vec<_> = (0..options.games)
+        .map(|i| {
+            tokio::spawn(drive(
+                api.clone(),
+                i,
+                options.clone(),
+                started,
+                recorder.clone(),
+            ))
+        })
+        .collect();
+    let mut total = DriverStats {
+        by_seq: vec![Samples::default(); SEQ_BUCKETS.len()],
+        ..Default::default()
+    };
+    for driver in drivers {
+        let s = driver.await.expect("driver does not panic");
+        total.moves += s.moves;
+        total.post.extend(&s.post);
+        total.legal.extend(&s.legal);
+        for (t, b) in total.by_seq.iter_mut().zip(&s.by_seq) {
+            t.extend(b);
+        }
+        for (k, v) in s.errors {
+            *total.errors.entry(k).or_default() += v;
+        }
+        total.games_started += s.games_started;
+        total.games_finished += s.games_finished;
+        total.finished_ids.extend(s.finished_ids);
+    }
+    if let Some(out) = recorder.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        let _ = out.flush();
+    }
+    let seconds = options
+        .duration
+        .saturating_sub(options.warmup)
+        .as_secs_f64();
+    Report {
+        games: options.games,
+        seconds,
+        moves: total.moves,
+        moves_per_sec: total.moves as f64 / seconds.max(1e-9),
+        post_move_ms: total.post.summary(),
+        legal_moves_ms: total.legal.summary(),
+        post_move_p50_by_seq: SEQ_BUCKETS
+            .iter()
+            .zip(&total.by_seq)
+            .filter(|(_, s)| !s.is_empty())
+            .map(|((lo, hi), s)| {
+                let label = if *hi == i64::MAX {
+                    format!("{lo}+")
+                } else {
+                    format!("{lo}-{hi}")
+                };
+                (label, s.len(), s.summary().p50)
+            })
+            .collect(),
+        errors: total.errors,
+        games_started: total.games_started,
+        games_finished: total.games_finished,
+        finished_ids: total.finished_ids,
+    }
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "games in parallel: {}   measured: {:.1}s",
+            self.games, self.seconds
+        )?;
+        writeln!(
+            f,
+            "moves: {}   moves/s: {:.1}",
+            self.moves, self.moves_per_sec
+        )?;
+        writeln!(f, "post_move:       {}", self.post_move_ms)?;
+        writeln!(f, "get_legal_moves: {}", self.legal_moves_ms)?;
+        for (label, n, p50) in &self.post_move_p50_by_seq {
+            writeln!(f, "  post_move p50 at seq {label:>8}: {p50:.2}ms (n={n})")?;
+        }
+        writeln!(
+            f,
+            "games started: {}   finished: {}",
+            self.games_started, self.games_finished
+        )?;
+        if self.errors.is_empty() {
+            writeln!(f, "errors: none")
+        } else {
+            writeln!(f, "errors:")?;
+            for (kind, n) in &self.errors {
+                writeln!(f, "  {kind}: {n}")?;
+            }
+            Ok(())
+        }
+    }
+}

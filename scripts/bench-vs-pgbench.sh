@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The Postgres limit, side by side: on one database, in one run, for each
+# concurrency, pgbench doing the least one move must do (one transaction
+# inserting one ~300-byte jsonb event row) and loadgen playing as many games
+# at once through the api. Prints API moves/s ÷ pgbench tps and both p99s.
+#
+#   scripts/bench-vs-pgbench.sh                      # private Postgres, 1 4 16 64
+#   BENCH_DATABASE_URL=postgres://u@h/db scripts/bench-vs-pgbench.sh
+#   BENCH_SECONDS=20 BENCH_CONCURRENCY="16 64" scripts/bench-vs-pgbench.sh
+#
+# Env: BENCH_SECONDS (15), BENCH_CONCURRENCY ("1 4 16 64"), BENCH_KIND (mixed),
+# BENCH_POOL (DB_POOL_SIZE for the api, 16), BENCH_PG_OPTS (extra -c options
+# for the private cluster; default: Postgres defaults, durable commits),
+# BENCH_OUT (results dir, default target/bench).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib-pg.sh
+
+SECONDS_PER=${BENCH_SECONDS:-15}
+LEVELS=${BENCH_CONCURRENCY:-"1 4 16 64"}
+KIND=${BENCH_KIND:-mixed}
+POOL=${BENCH_POOL:-16}
+TARGET=${CARGO_TARGET_DIR:-target}
+OUT=${BENCH_OUT:-$TARGET/bench}
+mkdir -p "$OUT"
+
+echo "== building api and loadgen (release)"
+cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
+
+if [ -n "${BENCH_DATABASE_URL:-}" ]; then
+  PG_ADMIN_URL=$BENCH_DATABASE_URL
+  trap '[ -n "${SERVER_PID:-}" ] && kill $SERVER_PID 2>/dev/null' EXIT
+else
+  echo "== starting a private PostgreSQL"
+  pg_start ${BENCH_PG_OPTS:-}
+fi
+PGBIN=$(pg_bin)
+psql_admin -c "DROP TABLE IF EXISTS bench_events" \
+  -c "CREATE TABLE bench_events (id bigserial PRIMARY KEY, game_id int NOT NULL, payload jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT now())"
+API_DB="cardgames_bench_$$"
+psql_admin -c "CREATE DATABASE $API_DB"
+API_URL=$(echo "$PG_ADMIN_URL" | sed -E "s#/[^/?]*(\?|$)#/$API_DB\1#")
+
+# What one move writes, at least: one event row with a ~300-byte jsonb payload.
+PAYLOAD='{"type":"move","schema_version":1,"actor":{"seat":3,"player_id":"5b0e7e4c-2f7e-4a9b-8d0e-3c1f6a2b9d10","bot":false},"payload":{"type":"play","card":"QS"},"at":"2026-11-30T12:00:00.000000Z","padding":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}'
+cat >"$OUT/move.sql" <<SQL
+BEGIN;
+INSERT INTO bench_events (game_id, payload) VALUES (:client_id, '$PAYLOAD');
+END;
+SQL
+
+PORT=$(free_port)
+echo "== starting the api on :$PORT (Postgres, RATE_LIMIT=0, DB_POOL_SIZE=$POOL)"
+DATABASE_URL=$API_URL PORT=$PORT RATE_LIMIT=0 DB_POOL_SIZE=$POOL RUST_LOG=warn \
+  JWT_SECRET=bench-secret-0123456789abcdef0123456789 DATA_DIR="$OUT/data" \
+  "$TARGET/release/api" >"$OUT/api.log" 2>&1 &
+SERVER_PID=$!
+wait_http "http://127.0.0.1:$PORT/readyz"
+
+machine_line | tee "$OUT/results.txt"
+printf "%-6s %12s %12s %8s %12s %12s %10s %s\n" games pgbench_tps api_moves/s ratio pg_p99_ms api_p99_ms p99_ratio errors | tee -a "$OUT/results.txt"
+for C in $LEVELS; do
+  rm -f "$OUT"/pgbench_log*
+  J=$(( C < 2 ? C : 2 ))
+  "$PGBIN/pgbench" -n -c "$C" -j "$J" -T "$SECONDS_PER" -f "$OUT/move.sql" \
+    -l --log-prefix="$OUT/pgbench_log" "$PG_ADMIN_URL" >"$OUT/pgbench-$C.txt" 2>&1
+  TPS=$(grep -Eo 'tps = [0-9.]+' "$OUT/pgbench-$C.txt" | head -1 | awk '{print $3}')
+  PG_P99=$(cat "$OUT"/pgbench_log* | awk '{print $3}' | sort -n | awk '{a[NR]=$1} END {i=int(NR*0.99); if (i<1) i=1; printf "%.2f", a[i]/1000}')
+  "$TARGET/release/loadgen" --url "http://127.0.0.1:$PORT" --games "$C" --kind "$KIND" \
+    --duration "$((SECONDS_PER + 2))" --warmup 2 --json >"$OUT/loadgen-$C.json"
+  API=$(jq -r .moves_per_sec "$OUT/loadgen-$C.json")
+  API_P99=$(jq -r .post_move_ms.p99 "$OUT/loadgen-$C.json")
+  ERRS=$(jq -r '[.errors[]] | add // 0' "$OUT/loadgen-$C.json")
+  RATIO=$(awk -v a="$API" -v b="$TPS" 'BEGIN {printf "%.2f", a/b}')
+  P99R=$(awk -v a="$API_P99" -v b="$PG_P99" 'BEGIN {printf "%.2f", a/b}')
+  printf "%-6s %12.1f %12.1f %8s %12s %12.2f %10s %s\n" "$C" "$TPS" "$API" "$RATIO" "$PG_P99" "$API_P99" "$P99R" "$ERRS" | tee -a "$OUT/results.txt"
+done
+rm -f "$OUT"/pgbench_log*
+echo "(details: $OUT/loadgen-*.json, $OUT/pgbench-*.txt)"

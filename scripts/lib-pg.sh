@@ -1,0 +1,75 @@
+# Shared by the benchmark and failure scripts (sourced, not run).
+# A private PostgreSQL cluster in a temp dir, run as `postgres`/`nobody`
+# when we are root (like crates/test-db), on a free port, stopped on exit.
+
+pg_bin() {
+  if [ -n "${PG_BIN:-}" ]; then echo "$PG_BIN"; return; fi
+  local d
+  d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+  if [ -n "$d" ]; then echo "$d"; else dirname "$(command -v initdb)"; fi
+}
+
+as_pg_owner() {
+  if [ "$(id -u)" = 0 ]; then
+    local user=postgres
+    id -u postgres >/dev/null 2>&1 || user=nobody
+    runuser -u "$user" -- "$@"
+  else
+    "$@"
+  fi
+}
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# pg_start [extra postgres -c options…]: sets PG_DIR, PG_PORT, PG_ADMIN_URL.
+pg_start() {
+  PG_BINDIR=$(pg_bin)
+  PG_DIR=$(mktemp -d /tmp/cardgames-bench-pg.XXXXXX)
+  chmod 755 "$PG_DIR"
+  [ "$(id -u)" = 0 ] && chown "$(id -u postgres 2>/dev/null || echo 65534)" "$PG_DIR"
+  PG_PORT=$(free_port)
+  as_pg_owner "$PG_BINDIR/initdb" --auth=trust --username=postgres --encoding=UTF8 \
+    --no-instructions -D "$PG_DIR/data" >"$PG_DIR/initdb.log"
+  PG_OPTS="-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=300 $*"
+  pg_resume
+  PG_ADMIN_URL="postgres://postgres@127.0.0.1:$PG_PORT/postgres"
+  trap pg_cleanup EXIT
+}
+
+pg_resume() {
+  as_pg_owner "$PG_BINDIR/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/postgres.log" -o "$PG_OPTS" \
+    -w -t 60 start >/dev/null
+}
+
+pg_stop() {
+  as_pg_owner "$PG_BINDIR/pg_ctl" -D "$PG_DIR/data" -m "${1:-fast}" -w stop >/dev/null
+}
+
+pg_cleanup() {
+  [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null
+  if [ -n "${PG_DIR:-}" ] && [ -d "$PG_DIR" ]; then
+    as_pg_owner "$PG_BINDIR/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1
+    rm -rf "$PG_DIR"
+  fi
+}
+
+psql_admin() {
+  "$(pg_bin)/psql" -q -v ON_ERROR_STOP=1 "$PG_ADMIN_URL" "$@"
+}
+
+# wait_http URL [seconds]
+wait_http() {
+  local i
+  for i in $(seq 1 $((${2:-30} * 10))); do
+    curl -fs -o /dev/null "$1" && return 0
+    sleep 0.1
+  done
+  echo "no answer from $1" >&2
+  return 1
+}
+
+machine_line() {
+  echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -h | awk '/Mem:/{print $2}') RAM, $(uname -r)"
+}
