@@ -3,7 +3,7 @@
 //! reading, then reads the log from its cursor, so an append between the
 //! read and the wait is never missed; a signal only says "read again".
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -146,6 +146,9 @@ impl GameService {
         tx: mpsc::Sender<PlayerStreamItem>,
     ) -> Result<(), ApiError> {
         let mut followed: HashMap<String, Followed> = HashMap::new();
+        // Games under way or over where the player holds no seat: they can
+        // never become theirs, so their changes need no look.
+        let mut ignored: HashSet<String> = HashSet::new();
         for (game_id, version) in self.db.active_games_of(&player_id).await? {
             followed.insert(
                 game_id,
@@ -191,7 +194,7 @@ impl GameService {
             };
             for game_id in to_check {
                 let notices = self
-                    .player_notices(&game_id, &player_id, &mut followed)
+                    .player_notices(&game_id, &player_id, &mut followed, &mut ignored)
                     .await?;
                 for notice in notices {
                     if tx.send(notice).await.is_err() {
@@ -208,14 +211,18 @@ impl GameService {
         game_id: &str,
         player_id: &str,
         followed: &mut HashMap<String, Followed>,
+        ignored: &mut HashSet<String>,
     ) -> Result<Vec<PlayerStreamItem>, ApiError> {
         let Some(row) = self.db.game(game_id).await? else {
             return Ok(Vec::new());
         };
         let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
         let Some(seat) = seat_of(&seats, player_id) else {
-            // Not (or no longer) theirs.
+            // Not (or no longer) theirs; once started, never theirs.
             followed.remove(game_id);
+            if row.status != GameStatus::Open.as_str() {
+                ignored.insert(game_id.to_owned());
+            }
             return Ok(Vec::new());
         };
         let mut f = followed.get(game_id).copied().unwrap_or(Followed {
