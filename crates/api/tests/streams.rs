@@ -395,6 +395,50 @@ async fn the_long_poll_answers_when_a_move_lands() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_long_poll_answers_before_the_request_timeout() {
+    let target = tokio::task::spawn_blocking(|| Backend::Sqlite.fresh_target())
+        .await
+        .unwrap();
+    let config = api::config::Config {
+        port: 0,
+        database: Some(target.clone()),
+        data_dir: test_db::fresh_sqlite_path().parent().unwrap().to_path_buf(),
+        jwt_secret: Some(common::JWT_SECRET.to_owned()),
+        rate_limit: 0.0,
+        request_timeout: Duration::from_millis(1500),
+        ..api::config::Config::default()
+    };
+    let ts = TestServer {
+        server: api::app::spawn(config).await.expect("server starts"),
+        client: reqwest::Client::new(),
+        target,
+    };
+    let ann = ts.register("Ann").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2}),
+            &["open", "open"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    let version = game["version"].as_i64().unwrap();
+    let started = Instant::now();
+    let idle = ts
+        .get(
+            &format!("/v1/games/{id}/events/wait?after={version}&timeout=30"),
+            None,
+        )
+        .await;
+    assert_eq!(idle.status.as_u16(), 200, "{}", idle.text);
+    assert_eq!(idle.json["events"], json!([]));
+    assert!(started.elapsed() < Duration::from_millis(1500));
+    ts.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_player_stream_announces_every_turn() {
     let ts = start(Backend::Sqlite).await;
     let ann = ts.register("Ann").await;

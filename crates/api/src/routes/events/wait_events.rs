@@ -1,12 +1,13 @@
 use std::time::Duration;
 
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
+use crate::ops::timeout::RequestTimeout;
 use crate::resources::{EventPage, EventResource};
 use crate::routes::{doc, etag};
 
@@ -14,6 +15,8 @@ const DEFAULT_LIMIT: i64 = 100;
 const MAX_LIMIT: i64 = 1000;
 const DEFAULT_TIMEOUT: u64 = 30;
 const MAX_TIMEOUT: u64 = 60;
+/// Time left for reading and answering after the wait.
+const WAIT_MARGIN: Duration = Duration::from_millis(500);
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -23,7 +26,8 @@ pub struct WaitQuery {
     pub after: i64,
     /// At most this many events (1 to 1000, default 100).
     pub limit: Option<i64>,
-    /// Seconds to wait at most (0 to 60, default 30).
+    /// Seconds to wait at most (0 to 60, default 30); never past the
+    /// server's request timeout (10 s by default), less a margin.
     pub timeout: Option<u64>,
 }
 
@@ -31,8 +35,9 @@ pub struct WaitQuery {
 ///
 /// For clients that cannot hold a stream: answers as soon as the game has
 /// events after `after` (the same page as `get_events`), or with an empty
-/// page after `timeout` seconds, or at once when the game is over and
-/// nothing follows. Call again with the last seq received.
+/// page after `timeout` seconds (cut to stay within the server's request
+/// timeout), or at once when the game is over and nothing follows. Call
+/// again with the last seq received.
 #[utoipa::path(
     tag = "streams",
     operation_id = "wait_events",
@@ -48,6 +53,7 @@ pub struct WaitQuery {
 )]
 #[get("/games/{game_id}/events/wait")]
 pub async fn wait_events(
+    req: HttpRequest,
     state: web::Data<AppState>,
     auth: MaybeAuthenticated,
     game_id: web::Path<String>,
@@ -63,16 +69,16 @@ pub async fn wait_events(
             ),
         ));
     }
+    // Answer (with an empty page) before the request timeout would turn
+    // the wait into a 503.
+    let wait = match req.app_data::<web::Data<RequestTimeout>>() {
+        Some(limit) => Duration::from_secs(timeout).min(limit.0.saturating_sub(WAIT_MARGIN)),
+        None => Duration::from_secs(timeout),
+    };
     let player_id = auth.0.map(|me| me.player_id);
     let page = state
         .games
-        .wait_events(
-            &game_id,
-            player_id.as_deref(),
-            query.after,
-            limit,
-            Duration::from_secs(timeout),
-        )
+        .wait_events(&game_id, player_id.as_deref(), query.after, limit, wait)
         .await?;
     let events: Vec<EventResource> = page
         .events
