@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 GAMES=${MEM_GAMES:-10000}
 CACHES=${MEM_CACHES:-"1024 10000"}
 TARGET=${CARGO_TARGET_DIR:-target}
-cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
+[ -n "${SKIP_BUILD:-}" ] || cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
 machine_line
 printf "%-12s %-8s %10s %10s %12s\n" STATE_CACHE games rss_idle_MB rss_MB cache_size
 for CACHE in $CACHES; do

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib-pg.sh
 TARGET=${CARGO_TARGET_DIR:-target}
 N=${REBUILD_READS:-50}
-cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
+[ -n "${SKIP_BUILD:-}" ] || cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
 OUT=$(mktemp -d /tmp/cardgames-rebuild.XXXXXX)
 PORT=$(free_port)
 URL="http://127.0.0.1:$PORT"

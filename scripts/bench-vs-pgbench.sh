@@ -24,8 +24,8 @@ TARGET=${CARGO_TARGET_DIR:-target}
 OUT=${BENCH_OUT:-$TARGET/bench}
 mkdir -p "$OUT"
 
-echo "== building api and loadgen (release)"
-cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
+[ -n "${SKIP_BUILD:-}" ] || echo "== building api and loadgen (release)"
+[ -n "${SKIP_BUILD:-}" ] || cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
 
 if [ -n "${BENCH_DATABASE_URL:-}" ]; then
   PG_ADMIN_URL=$BENCH_DATABASE_URL

@@ -17,7 +17,7 @@ GAMES=${CRASH_GAMES:-16}
 RUN=${CRASH_SECONDS:-24}
 TARGET=${CARGO_TARGET_DIR:-target}
 OUT=$(mktemp -d /tmp/cardgames-crash.XXXXXX)
-cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
+[ -n "${SKIP_BUILD:-}" ] || cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
 
 if [ "${CRASH_BACKEND:-postgres}" = sqlite ]; then
   DB_URL="sqlite://$OUT/cards.sqlite"

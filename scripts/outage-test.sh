@@ -15,7 +15,7 @@ DOWN=${OUTAGE_SECONDS:-8}
 DBT=${DB_TIMEOUT_MS:-2000}
 TARGET=${CARGO_TARGET_DIR:-target}
 OUT=$(mktemp -d /tmp/cardgames-outage.XXXXXX)
-cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
+[ -n "${SKIP_BUILD:-}" ] || cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
 
 pg_start
 psql_admin -c "CREATE DATABASE outage"
@@ -46,7 +46,7 @@ DOWN_AT=$(date +%s)
 while [ $(( $(date +%s) - DOWN_AT )) -lt "$DOWN" ]; do
   for req in "GET /readyz" "POST /v1/players {\"display_name\":\"probe\"}" "GET /v1/games"; do
     set -- $req
-    read -r code secs < <(probe "$1" "$2" "${3:-}")
+    read -r code secs < <(probe "$1" "$2" "${3:-}") || true
     ms=$(awk -v s="$secs" 'BEGIN {printf "%d", s*1000}')
     ctype_ok=$(jq -r '.status // empty' "$OUT/probe.json" 2>/dev/null || true)
     printf "   %-5s %-12s -> %s in %4d ms %s\n" "$1" "$2" "$code" "$ms" "$(jq -r .code "$OUT/probe.json" 2>/dev/null || true)"
