@@ -15,17 +15,18 @@ fn run(args: &[&str], env: &[(&str, &str)], stdin: &str) -> Output {
         .env_remove("LC_ALL")
         .env_remove("LC_CTYPE")
         .env_remove("LANG")
+        .env_remove("CARDGAMES_TOKEN")
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = command.spawn().unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    // A command that fails before reading its input (a usage error) closes
+    // the pipe early; its exit status is what the test checks.
+    if let Err(e) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     child.wait_with_output().unwrap()
 }
 
