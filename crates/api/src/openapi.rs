@@ -31,6 +31,8 @@ use crate::error::Problem;
         crate::resources::streams::GameStateResource,
         crate::resources::streams::YourTurn,
         crate::resources::streams::GameNotice,
+        crate::resources::streams::GameStreamData,
+        crate::resources::streams::PlayerStreamData,
     )),
     tags(
         (name = "players", description = "Registration and tokens"),

@@ -122,6 +122,49 @@ pub enum GameStreamData {
     State(GameStateResource),
 }
 
+/// One `stream_game` event as an SSE parser delivers it: its `event:` name,
+/// its `id:` (log events: the seq) and its `data:`, a JSON text whose content
+/// is a [`GameStreamData`]. Documents the wire format; `sse::frame` writes it.
+#[derive(Debug, Clone, ToSchema)]
+pub struct GameStreamEvent {
+    /// `snapshot`, `state`, or the log event's type (`move`, `seat_taken`, …).
+    pub event: String,
+    /// The log event's seq (the snapshot's version when no cursor was given).
+    pub id: Option<String>,
+    #[schema(schema_with = game_stream_data_text)]
+    pub data: String,
+}
+
+/// One `stream_player` event: its `event:` name and its `data:`, a JSON text
+/// whose content is a [`PlayerStreamData`].
+#[derive(Debug, Clone, ToSchema)]
+pub struct PlayerStreamEvent {
+    /// `your_turn`, `seat_taken`, `game_started` or `game_over`.
+    pub event: String,
+    #[schema(schema_with = player_stream_data_text)]
+    pub data: String,
+}
+
+fn game_stream_data_text() -> utoipa::openapi::Object {
+    json_text("GameStreamData")
+}
+
+fn player_stream_data_text() -> utoipa::openapi::Object {
+    json_text("PlayerStreamData")
+}
+
+/// A string holding JSON that the named component describes (OpenAPI 3.1
+/// `contentMediaType` + `contentSchema`).
+fn json_text(schema: &str) -> utoipa::openapi::Object {
+    use utoipa::openapi::{ObjectBuilder, Ref, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .content_media_type("application/json")
+        .content_schema(Some(Ref::from_schema_name(schema)))
+        .description(Some(format!("JSON text: a `{schema}`")))
+        .build()
+}
+
 /// The `data:` of one `stream_player` event: `your_turn`, or `seat_taken`,
 /// `game_started`, `game_over`.
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -7,7 +7,7 @@ use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::watch::GameStreamItem;
 use crate::resources::GameResource;
-use crate::resources::streams::GameStreamData;
+use crate::resources::streams::{GameStreamData, GameStreamEvent};
 use crate::routes::{doc, sse};
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -49,9 +49,9 @@ pub struct StreamQuery {
         StreamQuery,
     ),
     responses(
-        (status = 200, description = "The stream. Each event's `data:` (the schema) is a `GameResource` \
+        (status = 200, description = "The stream. Each event's `data:` is JSON: a `GameResource` \
             (`event: snapshot`), an `EventResource` (log events) or a `GameStateResource` (`event: state`)",
-            content_type = "text/event-stream", body = GameStreamData,
+            content_type = "text/event-stream", body = GameStreamEvent,
             example = json!("event: snapshot\nid: 14\ndata: {\"id\":\"0b6f…\",\"version\":14,…}\n\nid: 15\nevent: move\ndata: {\"seq\":15,\"type\":\"move\",\"actor\":{\"seat\":1,\"player_id\":null,\"bot\":true},\"payload\":{\"type\":\"play\",\"card\":\"QS\"},\"redacted\":false,…}\n\nevent: state\ndata: {\"game_id\":\"0b6f…\",\"version\":15,\"status\":\"in_progress\",\"to_act\":[0],\"deadline_at\":null}\n\n: heartbeat\n\n")),
         (status = 204, description = "The game is over and the cursor is at its end"),
         (status = 400, description = "Bad cursor", body = Problem, content_type = doc::PROBLEM),

@@ -4,7 +4,7 @@ use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::watch::PlayerStreamItem;
-use crate::resources::streams::PlayerStreamData;
+use crate::resources::streams::{PlayerStreamData, PlayerStreamEvent};
 use crate::routes::games::known_player;
 use crate::routes::{doc, sse};
 
@@ -25,9 +25,9 @@ use crate::routes::{doc, sse};
     tag = "streams",
     operation_id = "stream_player",
     responses(
-        (status = 200, description = "The stream. Each event's `data:` (the schema) is a `YourTurn` \
+        (status = 200, description = "The stream. Each event's `data:` is JSON: a `YourTurn` \
             (`event: your_turn`) or a `GameNotice` (`seat_taken`, `game_started`, `game_over`)",
-            content_type = "text/event-stream", body = PlayerStreamData,
+            content_type = "text/event-stream", body = PlayerStreamEvent,
             example = json!("event: your_turn\ndata: {\"game_id\":\"0b6f…\",\"kind\":\"lost-heir\",\"seat\":0,\"prompt\":\"bid\",\"version\":14,\"waiting_since\":\"2026-11-30T12:03:10Z\",\"deadline_at\":null}\n\nevent: game_over\ndata: {\"game_id\":\"0b6f…\",\"seq\":212,\"event\":{\"outcome\":{\"scores\":[41,12],\"winners\":[0]},\"seed\":\"…\"}}\n\n")),
         (status = 401, description = "Missing, invalid or expired token", body = Problem, content_type = doc::PROBLEM),
     ),
