@@ -1,11 +1,12 @@
 //! Racing moves: ten Cancellation Hearts players post their passes at the
 //! same moment, through two server processes' worth of state (two servers
 //! on one database), and all ten succeed with distinct seqs; an `If-Match`
-//! race answers 412 only to the loser.
+//! race answers 412 only to the loser; a server whose cached state another
+//! server made stale never plays a move twice.
 
 mod common;
 
-use common::{Backend, Player, TestServer, random_move, rng, start, start_on};
+use common::{Answer, Backend, Player, TestServer, random_move, rng, start, start_on};
 use futures_util::future::join_all;
 use serde_json::{Value, json};
 
@@ -114,6 +115,7 @@ async fn ten_passes_at_once(backend: Backend) {
         status: "in_progress".to_owned(),
         to_act: 0,
         deadline_at: None,
+        updated_at: api::db::now(),
     };
     let refused = db.append(&id, stale, &[event], &update, None, None).await;
     assert!(
@@ -183,4 +185,72 @@ async fn if_match_race_has_one_winner() {
     let retry = ts.post_move(&players[1], &id, &mv1).await;
     assert_eq!(retry.status.as_u16(), 200, "{}", retry.text);
     ts.server.stop().await;
+}
+
+/// A server decides moves on its cached state without reading the game
+/// first; another server's moves make that cache stale. The append's
+/// version guard catches it: a move already played elsewhere is refused
+/// (not played twice), an `If-Match` on the real version is honoured, and
+/// reads show the real version.
+async fn a_stale_cache_is_caught(backend: Backend) {
+    let a = start(backend).await;
+    let b = start_on(a.target.clone()).await;
+    let (id, players) = full_table(&a).await;
+    let mut r = rng(11);
+    let legal: Vec<Answer> = join_all(players[..4].iter().map(|p| a.legal(p, &id))).await;
+    let moves: Vec<Value> = legal.iter().map(|l| random_move(&l.json, &mut r)).collect();
+    let v = legal[0].json["version"].as_i64().unwrap();
+
+    let first = b.post_move(&players[0], &id, &moves[0]).await;
+    assert_eq!(first.status.as_u16(), 200, "{}", first.text);
+    // `a` still holds version v, where seat 0 has not passed yet.
+    a.post_move(&players[0], &id, &moves[0])
+        .await
+        .assert_problem(409, "not_your_turn");
+
+    let second = b.post_move(&players[1], &id, &moves[1]).await;
+    assert_eq!(second.json["version"], v + 2, "{}", second.text);
+    let third = a
+        .call(
+            reqwest::Method::POST,
+            &format!("/v1/games/{id}/moves"),
+            Some(&players[2].token),
+            Some(&moves[2]),
+            &[("If-Match", &format!("\"{}\"", v + 2))],
+        )
+        .await;
+    assert_eq!(third.status.as_u16(), 200, "{}", third.text);
+    assert_eq!(third.json["version"], v + 3);
+
+    for server in [&a, &b] {
+        let seen = server.legal(&players[3], &id).await;
+        assert_eq!(seen.json["version"], v + 3, "{}", seen.text);
+    }
+    let (events, _) = a.all_events(&id, Some(&players[0].token)).await;
+    let by_seat_0 = events
+        .iter()
+        .filter(|e| e["type"] == "move" && e["actor"]["seat"] == 0)
+        .count();
+    assert_eq!(by_seat_0, 1, "seat 0's pass is in the log once");
+    let rebuilt = a.server.state.games.rebuild_from_log(&id).await.unwrap();
+    for server in [&a, &b] {
+        let live = server.server.state.games.snapshot(&id).await.unwrap();
+        assert_eq!(live.row.version, rebuilt.row.version);
+        assert_eq!(
+            live.game.view(cards::Viewer::Omniscient),
+            rebuilt.game.view(cards::Viewer::Omniscient)
+        );
+    }
+    a.server.stop().await;
+    b.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_cache_is_caught_postgres() {
+    a_stale_cache_is_caught(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_cache_is_caught_sqlite() {
+    a_stale_cache_is_caught(Backend::Sqlite).await;
 }

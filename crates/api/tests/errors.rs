@@ -370,9 +370,8 @@ async fn every_client_mistake_postgres() {
 
 /// A retry with the same Idempotency-Key returns the first answer and
 /// changes nothing, for registration, creation and moves.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn idempotent_retries_change_nothing() {
-    let ts = start(Backend::Sqlite).await;
+async fn idempotent_retries_change_nothing(backend: Backend) {
+    let ts = start(backend).await;
     let key = |k: &'static str| [("Idempotency-Key", k)];
     let reg = json!({"display_name": "Hal"});
     let r1 = ts
@@ -465,4 +464,16 @@ async fn idempotent_retries_change_nothing() {
         "the retry appended nothing"
     );
     ts.server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idempotent_retries_change_nothing_sqlite() {
+    idempotent_retries_change_nothing(Backend::Sqlite).await;
+}
+
+/// On Postgres a move's answer is stored by the same single statement that
+/// appends the move (`db/append_pg.rs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idempotent_retries_change_nothing_postgres() {
+    idempotent_retries_change_nothing(Backend::Postgres).await;
 }

@@ -1,7 +1,7 @@
 //! Postgres `LISTEN` on a dedicated, unpooled connection: how one api process
 //! learns of another's appends to the same database (each append is followed
-//! by `pg_notify(CHANNEL, '<game_id> <version>')`, see
-//! [`super::Db::notify_appended`]). The connection is re-established when it
+//! by `pg_notify(CHANNEL, '<game_id> <version>')`, sent when it commits: see
+//! [`super::Db::append`]). The connection is re-established when it
 //! drops; after each (re)connect the listener reports a resync, because
 //! notifications sent while it was away are lost.
 

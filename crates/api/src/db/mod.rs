@@ -7,6 +7,7 @@
 //! Queries return [`DbError`] (diesel errors plus pool and conflict cases);
 //! only the HTTP layer turns them into responses.
 
+mod append_pg;
 pub mod listen;
 pub mod models;
 mod queries;
@@ -114,6 +115,23 @@ impl DbError {
         .any(|m| message.contains(m))
     }
 
+    /// A unique violation of the one-statement append: the idempotency
+    /// key's (a concurrent duplicate stored its answer first) or the log's
+    /// (another process appended at that seq).
+    fn unique_violation(e: DieselError) -> DbError {
+        let taken = match &e {
+            DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => info
+                .constraint_name()
+                .is_some_and(|c| c.starts_with("idempotency_keys")),
+            _ => false,
+        };
+        if taken {
+            DbError::IdempotencyTaken
+        } else {
+            Self::conflict_or(e, DbError::Conflict)
+        }
+    }
+
     /// A unique violation (someone took this key first) or, with SQLite, a
     /// writer still busy after the busy timeout: both mean "retry".
     fn conflict_or(e: DieselError, conflict: DbError) -> DbError {
@@ -128,6 +146,13 @@ impl DbError {
             _ => DbError::Query(e),
         }
     }
+}
+
+/// The time to store for a change made now, at the precision both backends
+/// keep (microseconds), so a row cached as written equals the row read back.
+pub fn now() -> chrono::DateTime<chrono::Utc> {
+    use chrono::SubsecRound as _;
+    chrono::Utc::now().trunc_subsecs(6)
 }
 
 /// Takes a connection from `$pool`, waiting at most `$db.timeout()`

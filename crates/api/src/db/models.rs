@@ -155,4 +155,6 @@ pub struct GameUpdate {
     pub to_act: i32,
     /// The move clock after the change (null: none runs).
     pub deadline_at: Option<DateTime<Utc>>,
+    /// When the change was made (as [`crate::db::now`] gives it).
+    pub updated_at: DateTime<Utc>,
 }

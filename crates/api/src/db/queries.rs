@@ -6,6 +6,7 @@ use chrono::Utc;
 use diesel::prelude::*;
 use diesel_async::{AsyncConnection, RunQueryDsl};
 
+use super::append_pg::{AppendCounts, AppendStatement};
 use super::models::{
     EventRow, GameRow, GameUpdate, IdempotencyRow, NewEvent, NewGame, NewIdempotency, PlayerRow,
     SeatChange, SeatRow, SeatWithName,
@@ -69,6 +70,21 @@ macro_rules! insert_events {
                 .execute($conn)
                 .await
                 .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;
+        }
+    };
+}
+
+/// On Postgres (`$notify`), tells the other processes that `$game_id`
+/// reached `$version`: a `NOTIFY` sent when the transaction commits, payload
+/// as [`super::listen::parse_payload`] reads it.
+macro_rules! notify_appended {
+    ($conn:ident, $notify:expr, $game_id:expr, $version:expr) => {
+        if $notify {
+            diesel::sql_query("SELECT pg_notify($1, $2)")
+                .bind::<diesel::sql_types::Text, _>(super::listen::CHANNEL)
+                .bind::<diesel::sql_types::Text, _>(format!("{} {}", $game_id, $version))
+                .execute($conn)
+                .await?;
         }
     };
 }
@@ -162,6 +178,7 @@ impl Db {
         events: &[NewEvent],
         idem: Option<&NewIdempotency>,
     ) -> Result<(), DbError> {
+        let notify = self.pg_url().is_some();
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
                 diesel::insert_into(s::games::table)
@@ -199,6 +216,7 @@ impl Db {
                 }
                 insert_events!(conn, s, &game.id, 1, events);
                 insert_idempotency!(conn, s, idem);
+                notify_appended!(conn, notify, &game.id, events.len());
                 Ok::<_, DbError>(())
             })
             .await
@@ -217,6 +235,7 @@ impl Db {
         events: &[NewEvent],
         idem: Option<&NewIdempotency>,
     ) -> Result<(), DbError> {
+        let notify = self.pg_url().is_some();
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
                 for player in players {
@@ -259,6 +278,7 @@ impl Db {
                 }
                 insert_events!(conn, s, &game.id, 1, events);
                 insert_idempotency!(conn, s, idem);
+                notify_appended!(conn, notify, &game.id, events.len());
                 Ok::<_, DbError>(())
             })
             .await
@@ -270,6 +290,19 @@ impl Db {
             Ok(s::games::table
                 .find(id)
                 .first::<GameRow>(conn)
+                .await
+                .optional()?)
+        })
+    }
+
+    /// The game's version alone (`None`: no such game): enough to tell
+    /// whether a cached state is current.
+    pub async fn game_version(&self, id: &str) -> Result<Option<i64>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::games::table
+                .find(id)
+                .select(s::games::version)
+                .first::<i64>(conn)
                 .await
                 .optional()?)
         })
@@ -329,6 +362,8 @@ impl Db {
     /// idempotency record. [`DbError::Conflict`] when the game is no longer
     /// at `expected_version` (or the seat changed hands): nothing is written.
     /// Returns the new version.
+    /// On Postgres the commit also notifies the other processes
+    /// ([`super::listen::CHANNEL`]).
     pub async fn append(
         &self,
         game_id: &str,
@@ -339,6 +374,31 @@ impl Db {
         idem: Option<&NewIdempotency>,
     ) -> Result<i64, DbError> {
         let new_version = expected_version + events.len() as i64;
+        if let Pools::Postgres(pool) = self.pools()
+            && seat_change.is_none()
+        {
+            let statement = AppendStatement {
+                game_id,
+                expected_version,
+                new_version,
+                events,
+                update,
+                idem,
+                now: super::now(),
+                notify_payload: format!("{game_id} {new_version}"),
+            };
+            let mut conn = crate::checkout!(pool, self);
+            let counts = statement
+                .get_result::<AppendCounts>(&mut *conn)
+                .await
+                .map_err(DbError::unique_violation)?;
+            return match counts.moved {
+                1 if counts.logged == events.len() as i64 => Ok(new_version),
+                1 => Err(DbError::Query(diesel::result::Error::NotFound)),
+                _ => Err(DbError::Conflict),
+            };
+        }
+        let notify = self.pg_url().is_some();
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
                 // The write comes first, so SQLite takes its write lock (and
@@ -355,7 +415,7 @@ impl Db {
                     s::games::status.eq(&update.status),
                     s::games::to_act.eq(update.to_act),
                     s::games::deadline_at.eq(update.deadline_at),
-                    s::games::updated_at.eq(Utc::now()),
+                    s::games::updated_at.eq(update.updated_at),
                 ))
                 .execute(conn)
                 .await
@@ -432,6 +492,7 @@ impl Db {
                     }
                 }
                 insert_idempotency!(conn, s, idem);
+                notify_appended!(conn, notify, game_id, new_version);
                 Ok::<_, DbError>(new_version)
             })
             .await
@@ -537,21 +598,5 @@ impl Db {
                 .load::<(String, i64)>(conn)
                 .await?)
         })
-    }
-
-    /// Tells other processes on the same Postgres database that `game_id`
-    /// reached `version` (`NOTIFY`); nothing to do with SQLite, where one
-    /// process is the supported shape.
-    pub async fn notify_appended(&self, game_id: &str, version: i64) -> Result<(), DbError> {
-        let Pools::Postgres(pool) = self.pools() else {
-            return Ok(());
-        };
-        let mut conn = crate::checkout!(pool, self);
-        diesel::sql_query("SELECT pg_notify($1, $2)")
-            .bind::<diesel::sql_types::Text, _>(super::listen::CHANNEL)
-            .bind::<diesel::sql_types::Text, _>(format!("{game_id} {version}"))
-            .execute(&mut *conn)
-            .await?;
-        Ok(())
     }
 }

@@ -3,19 +3,36 @@
 //! The mutex serializes appends to one game inside this process, so racing
 //! moves rarely meet at the database; the `(game_id, seq)` primary key and
 //! the version check stay the guard across processes. A cached state is
-//! tagged with the version it reflects and brought up to date from the log
-//! before use, so a stale entry (another process appended) is never trusted.
+//! tagged with the version it reflects. Before a state is shown it is checked
+//! against the game row's version (one small query), and a change decided on
+//! it is appended under the row's version guard, so a stale entry (another
+//! process appended) is caught and brought up to date from the log, never
+//! trusted.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::any_game::AnyGame;
+use crate::db::models::{GameRow, SeatWithName};
 
 /// A game's state as of `version` (the seq of the last event folded in).
 #[derive(Debug)]
 pub struct LoadedGame {
     pub version: i64,
     pub game: Box<dyn AnyGame>,
+    /// The game's row and seats as of `version`, when this process read
+    /// them or wrote the change that made them; `None`: read them before
+    /// deciding anything on them.
+    pub known: Option<Known>,
+}
+
+/// A game's row and seats, consistent with a cached state's version. Every
+/// change to either bumps the row's version (all go through the append), so
+/// an equal version means an equal row and seats.
+#[derive(Debug, Clone)]
+pub struct Known {
+    pub row: GameRow,
+    pub seats: Vec<SeatWithName>,
 }
 
 /// A game's cache slot: `None` until loaded.

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use cards::{Seat, Seed};
-use chrono::Utc;
 
 use super::any_game::AnyGame;
 use super::cache::LoadedGame;
@@ -133,7 +132,7 @@ impl GameService {
         } else {
             0
         };
-        let now = Utc::now();
+        let now = crate::db::now();
         let deadline_at = super::deadlines::first_deadline(move_deadline_secs, full);
         let row = GameRow {
             id: id.clone(),
@@ -183,6 +182,7 @@ impl GameService {
         *self.cache.slot(&id).lock().await = Some(LoadedGame {
             version: events.len() as i64,
             game,
+            known: None,
         });
         self.appended(&id, events.len() as i64);
         if full && !bot_seats(&snapshot.seats).is_empty() {

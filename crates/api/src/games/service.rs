@@ -13,10 +13,9 @@
 use std::time::Duration;
 
 use cards::{Seat, SeatSet};
-use chrono::Utc;
 
 use super::any_game::{AnyGame, MoveRefusal};
-use super::cache::{LoadedGame, StateCache};
+use super::cache::{Known, LoadedGame, StateCache};
 use super::log;
 use crate::db::models::{GameRow, GameUpdate, NewEvent, SeatChange, SeatWithName};
 use crate::db::{Db, DbError};
@@ -158,24 +157,14 @@ impl GameService {
         self.notifier.subscribe()
     }
 
-    /// Tells this process's watchers and (Postgres) the other processes that
-    /// `game_id` reached `version`. The NOTIFY is sent right after the append
-    /// commits; if it fails, other processes' streams still catch up at
-    /// their next heartbeat.
+    /// Tells this process's watchers that `game_id` reached `version`.
+    /// (Other processes hear it from the append itself: on Postgres it
+    /// sends a `NOTIFY` when it commits.)
     pub(super) fn appended(&self, game_id: &str, version: i64) {
         self.notifier.send(super::notify::Changed::Game {
             game_id: game_id.into(),
             version,
         });
-        if self.db.pg_url().is_some() {
-            let db = self.db.clone();
-            let game_id = game_id.to_owned();
-            self.runtime.spawn(async move {
-                if let Err(e) = db.notify_appended(&game_id, version).await {
-                    tracing::warn!(game_id, error = %e, "NOTIFY failed");
-                }
-            });
-        }
     }
 
     /// Starts the background tasks: the move-deadline clock and, with
@@ -211,42 +200,23 @@ impl GameService {
     /// cached state, or folds the whole log on a miss (G-1). The deal comes
     /// from the server seed and the seats' entropy, so a seat change made
     /// by another process (it changes the entropy) means a fresh fold.
+    /// Afterwards the slot knows `row` and `seats`.
     async fn catch_up(
         &self,
         slot: &mut Option<LoadedGame>,
         row: &GameRow,
         seats: &[SeatWithName],
     ) -> Result<(), ApiError> {
-        if let Some(loaded) = slot.as_mut() {
-            if loaded.version == row.version {
-                self.metrics.cache_hits.inc();
-                return Ok(());
-            }
-            if loaded.version < row.version {
-                let missing = row.version - loaded.version;
-                let events = self.db.events(&row.id, loaded.version, missing).await?;
-                // Autoplay and deadline events change no seat's entropy either.
-                let only_play = events.iter().all(|e| {
-                    [
-                        log::MOVE,
-                        log::GAME_FINISHED,
-                        log::AUTOPLAY,
-                        log::DEADLINE_EXPIRED,
-                    ]
-                    .contains(&e.event_type.as_str())
-                });
-                if events.len() as i64 == missing && only_play {
-                    for event in &events {
-                        if let Err(e) = log::apply(&mut *loaded.game, event) {
-                            *slot = None;
-                            return Err(ApiError::internal(e));
-                        }
-                        loaded.version = event.seq;
-                    }
-                    self.metrics.cache_hits.inc();
-                    return Ok(());
-                }
-            }
+        let known = Known {
+            row: row.clone(),
+            seats: seats.to_vec(),
+        };
+        if let Some(loaded) = slot.as_mut()
+            && self.apply_missing(loaded, row).await?
+        {
+            self.metrics.cache_hits.inc();
+            loaded.known = Some(known);
+            return Ok(());
         }
         *slot = None;
         self.metrics.cache_misses.inc();
@@ -270,8 +240,48 @@ impl GameService {
                 version = event.seq;
             }
         }
-        *slot = Some(LoadedGame { version, game });
+        *slot = Some(LoadedGame {
+            version,
+            game,
+            known: Some(known),
+        });
         Ok(())
+    }
+
+    /// Applies the events between `loaded`'s version and `row`'s to the
+    /// cached state; false when that cannot be done incrementally (the
+    /// cache is ahead, events are missing, or a seat changed hands).
+    async fn apply_missing(
+        &self,
+        loaded: &mut LoadedGame,
+        row: &GameRow,
+    ) -> Result<bool, ApiError> {
+        if loaded.version == row.version {
+            return Ok(true);
+        }
+        if loaded.version > row.version {
+            return Ok(false);
+        }
+        let missing = row.version - loaded.version;
+        let events = self.db.events(&row.id, loaded.version, missing).await?;
+        // Autoplay and deadline events change no seat's entropy either.
+        let only_play = events.iter().all(|e| {
+            [
+                log::MOVE,
+                log::GAME_FINISHED,
+                log::AUTOPLAY,
+                log::DEADLINE_EXPIRED,
+            ]
+            .contains(&e.event_type.as_str())
+        });
+        if events.len() as i64 != missing || !only_play {
+            return Ok(false);
+        }
+        for event in &events {
+            log::apply(&mut *loaded.game, event).map_err(ApiError::internal)?;
+            loaded.version = event.seq;
+        }
+        Ok(true)
     }
 
     /// The game's row; a 404 (and no cache slot kept) when there is none.
@@ -285,10 +295,30 @@ impl GameService {
         }
     }
 
-    /// The game's row, seats and state, consistent with each other.
+    /// The game's row, seats and state, consistent with each other. A
+    /// cached game costs one query (is the version still the cached one?).
     pub async fn snapshot(&self, game_id: &str) -> Result<Snapshot, ApiError> {
         let slot = self.cache.slot(game_id);
         let mut guard = slot.lock().await;
+        if let Some(loaded) = guard.as_ref()
+            && let Some(known) = loaded.known.as_ref()
+        {
+            match self.db.game_version(game_id).await? {
+                None => {
+                    self.cache.forget(game_id);
+                    return Err(ApiError::game_not_found());
+                }
+                Some(version) if version == known.row.version => {
+                    self.metrics.cache_hits.inc();
+                    return Ok(Snapshot {
+                        row: known.row.clone(),
+                        seats: known.seats.clone(),
+                        game: loaded.game.clone_box(),
+                    });
+                }
+                Some(_) => {}
+            }
+        }
         let row = self.game_row(game_id).await?;
         let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
         self.catch_up(&mut guard, &row, &seats).await?;
@@ -316,10 +346,17 @@ impl GameService {
         Ok(Snapshot { row, seats, game })
     }
 
-    /// The one append path. Under the game's mutex, per attempt: read the
-    /// row and seats, catch the state up, let `plan` decide (or refuse, or
-    /// find nothing to do), build the answer with `respond`, append. On a
-    /// conflict, wait a little and decide again.
+    /// The one append path. Under the game's mutex, per attempt: take the
+    /// row and seats (from the cache when this process knows them, else
+    /// from the database, catching the state up), let `plan` decide (or
+    /// refuse, or find nothing to do), build the answer with `respond`,
+    /// append. On a conflict, wait a little and decide again.
+    ///
+    /// Deciding on the cache saves two reads per move; it is safe because
+    /// the append's version guard refuses a change decided on a state that
+    /// another process has moved past. Only a success is trusted that way:
+    /// a refusal or "nothing to do" decided on the cache is decided again
+    /// on a fresh read before it is answered.
     pub(super) async fn transact<P, R>(
         &self,
         game_id: &str,
@@ -333,46 +370,65 @@ impl GameService {
     {
         let slot = self.cache.slot(game_id);
         let mut guard = slot.lock().await;
+        let mut trust_cache = true;
         for attempt in 0..MAX_ATTEMPTS {
-            let row = self.game_row(game_id).await?;
-            let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
-            self.catch_up(&mut guard, &row, &seats).await?;
+            let cached = guard
+                .as_ref()
+                .and_then(|l| l.known.clone())
+                .filter(|_| trust_cache);
+            let from_cache = cached.is_some();
+            let Known { row, seats } = match cached {
+                Some(known) => {
+                    self.metrics.cache_hits.inc();
+                    known
+                }
+                None => {
+                    let row = self.game_row(game_id).await?;
+                    let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
+                    self.catch_up(&mut guard, &row, &seats).await?;
+                    Known { row, seats }
+                }
+            };
             let Some(loaded) = guard.as_mut() else {
                 return Err(ApiError::internal("state missing after catch-up"));
             };
-            let Some(plan) = plan(&row, &seats, loaded)? else {
-                return Ok(Transacted::NothingToDo);
+            let plan = match plan(&row, &seats, loaded) {
+                Ok(Some(plan)) => plan,
+                _ if from_cache => {
+                    trust_cache = false;
+                    continue;
+                }
+                Ok(None) => return Ok(Transacted::NothingToDo),
+                Err(e) => return Err(e),
             };
             let after: &dyn AnyGame = plan.next.as_deref().unwrap_or(&*loaded.game);
             let to_act = match plan.status {
                 GameStatus::InProgress => log::seat_mask(after.to_act()),
                 _ => 0,
             };
-            let deadline_at = super::deadlines::next_deadline(
-                &row,
-                &plan.events,
-                plan.status,
-                to_act,
-                Utc::now(),
-            );
+            let now = crate::db::now();
+            let deadline_at =
+                super::deadlines::next_deadline(&row, &plan.events, plan.status, to_act, now);
             let update = GameUpdate {
                 status: plan.status.as_str().to_owned(),
                 to_act,
                 deadline_at,
+                updated_at: now,
             };
             let first_seq = loaded.version + 1;
             let new_version = loaded.version + plan.events.len() as i64;
+            let next_row = GameRow {
+                version: new_version,
+                status: update.status.clone(),
+                to_act,
+                deadline_at,
+                updated_at: now,
+                ..row.clone()
+            };
             let stored = match &respond {
                 Some(respond) => {
                     let snapshot = Snapshot {
-                        row: GameRow {
-                            version: new_version,
-                            status: update.status.clone(),
-                            to_act,
-                            deadline_at,
-                            updated_at: Utc::now(),
-                            ..row.clone()
-                        },
+                        row: next_row.clone(),
                         seats: plan.seats.clone(),
                         game: after.clone_box(),
                     };
@@ -396,6 +452,12 @@ impl GameService {
                 Ok(version) => {
                     self.metrics.appends.inc();
                     loaded.version = version;
+                    // Seat rows changed in the database are read back
+                    // (names, entropy) rather than trusted as planned.
+                    loaded.known = plan.seat_change.is_none().then_some(Known {
+                        row: next_row,
+                        seats: plan.seats,
+                    });
                     if let Some(next) = plan.next {
                         loaded.game = next;
                     }
@@ -403,10 +465,16 @@ impl GameService {
                     return Ok(Transacted::Appended(stored));
                 }
                 Err(DbError::Conflict) => {
-                    tracing::debug!(game_id, attempt, "append conflict; deciding again");
+                    trust_cache = false;
                     self.retries
                         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     self.metrics.conflicts_retried.inc();
+                    if from_cache {
+                        // Most likely another process appended: reload now.
+                        tracing::debug!(game_id, attempt, "cached state was behind; reloading");
+                        continue;
+                    }
+                    tracing::debug!(game_id, attempt, "append conflict; deciding again");
                     let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0] % 8);
                     tokio::time::sleep(Duration::from_millis((1 << attempt.min(5)) + jitter)).await;
                 }

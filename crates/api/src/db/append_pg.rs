@@ -1,0 +1,165 @@
+//! A move's append on Postgres in one statement, so one round trip: the
+//! version-guarded `UPDATE games`, the event rows, the optional idempotency
+//! record and the `NOTIFY` that wakes other processes' streams, as
+//! data-modifying CTEs of a single (hence atomic) statement. Everything
+//! after the `UPDATE` selects from its `RETURNING`, so when the game is no
+//! longer at the expected version nothing at all is written.
+//!
+//! The same append as a diesel transaction is four round trips (`BEGIN`,
+//! `UPDATE`, `INSERT`, `COMMIT`) plus one for the `NOTIFY`: on a busy
+//! database the round trips, not the work, bound a move (docs/performance.md).
+//! Seat changes (join, leave, autoplay) keep the transaction in `queries.rs`.
+//!
+//! The statement is a [`QueryFragment`] rather than `sql_query` so that
+//! diesel caches it as a prepared statement (one text per event count, with
+//! or without a record).
+
+use chrono::{DateTime, Utc};
+use diesel::QueryResult;
+use diesel::pg::Pg;
+use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
+use diesel::sql_types::{BigInt, Bool, Integer, Jsonb, Nullable, Text, Timestamptz, Untyped};
+
+use super::listen::CHANNEL;
+use super::models::{GameUpdate, NewEvent, NewIdempotency};
+
+/// The statement; see the module docs.
+#[derive(Debug)]
+pub(super) struct AppendStatement<'a> {
+    pub game_id: &'a str,
+    pub expected_version: i64,
+    pub new_version: i64,
+    pub events: &'a [NewEvent],
+    pub update: &'a GameUpdate,
+    pub idem: Option<&'a NewIdempotency>,
+    /// The time of events that bring none of their own, and of the record.
+    pub now: DateTime<Utc>,
+    /// `"<game_id> <new_version>"`, as [`super::listen::parse_payload`] reads it.
+    pub notify_payload: String,
+}
+
+/// What the statement reports: how many game rows it moved (0 or 1).
+#[derive(Debug, diesel::QueryableByName)]
+pub(super) struct AppendCounts {
+    #[diesel(sql_type = BigInt)]
+    pub moved: i64,
+    #[diesel(sql_type = BigInt)]
+    pub logged: i64,
+}
+
+impl QueryFragment<Pg> for AppendStatement<'_> {
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql("WITH moved AS (UPDATE games SET version = ");
+        out.push_bind_param::<BigInt, _>(&self.new_version)?;
+        out.push_sql(", status = ");
+        out.push_bind_param::<Text, _>(&self.update.status)?;
+        out.push_sql(", to_act = ");
+        out.push_bind_param::<Integer, _>(&self.update.to_act)?;
+        out.push_sql(", deadline_at = ");
+        out.push_bind_param::<Nullable<Timestamptz>, _>(&self.update.deadline_at)?;
+        out.push_sql(", updated_at = ");
+        out.push_bind_param::<Timestamptz, _>(&self.update.updated_at)?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<Text, _>(self.game_id)?;
+        out.push_sql(" AND version = ");
+        out.push_bind_param::<BigInt, _>(&self.expected_version)?;
+        out.push_sql(" RETURNING id), ");
+        self.walk_events(&mut out)?;
+        if let Some(idem) = self.idem {
+            self.walk_record(idem, &mut out)?;
+        }
+        out.push_sql("told AS (SELECT pg_notify(");
+        out.push_bind_param::<Text, _>(CHANNEL)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&self.notify_payload)?;
+        out.push_sql(") FROM moved) SELECT (SELECT count(*) FROM moved) AS moved, ");
+        out.push_sql("(SELECT count(*) FROM logged) AS logged, ");
+        // Referenced so that it runs (a plain SELECT in a CTE runs only if used).
+        out.push_sql("(SELECT count(*) FROM told) AS told");
+        Ok(())
+    }
+}
+
+impl<'a> AppendStatement<'a> {
+    /// `logged AS (INSERT INTO game_events … SELECT … FROM moved, (VALUES …))`
+    fn walk_events<'b>(&'b self, out: &mut AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql(
+            "logged AS (INSERT INTO game_events (game_id, seq, event_type, schema_version, \
+             payload, actor_player_id, actor_seat, actor_bot, actor_deadline, created_at) \
+             SELECT moved.id, ",
+        );
+        out.push_bind_param::<BigInt, _>(&self.expected_version)?;
+        out.push_sql(
+            " + e.ord, e.event_type, e.schema_version, e.payload, \
+             e.actor_player_id, e.actor_seat, e.actor_bot, e.actor_deadline, e.created_at \
+             FROM moved, (VALUES ",
+        );
+        for (i, event) in self.events.iter().enumerate() {
+            if i > 0 {
+                out.push_sql(", ");
+            }
+            // The event's place as a literal: the text still depends only
+            // on the event count.
+            out.push_sql(&format!("({}, ", i + 1));
+            out.push_bind_param::<Text, _>(event.event_type)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Integer, _>(&event.schema_version)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Jsonb, _>(&event.payload)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Nullable<Text>, _>(&event.actor_player_id)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Nullable<Integer>, _>(&event.actor_seat)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Bool, _>(&event.actor_bot)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Bool, _>(&event.actor_deadline)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Timestamptz, _>(event.created_at.as_ref().unwrap_or(&self.now))?;
+            out.push_sql(")");
+        }
+        out.push_sql(
+            ") AS e (ord, event_type, schema_version, payload, actor_player_id, actor_seat, \
+             actor_bot, actor_deadline, created_at) RETURNING seq), ",
+        );
+        Ok(())
+    }
+
+    /// `remembered AS (INSERT INTO idempotency_keys … SELECT … FROM moved)`
+    fn walk_record<'b>(
+        &'b self,
+        idem: &'b NewIdempotency,
+        out: &mut AstPass<'_, 'b, Pg>,
+    ) -> QueryResult<()> {
+        out.push_sql(
+            "remembered AS (INSERT INTO idempotency_keys (player_id, idem_key, request_hash, \
+             status_code, response_body, location, created_at) SELECT ",
+        );
+        out.push_bind_param::<Text, _>(&idem.player_id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&idem.idem_key)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&idem.request_hash)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Integer, _>(&idem.status_code)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&idem.response_body)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Nullable<Text>, _>(&idem.location)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Timestamptz, _>(&self.now)?;
+        out.push_sql(" FROM moved RETURNING 1), ");
+        Ok(())
+    }
+}
+
+impl QueryId for AppendStatement<'_> {
+    type QueryId = ();
+    // Not static (the text depends on the event count), but safe to cache
+    // by its text: diesel then prepares each shape once per connection.
+    const HAS_STATIC_QUERY_ID: bool = false;
+}
+
+impl Query for AppendStatement<'_> {
+    type SqlType = Untyped;
+}
