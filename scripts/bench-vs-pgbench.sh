@@ -57,6 +57,19 @@ DATABASE_URL=$API_URL PORT=$PORT RATE_LIMIT=0 DB_POOL_SIZE=$POOL RUST_LOG=warn \
 SERVER_PID=$!
 wait_http "http://127.0.0.1:$PORT/readyz"
 
+# CPU seconds (user + system) a process and its children have used so far.
+cpu_of() {
+  local pids="$*" total=0 p
+  for p in $pids; do
+    [ -r "/proc/$p/stat" ] || continue
+    total=$(awk -v t="$total" -v hz="$(getconf CLK_TCK)" '{printf "%.3f", t + ($14 + $15) / hz}' "/proc/$p/stat")
+  done
+  echo "$total"
+}
+pg_backends() {
+  if [ -n "${PG_DIR:-}" ]; then pgrep -P "$(head -1 "$PG_DIR/data/postmaster.pid")" | tr '\n' ' '; fi
+}
+
 machine_line | tee "$OUT/results.txt"
 printf "%-6s %12s %12s %8s %12s %12s %10s %s\n" games pgbench_tps api_moves/s ratio pg_p99_ms api_p99_ms p99_ratio errors | tee -a "$OUT/results.txt"
 for C in $LEVELS; do
@@ -66,14 +79,21 @@ for C in $LEVELS; do
     -l --log-prefix="$OUT/pgbench_log" "$PG_ADMIN_URL" >"$OUT/pgbench-$C.txt" 2>&1
   TPS=$(grep -Eo 'tps = [0-9.]+' "$OUT/pgbench-$C.txt" | head -1 | awk '{print $3}')
   PG_P99=$(cat "$OUT"/pgbench_log* | awk '{print $3}' | sort -n | awk '{a[NR]=$1} END {i=int(NR*0.99); if (i<1) i=1; printf "%.2f", a[i]/1000}')
-  "$TARGET/release/loadgen" --url "http://127.0.0.1:$PORT" --games "$C" --kind "$KIND" \
+  API_CPU0=$(cpu_of "$SERVER_PID"); PG_PIDS=$(pg_backends); PG_CPU0=$(cpu_of $PG_PIDS)
+  /usr/bin/time -f "%U %S" -o "$OUT/loadgen-$C.time" \
+    "$TARGET/release/loadgen" --url "http://127.0.0.1:$PORT" --games "$C" --kind "$KIND" \
     --duration "$((SECONDS_PER + 2))" --warmup 2 --json >"$OUT/loadgen-$C.json"
+  API_CPU=$(awk -v a="$(cpu_of "$SERVER_PID")" -v b="$API_CPU0" 'BEGIN {printf "%.1f", a-b}')
+  PG_CPU=$(awk -v a="$(cpu_of $PG_PIDS)" -v b="$PG_CPU0" 'BEGIN {printf "%.1f", a-b}')
+  LG_CPU=$(awk '{printf "%.1f", $1+$2}' "$OUT/loadgen-$C.time")
   API=$(jq -r .moves_per_sec "$OUT/loadgen-$C.json")
   API_P99=$(jq -r .post_move_ms.p99 "$OUT/loadgen-$C.json")
   ERRS=$(jq -r '[.errors[]] | add // 0' "$OUT/loadgen-$C.json")
   RATIO=$(awk -v a="$API" -v b="$TPS" 'BEGIN {printf "%.2f", a/b}')
   P99R=$(awk -v a="$API_P99" -v b="$PG_P99" 'BEGIN {printf "%.2f", a/b}')
-  printf "%-6s %12.1f %12.1f %8s %12s %12.2f %10s %s\n" "$C" "$TPS" "$API" "$RATIO" "$PG_P99" "$API_P99" "$P99R" "$ERRS" | tee -a "$OUT/results.txt"
+  printf "%-6s %12.1f %12.1f %8s %12s %12.2f %10s %6s   cpu s: api %s, loadgen %s, postgres %s (of %s)\n" \
+    "$C" "$TPS" "$API" "$RATIO" "$PG_P99" "$API_P99" "$P99R" "$ERRS" "$API_CPU" "$LG_CPU" "$PG_CPU" \
+    "$(( (SECONDS_PER + 2) * $(nproc) ))" | tee -a "$OUT/results.txt"
 done
 rm -f "$OUT"/pgbench_log*
 echo "(details: $OUT/loadgen-*.json, $OUT/pgbench-*.txt)"

@@ -2,6 +2,12 @@
 
 use api::config::{Command, Config, help_text};
 
+/// mimalloc rather than glibc malloc: under load the server spends much of
+/// its time allocating (JSON, HTTP), and glibc's per-thread arenas cost
+/// ~15 % of its CPU (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     let command =

@@ -120,6 +120,12 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
+/// mimalloc rather than glibc malloc: under load the load generator spends much of
+/// its time allocating (JSON, HTTP), and glibc's per-thread arenas cost
+/// ~15 % of its CPU (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let args = match parse_args() {

@@ -1,13 +1,16 @@
 //! A move's append on Postgres in one statement, so one round trip: the
-//! version-guarded `UPDATE games`, the event rows, the optional idempotency
-//! record and the `NOTIFY` that wakes other processes' streams, as
-//! data-modifying CTEs of a single (hence atomic) statement. Everything
+//! version-guarded `UPDATE games`, the event rows and the optional
+//! idempotency record, as data-modifying CTEs of a single (hence atomic)
+//! statement. Everything
 //! after the `UPDATE` selects from its `RETURNING`, so when the game is no
 //! longer at the expected version nothing at all is written.
 //!
 //! The same append as a diesel transaction is four round trips (`BEGIN`,
-//! `UPDATE`, `INSERT`, `COMMIT`) plus one for the `NOTIFY`: on a busy
-//! database the round trips, not the work, bound a move (docs/performance.md).
+//! `UPDATE`, `INSERT`, `COMMIT`): on a busy database the round trips, not
+//! the work, bound a move (docs/performance.md). The `NOTIFY` that wakes
+//! other processes is deliberately not part of it: a notifying commit takes
+//! a database-wide lock until it is flushed, which serializes commits (see
+//! `games::service`, where notifications are batched).
 //! Seat changes (join, leave, autoplay) keep the transaction in `queries.rs`.
 //!
 //! The statement is a [`QueryFragment`] rather than `sql_query` so that
@@ -20,7 +23,6 @@ use diesel::pg::Pg;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::sql_types::{BigInt, Bool, Integer, Jsonb, Nullable, Text, Timestamptz, Untyped};
 
-use super::listen::CHANNEL;
 use super::models::{GameUpdate, NewEvent, NewIdempotency};
 
 /// The statement; see the module docs.
@@ -34,8 +36,6 @@ pub(super) struct AppendStatement<'a> {
     pub idem: Option<&'a NewIdempotency>,
     /// The time of events that bring none of their own, and of the record.
     pub now: DateTime<Utc>,
-    /// `"<game_id> <new_version>"`, as [`super::listen::parse_payload`] reads it.
-    pub notify_payload: String,
 }
 
 /// What the statement reports: how many game rows it moved (0 or 1).
@@ -68,14 +68,9 @@ impl QueryFragment<Pg> for AppendStatement<'_> {
         if let Some(idem) = self.idem {
             self.walk_record(idem, &mut out)?;
         }
-        out.push_sql("told AS (SELECT pg_notify(");
-        out.push_bind_param::<Text, _>(CHANNEL)?;
-        out.push_sql(", ");
-        out.push_bind_param::<Text, _>(&self.notify_payload)?;
-        out.push_sql(") FROM moved) SELECT (SELECT count(*) FROM moved) AS moved, ");
-        out.push_sql("(SELECT count(*) FROM logged) AS logged, ");
-        // Referenced so that it runs (a plain SELECT in a CTE runs only if used).
-        out.push_sql("(SELECT count(*) FROM told) AS told");
+        out.push_sql(" ");
+        out.push_sql("SELECT (SELECT count(*) FROM moved) AS moved, ");
+        out.push_sql("(SELECT count(*) FROM logged) AS logged");
         Ok(())
     }
 }
@@ -120,7 +115,7 @@ impl<'a> AppendStatement<'a> {
         }
         out.push_sql(
             ") AS e (ord, event_type, schema_version, payload, actor_player_id, actor_seat, \
-             actor_bot, actor_deadline, created_at) RETURNING seq), ",
+             actor_bot, actor_deadline, created_at) RETURNING seq)",
         );
         Ok(())
     }
@@ -132,7 +127,7 @@ impl<'a> AppendStatement<'a> {
         out: &mut AstPass<'_, 'b, Pg>,
     ) -> QueryResult<()> {
         out.push_sql(
-            "remembered AS (INSERT INTO idempotency_keys (player_id, idem_key, request_hash, \
+            ", remembered AS (INSERT INTO idempotency_keys (player_id, idem_key, request_hash, \
              status_code, response_body, location, created_at) SELECT ",
         );
         out.push_bind_param::<Text, _>(&idem.player_id)?;
@@ -148,7 +143,7 @@ impl<'a> AppendStatement<'a> {
         out.push_bind_param::<Nullable<Text>, _>(&idem.location)?;
         out.push_sql(", ");
         out.push_bind_param::<Timestamptz, _>(&self.now)?;
-        out.push_sql(" FROM moved RETURNING 1), ");
+        out.push_sql(" FROM moved RETURNING 1)");
         Ok(())
     }
 }

@@ -1,7 +1,7 @@
 //! Postgres `LISTEN` on a dedicated, unpooled connection: how one api process
-//! learns of another's appends to the same database (each append is followed
-//! by `pg_notify(CHANNEL, '<game_id> <version>')`, sent when it commits: see
-//! [`super::Db::append`]). The connection is re-established when it
+//! learns of another's appends to the same database (appends are followed
+//! by `pg_notify(CHANNEL, '<game_id> <version>\n…')`, batched: see
+//! [`super::Db::notify_appended`]). The connection is re-established when it
 //! drops; after each (re)connect the listener reports a resync, because
 //! notifications sent while it was away are lost.
 
@@ -22,13 +22,36 @@ pub enum Heard {
     Resync,
 }
 
-/// Parses a notification payload `"<game_id> <version>"`.
-pub fn parse_payload(payload: &str) -> Option<Heard> {
-    let (game_id, version) = payload.rsplit_once(' ')?;
-    Some(Heard::Appended {
-        game_id: game_id.to_owned(),
-        version: version.parse().ok()?,
-    })
+/// Parses a notification payload: lines `"<game_id> <version>"`.
+pub fn parse_payload(payload: &str) -> Option<Vec<Heard>> {
+    payload
+        .lines()
+        .map(|line| {
+            let (game_id, version) = line.rsplit_once(' ')?;
+            Some(Heard::Appended {
+                game_id: game_id.to_owned(),
+                version: version.parse().ok()?,
+            })
+        })
+        .collect()
+}
+
+/// The payloads announcing `appended` (game, version) pairs: one line each,
+/// split so that no payload exceeds Postgres' limit (8000 bytes).
+pub fn payloads<'a>(appended: impl IntoIterator<Item = (&'a str, i64)>) -> Vec<String> {
+    const MAX: usize = 7900;
+    let mut out: Vec<String> = Vec::new();
+    for (game_id, version) in appended {
+        let line = format!("{game_id} {version}");
+        match out.last_mut() {
+            Some(last) if last.len() + 1 + line.len() <= MAX => {
+                last.push('\n');
+                last.push_str(&line);
+            }
+            _ => out.push(line),
+        }
+    }
+    out
 }
 
 /// Listens until `stop` turns true, reconnecting with a growing pause (up
@@ -55,7 +78,7 @@ pub async fn listen(
                                 _ = stop.changed() => return,
                                 next = notifications.next() => match next {
                                     Some(Ok(n)) => match parse_payload(&n.payload) {
-                                        Some(heard) => deliver(heard),
+                                        Some(heard) => heard.into_iter().for_each(&deliver),
                                         None => tracing::warn!(payload = n.payload, "odd notification"),
                                     },
                                     Some(Err(e)) => {
@@ -89,13 +112,35 @@ mod tests {
 
     #[test]
     fn payloads_parse() {
+        let heard = |g: &str, v| Heard::Appended {
+            game_id: g.to_owned(),
+            version: v,
+        };
+        assert_eq!(parse_payload("0b6f-x 12"), Some(vec![heard("0b6f-x", 12)]));
         assert_eq!(
-            parse_payload("0b6f-x 12"),
-            Some(Heard::Appended {
-                game_id: "0b6f-x".to_owned(),
-                version: 12
-            })
+            parse_payload("a 1\nb 2"),
+            Some(vec![heard("a", 1), heard("b", 2)])
         );
         assert_eq!(parse_payload("nonsense"), None);
+        assert_eq!(parse_payload("a 1\nnonsense"), None);
+    }
+
+    #[test]
+    fn payloads_are_split_under_the_limit_and_read_back() {
+        let ids: Vec<String> = (0..1000).map(|i| format!("{i:036}")).collect();
+        let sent = payloads(ids.iter().map(|id| (id.as_str(), 7)));
+        assert!(sent.len() > 1 && sent.iter().all(|p| p.len() <= 7900));
+        let back: Vec<Heard> = sent
+            .iter()
+            .flat_map(|p| parse_payload(p).unwrap())
+            .collect();
+        assert_eq!(back.len(), 1000);
+        assert_eq!(
+            back[999],
+            Heard::Appended {
+                game_id: ids[999].clone(),
+                version: 7
+            }
+        );
     }
 }

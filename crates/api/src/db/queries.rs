@@ -74,21 +74,6 @@ macro_rules! insert_events {
     };
 }
 
-/// On Postgres (`$notify`), tells the other processes that `$game_id`
-/// reached `$version`: a `NOTIFY` sent when the transaction commits, payload
-/// as [`super::listen::parse_payload`] reads it.
-macro_rules! notify_appended {
-    ($conn:ident, $notify:expr, $game_id:expr, $version:expr) => {
-        if $notify {
-            diesel::sql_query("SELECT pg_notify($1, $2)")
-                .bind::<diesel::sql_types::Text, _>(super::listen::CHANNEL)
-                .bind::<diesel::sql_types::Text, _>(format!("{} {}", $game_id, $version))
-                .execute($conn)
-                .await?;
-        }
-    };
-}
-
 impl Db {
     /// `SELECT 1`: is the database reachable?
     pub async fn ping(&self) -> Result<(), DbError> {
@@ -178,7 +163,6 @@ impl Db {
         events: &[NewEvent],
         idem: Option<&NewIdempotency>,
     ) -> Result<(), DbError> {
-        let notify = self.pg_url().is_some();
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
                 diesel::insert_into(s::games::table)
@@ -216,7 +200,6 @@ impl Db {
                 }
                 insert_events!(conn, s, &game.id, 1, events);
                 insert_idempotency!(conn, s, idem);
-                notify_appended!(conn, notify, &game.id, events.len());
                 Ok::<_, DbError>(())
             })
             .await
@@ -235,7 +218,6 @@ impl Db {
         events: &[NewEvent],
         idem: Option<&NewIdempotency>,
     ) -> Result<(), DbError> {
-        let notify = self.pg_url().is_some();
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
                 for player in players {
@@ -278,7 +260,6 @@ impl Db {
                 }
                 insert_events!(conn, s, &game.id, 1, events);
                 insert_idempotency!(conn, s, idem);
-                notify_appended!(conn, notify, &game.id, events.len());
                 Ok::<_, DbError>(())
             })
             .await
@@ -362,8 +343,6 @@ impl Db {
     /// idempotency record. [`DbError::Conflict`] when the game is no longer
     /// at `expected_version` (or the seat changed hands): nothing is written.
     /// Returns the new version.
-    /// On Postgres the commit also notifies the other processes
-    /// ([`super::listen::CHANNEL`]).
     pub async fn append(
         &self,
         game_id: &str,
@@ -385,7 +364,6 @@ impl Db {
                 update,
                 idem,
                 now: super::now(),
-                notify_payload: format!("{game_id} {new_version}"),
             };
             let mut conn = crate::checkout!(pool, self);
             let counts = statement
@@ -398,7 +376,6 @@ impl Db {
                 _ => Err(DbError::Conflict),
             };
         }
-        let notify = self.pg_url().is_some();
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
                 // The write comes first, so SQLite takes its write lock (and
@@ -492,7 +469,6 @@ impl Db {
                     }
                 }
                 insert_idempotency!(conn, s, idem);
-                notify_appended!(conn, notify, game_id, new_version);
                 Ok::<_, DbError>(new_version)
             })
             .await
@@ -598,5 +574,21 @@ impl Db {
                 .load::<(String, i64)>(conn)
                 .await?)
         })
+    }
+
+    /// Tells other processes on the same Postgres database which games
+    /// reached which versions (`NOTIFY`, payload as
+    /// [`super::listen::parse_payload`] reads it); nothing with SQLite.
+    pub async fn notify_appended(&self, payload: &str) -> Result<(), DbError> {
+        let Pools::Postgres(pool) = self.pools() else {
+            return Ok(());
+        };
+        let mut conn = crate::checkout!(pool, self);
+        diesel::sql_query("SELECT pg_notify($1, $2)")
+            .bind::<diesel::sql_types::Text, _>(super::listen::CHANNEL)
+            .bind::<diesel::sql_types::Text, _>(payload)
+            .execute(&mut *conn)
+            .await?;
+        Ok(())
     }
 }

@@ -10,7 +10,11 @@
 //! stayed busy) means "reload and decide again": the move is retried while it
 //! is still legal; only a client's own `If-Match` can turn it into a 412.
 
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
+
+use tokio::sync::mpsc;
 
 use cards::{Seat, SeatSet};
 
@@ -110,6 +114,8 @@ pub struct GameService {
     pub(super) notifier: super::notify::Notifier,
     /// Turned true to stop the background tasks (deadline clock, LISTEN).
     pub(super) shutdown: tokio::sync::watch::Sender<bool>,
+    /// With Postgres, once started: appends to announce to other processes.
+    announce: std::sync::OnceLock<mpsc::UnboundedSender<(Arc<str>, i64)>>,
 }
 
 pub(super) fn refusal(e: MoveRefusal) -> ApiError {
@@ -134,6 +140,7 @@ impl GameService {
             metrics: Default::default(),
             notifier: Default::default(),
             shutdown: tokio::sync::watch::channel(false).0,
+            announce: Default::default(),
         }
     }
 
@@ -157,18 +164,22 @@ impl GameService {
         self.notifier.subscribe()
     }
 
-    /// Tells this process's watchers that `game_id` reached `version`.
-    /// (Other processes hear it from the append itself: on Postgres it
-    /// sends a `NOTIFY` when it commits.)
+    /// Tells this process's watchers that `game_id` reached `version`, and
+    /// (Postgres) queues it for the other processes: see [`announce_appends`].
+    /// If that `NOTIFY` fails, their streams still catch up at their next
+    /// heartbeat.
     pub(super) fn appended(&self, game_id: &str, version: i64) {
-        self.notifier.send(super::notify::Changed::Game {
-            game_id: game_id.into(),
-            version,
-        });
+        let game_id: Arc<str> = game_id.into();
+        if let Some(announce) = self.announce.get() {
+            let _ = announce.send((game_id.clone(), version));
+        }
+        self.notifier
+            .send(super::notify::Changed::Game { game_id, version });
     }
 
     /// Starts the background tasks: the move-deadline clock and, with
-    /// Postgres, the `LISTEN` connection feeding the notifier.
+    /// Postgres, the `LISTEN` connection feeding the notifier and the
+    /// announcer of this process's appends.
     pub fn start_background(self: &std::sync::Arc<Self>) {
         if let Some(url) = self.db.pg_url() {
             let notifier = self.notifier.clone();
@@ -177,6 +188,14 @@ impl GameService {
                 self.shutdown.subscribe(),
                 move |heard| notifier.send(heard.into()),
             ));
+            let (tx, rx) = mpsc::unbounded_channel();
+            if self.announce.set(tx).is_ok() {
+                self.runtime.spawn(announce_appends(
+                    self.db.clone(),
+                    rx,
+                    self.shutdown.subscribe(),
+                ));
+            }
         }
         let service = std::sync::Arc::clone(self);
         self.runtime.spawn(service.run_deadline_clock());
@@ -486,6 +505,41 @@ impl GameService {
             "contention",
             "the game kept changing while this request was applied; try again",
         ))
+    }
+}
+
+/// Sends this process's appends to the other processes (Postgres `NOTIFY`),
+/// batched: one notification carries every append made while the previous
+/// one was on its way. Not one per move, and not inside the append: a
+/// notifying commit holds a database-wide lock until its WAL is flushed,
+/// which serializes every such commit (measured with pgbench, 64 clients:
+/// 6,880 transactions/s plain, 1,966 with a `pg_notify` in each).
+async fn announce_appends(
+    db: Db,
+    mut appends: mpsc::UnboundedReceiver<(Arc<str>, i64)>,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) {
+    loop {
+        let first = tokio::select! {
+            _ = stop.changed() => return,
+            next = appends.recv() => match next {
+                Some(first) => first,
+                None => return,
+            },
+        };
+        let mut latest: HashMap<Arc<str>, i64> = HashMap::from([first]);
+        while let Ok((game_id, version)) = appends.try_recv() {
+            let known = latest.entry(game_id).or_insert(version);
+            *known = (*known).max(version);
+        }
+        let pairs = latest
+            .iter()
+            .map(|(game_id, version)| (&**game_id, *version));
+        for payload in crate::db::listen::payloads(pairs) {
+            if let Err(e) = db.notify_appended(&payload).await {
+                tracing::warn!(error = %e, "NOTIFY failed");
+            }
+        }
     }
 }
 
