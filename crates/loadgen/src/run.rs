@@ -45,7 +45,9 @@ struct DriverStats {
     moves: u64,
     post: Samples,
     legal: Samples,
-    by_seq: Vec<Samples>,
+    /// post_move latencies by the kind of game and the move's seq bucket
+    /// (kinds apart: their games differ in length and state size).
+    by_seq: BTreeMap<(&'static str, usize), Samples>,
     errors: BTreeMap<String, u64>,
     games_started: u64,
     games_finished: u64,
@@ -137,10 +139,7 @@ async fn drive(
     started: Instant,
     recorder: Recorder,
 ) -> DriverStats {
-    let mut stats = DriverStats {
-        by_seq: vec![Samples::default(); SEQ_BUCKETS.len()],
-        ..Default::default()
-    };
+    let mut stats = DriverStats::default();
     let mut rng = Rng::new(options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9));
     let hearts = match options.kinds {
         Kinds::LostHeir => false,
@@ -241,7 +240,7 @@ async fn drive(
                             .iter()
                             .position(|(lo, hi)| (*lo..=*hi).contains(&seq))
                         {
-                            stats.by_seq[b].push(took);
+                            stats.by_seq.entry((kind, b)).or_default().push(took);
                         }
                     }
                     record(
@@ -286,8 +285,9 @@ pub struct Report {
     pub moves_per_sec: f64,
     pub post_move_ms: Summary,
     pub legal_moves_ms: Summary,
-    /// post_move p50 (ms) by the move's seq in its game.
-    pub post_move_p50_by_seq: Vec<(String, usize, f64)>,
+    /// post_move p50 (ms) by kind and by the move's seq in its game:
+    /// (kind, seq range, moves, p50).
+    pub post_move_p50_by_seq: Vec<(String, String, usize, f64)>,
     pub errors: BTreeMap<String, u64>,
     pub games_started: u64,
     pub games_finished: u64,
@@ -311,17 +311,14 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
             ))
         })
         .collect();
-    let mut total = DriverStats {
-        by_seq: vec![Samples::default(); SEQ_BUCKETS.len()],
-        ..Default::default()
-    };
+    let mut total = DriverStats::default();
     for driver in drivers {
         let s = driver.await.expect("driver does not panic");
         total.moves += s.moves;
         total.post.extend(&s.post);
         total.legal.extend(&s.legal);
-        for (t, b) in total.by_seq.iter_mut().zip(&s.by_seq) {
-            t.extend(b);
+        for (key, samples) in &s.by_seq {
+            total.by_seq.entry(*key).or_default().extend(samples);
         }
         for (k, v) in s.errors {
             *total.errors.entry(k).or_default() += v;
@@ -344,17 +341,17 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
         moves_per_sec: total.moves as f64 / seconds.max(1e-9),
         post_move_ms: total.post.summary(),
         legal_moves_ms: total.legal.summary(),
-        post_move_p50_by_seq: SEQ_BUCKETS
+        post_move_p50_by_seq: total
+            .by_seq
             .iter()
-            .zip(&total.by_seq)
-            .filter(|(_, s)| !s.is_empty())
-            .map(|((lo, hi), s)| {
-                let label = if *hi == i64::MAX {
+            .map(|((kind, bucket), s)| {
+                let (lo, hi) = SEQ_BUCKETS[*bucket];
+                let label = if hi == i64::MAX {
                     format!("{lo}+")
                 } else {
                     format!("{lo}-{hi}")
                 };
-                (label, s.len(), s.summary().p50)
+                (kind.to_string(), label, s.len(), s.summary().p50)
             })
             .collect(),
         errors: total.errors,
@@ -378,8 +375,11 @@ impl std::fmt::Display for Report {
         )?;
         writeln!(f, "post_move:       {}", self.post_move_ms)?;
         writeln!(f, "get_legal_moves: {}", self.legal_moves_ms)?;
-        for (label, n, p50) in &self.post_move_p50_by_seq {
-            writeln!(f, "  post_move p50 at seq {label:>8}: {p50:.2}ms (n={n})")?;
+        for (kind, label, n, p50) in &self.post_move_p50_by_seq {
+            writeln!(
+                f,
+                "  {kind:<20} post_move p50 at seq {label:>8}: {p50:.2}ms (n={n})"
+            )?;
         }
         writeln!(
             f,

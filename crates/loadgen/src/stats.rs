@@ -19,10 +19,6 @@ impl Samples {
         self.0.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     /// p50, p95, p99 and max in milliseconds (nearest-rank).
     pub fn summary(&self) -> Summary {
         let mut v = self.0.clone();
