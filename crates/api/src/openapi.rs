@@ -81,7 +81,68 @@ pub fn spec() -> utoipa::openapi::OpenApi {
         .service(utoipa_actix_web::scope("/v1").configure(crate::routes::configure_v1))
         .configure(crate::routes::configure_root)
         .split_for_parts();
+    let mut api = api;
+    add_guard_responses(&mut api);
     api
+}
+
+/// Documents on every operation the answers the server's guards may give
+/// to any request: 429 from the rate limit (not on health checks and
+/// metrics, which it never limits) and 503 when the database is down or the
+/// request ran out of time. Operations that already describe one keep theirs.
+fn add_guard_responses(api: &mut utoipa::openapi::OpenApi) {
+    for (path, item) in api.paths.paths.iter_mut() {
+        let limited = !crate::ops::rate_limit::EXEMPT.contains(&path.as_str());
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+        ];
+        for operation in operations.into_iter().flatten() {
+            let responses = &mut operation.responses.responses;
+            if limited {
+                responses.entry("429".to_owned()).or_insert_with(|| {
+                    problem_response(
+                        "Too many requests for this token (or, without one, this address): \
+                         `rate_limited`; `Retry-After` says how many seconds to wait",
+                        true,
+                    )
+                });
+            }
+            responses.entry("503".to_owned()).or_insert_with(|| {
+                problem_response(
+                    "The database cannot be reached (`unavailable`) or the request ran out \
+                     of time (`timeout`); nothing was changed that was not acknowledged",
+                    false,
+                )
+            });
+        }
+    }
+}
+
+fn problem_response(
+    description: &str,
+    retry_after: bool,
+) -> utoipa::openapi::RefOr<utoipa::openapi::Response> {
+    use utoipa::openapi::header::HeaderBuilder;
+    use utoipa::openapi::schema::{Object, Type};
+    use utoipa::openapi::{Content, Ref, ResponseBuilder};
+    let mut response = ResponseBuilder::new().description(description).content(
+        crate::routes::doc::PROBLEM,
+        Content::new(Some(Ref::from_schema_name("Problem"))),
+    );
+    if retry_after {
+        response = response.header(
+            "Retry-After",
+            HeaderBuilder::new()
+                .schema(Some(Object::with_type(Type::Integer)))
+                .description(Some("Seconds to wait before trying again"))
+                .build(),
+        );
+    }
+    response.build().into()
 }
 
 /// The document as checked in: pretty JSON and a final newline.

@@ -37,6 +37,17 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
         for (method, op) in item.as_object().unwrap() {
             let id = op["operationId"].as_str().unwrap().to_owned();
             let responses = op["responses"].as_object().unwrap();
+            // The guards' answers, on every operation they can reach.
+            assert!(responses.contains_key("503"), "{method} {path}: no 503");
+            let rate_limited = !["/healthz", "/readyz", "/metrics"].contains(&path.as_str());
+            assert_eq!(
+                responses.contains_key("429"),
+                rate_limited,
+                "{method} {path}: 429 documented iff the rate limit applies"
+            );
+            if rate_limited {
+                assert!(responses["429"]["headers"]["Retry-After"].is_object());
+            }
             for (status, response) in responses {
                 if status.starts_with('4') || status.starts_with('5') {
                     assert!(

@@ -25,7 +25,7 @@ use crate::error::ApiError;
 const PRUNE_ABOVE: usize = 50_000;
 
 /// Paths that are never limited (probes and scrapes).
-const EXEMPT: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
+pub(crate) const EXEMPT: [&str; 3] = ["/healthz", "/readyz", "/metrics"];
 
 #[derive(Debug)]
 pub struct RateLimiter {
