@@ -2,6 +2,7 @@
 //! database itself refuses to change or remove one (a trigger on each
 //! backend), whoever asks.
 
+#[macro_use]
 mod common;
 
 use std::time::Duration;
@@ -143,12 +144,4 @@ fn the_api_never_updates_or_deletes_events() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_log_cannot_be_changed_postgres() {
-    the_log_cannot_be_changed(Backend::Postgres).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_log_cannot_be_changed_sqlite() {
-    the_log_cannot_be_changed(Backend::Sqlite).await;
-}
+on_both_backends!(the_log_cannot_be_changed);

@@ -4,6 +4,7 @@
 //! race answers 412 only to the loser; a server whose cached state another
 //! server made stale never plays a move twice.
 
+#[macro_use]
 mod common;
 
 use common::{Answer, Backend, Player, TestServer, random_move, rng, start, start_on};
@@ -31,6 +32,19 @@ async fn full_table(ts: &TestServer) -> (String, Vec<Player>) {
         assert_eq!(a.status.as_u16(), 200, "{}", a.text);
     }
     (id, players)
+}
+
+/// Both servers' live states equal a fresh fold of the log.
+async fn both_agree_with_the_log(a: &TestServer, b: &TestServer, id: &str) {
+    let rebuilt = a.server.state.games.rebuild_from_log(id).await.unwrap();
+    for server in [a, b] {
+        let live = server.server.state.games.snapshot(id).await.unwrap();
+        assert_eq!(live.row.version, rebuilt.row.version);
+        assert_eq!(
+            live.game.view(cards::Viewer::Omniscient),
+            rebuilt.game.view(cards::Viewer::Omniscient)
+        );
+    }
 }
 
 async fn ten_passes_at_once(backend: Backend) {
@@ -82,16 +96,7 @@ async fn ten_passes_at_once(backend: Backend) {
     let game = b.game(&id, None).await.json;
     assert_eq!(game["view"]["phase"]["name"], "playing", "{game}");
 
-    // Both servers agree with a fresh fold of the log.
-    let rebuilt = a.server.state.games.rebuild_from_log(&id).await.unwrap();
-    for server in [&a, &b] {
-        let live = server.server.state.games.snapshot(&id).await.unwrap();
-        assert_eq!(live.row.version, rebuilt.row.version);
-        assert_eq!(
-            live.game.view(cards::Viewer::Omniscient),
-            rebuilt.game.view(cards::Viewer::Omniscient)
-        );
-    }
+    both_agree_with_the_log(&a, &b, &id).await;
     eprintln!(
         "{backend:?}: appends decided again after a concurrent change: {}",
         a.server.state.games.retries() + b.server.state.games.retries()
@@ -132,15 +137,7 @@ async fn ten_passes_at_once(backend: Backend) {
     b.server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn ten_passes_at_once_postgres() {
-    ten_passes_at_once(Backend::Postgres).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn ten_passes_at_once_sqlite() {
-    ten_passes_at_once(Backend::Sqlite).await;
-}
+on_both_backends!(ten_passes_at_once);
 
 /// Two passes decided on the same version with `If-Match`: the first wins,
 /// the second gets 412 and changes nothing; without `If-Match` it succeeds.
@@ -232,25 +229,9 @@ async fn a_stale_cache_is_caught(backend: Backend) {
         .filter(|e| e["type"] == "move" && e["actor"]["seat"] == 0)
         .count();
     assert_eq!(by_seat_0, 1, "seat 0's pass is in the log once");
-    let rebuilt = a.server.state.games.rebuild_from_log(&id).await.unwrap();
-    for server in [&a, &b] {
-        let live = server.server.state.games.snapshot(&id).await.unwrap();
-        assert_eq!(live.row.version, rebuilt.row.version);
-        assert_eq!(
-            live.game.view(cards::Viewer::Omniscient),
-            rebuilt.game.view(cards::Viewer::Omniscient)
-        );
-    }
+    both_agree_with_the_log(&a, &b, &id).await;
     a.server.stop().await;
     b.server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stale_cache_is_caught_postgres() {
-    a_stale_cache_is_caught(Backend::Postgres).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stale_cache_is_caught_sqlite() {
-    a_stale_cache_is_caught(Backend::Sqlite).await;
-}
+on_both_backends!(a_stale_cache_is_caught);

@@ -1,6 +1,7 @@
 //! Every client mistake is a 4xx problem+json with a stable code, never a
 //! 500, and a refused request changes nothing.
 
+#[macro_use]
 mod common;
 
 use common::{Backend, JWT_SECRET, Player, TestServer, start};
@@ -358,18 +359,12 @@ async fn every_client_mistake(backend: Backend) {
     ts.server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_client_mistake_sqlite() {
-    every_client_mistake(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_client_mistake_postgres() {
-    every_client_mistake(Backend::Postgres).await;
-}
+on_both_backends!(every_client_mistake);
 
 /// A retry with the same Idempotency-Key returns the first answer and
-/// changes nothing, for registration, creation and moves.
+/// changes nothing, for registration, creation and moves. (On Postgres a
+/// move's answer is stored by the same single statement that appends the
+/// move: `db/append_pg.rs`.)
 async fn idempotent_retries_change_nothing(backend: Backend) {
     let ts = start(backend).await;
     let key = |k: &'static str| [("Idempotency-Key", k)];
@@ -466,14 +461,4 @@ async fn idempotent_retries_change_nothing(backend: Backend) {
     ts.server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn idempotent_retries_change_nothing_sqlite() {
-    idempotent_retries_change_nothing(Backend::Sqlite).await;
-}
-
-/// On Postgres a move's answer is stored by the same single statement that
-/// appends the move (`db/append_pg.rs`).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn idempotent_retries_change_nothing_postgres() {
-    idempotent_retries_change_nothing(Backend::Postgres).await;
-}
+on_both_backends!(idempotent_retries_change_nothing);

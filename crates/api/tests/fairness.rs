@@ -3,6 +3,7 @@
 //! game is dealt from the dealing seed that mixes them, nothing of it shows
 //! before the end, and all of it is revealed after.
 
+#[macro_use]
 mod common;
 
 use cards::{Seat, Viewer};
@@ -82,15 +83,7 @@ async fn dealt_from_seed_and_entropy(backend: Backend) {
     ts.server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn dealt_from_seed_and_entropy_sqlite() {
-    dealt_from_seed_and_entropy(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn dealt_from_seed_and_entropy_postgres() {
-    dealt_from_seed_and_entropy(Backend::Postgres).await;
-}
+on_both_backends!(dealt_from_seed_and_entropy);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn entropy_is_checked() {

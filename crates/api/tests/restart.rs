@@ -2,6 +2,7 @@
 //! continues every game exactly where it was (bots included), and lists
 //! filter by kind, status and whose turn it is.
 
+#[macro_use]
 mod common;
 
 use std::time::Duration;
@@ -78,15 +79,7 @@ async fn continues_after_restart(backend: Backend) {
     second.server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn continues_after_restart_sqlite() {
-    continues_after_restart(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn continues_after_restart_postgres() {
-    continues_after_restart(Backend::Postgres).await;
-}
+on_both_backends!(continues_after_restart);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lists_filter_by_kind_status_and_turn() {

@@ -4,6 +4,7 @@
 //! turn), the inbox, autoplay, and move deadlines (exactly once with two
 //! processes and across a restart).
 
+#[macro_use]
 mod common;
 
 use std::time::{Duration, Instant};
@@ -210,15 +211,7 @@ async fn every_event_once_across_a_reconnect(backend: Backend) {
     ts.server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_event_once_across_a_reconnect_postgres() {
-    every_event_once_across_a_reconnect(Backend::Postgres).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_event_once_across_a_reconnect_sqlite() {
-    every_event_once_across_a_reconnect(Backend::Sqlite).await;
-}
+on_both_backends!(every_event_once_across_a_reconnect);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_stream_carries_no_hidden_card() {
@@ -794,15 +787,7 @@ async fn a_deadline_survives_a_restart(backend: Backend) {
     second.server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_deadline_survives_a_restart_postgres() {
-    a_deadline_survives_a_restart(Backend::Postgres).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_deadline_survives_a_restart_sqlite() {
-    a_deadline_survives_a_restart(Backend::Sqlite).await;
-}
+on_both_backends!(a_deadline_survives_a_restart);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forfeited_seat_is_played_by_the_bot_and_never_wins() {

@@ -325,3 +325,22 @@ pub fn random_move(legal: &Value, rng: &mut GameRng) -> Value {
 pub fn rng(n: u64) -> GameRng {
     Seed::from_u64(n).rng()
 }
+
+/// The two tests that run `$name(Backend)` on each backend, as `$name::postgres`
+/// and `$name::sqlite` (`cargo test $name` runs both).
+#[allow(unused_macros)] // not every test file runs tests on both backends
+macro_rules! on_both_backends {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                super::$name(super::common::Backend::Postgres).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                super::$name(super::common::Backend::Sqlite).await;
+            }
+        }
+    };
+}
