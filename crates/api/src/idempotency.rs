@@ -53,7 +53,9 @@ impl FromRequest for IdempotencyKey {
 #[derive(Debug, Clone)]
 pub struct Stored {
     pub status: StatusCode,
-    pub body: Value,
+    /// The JSON body, serialized once: sent as is, stored as is, and
+    /// replayed byte for byte.
+    pub body: String,
     pub location: Option<String>,
     /// The game version, sent as `ETag`.
     pub version: Option<i64>,
@@ -63,7 +65,7 @@ impl Stored {
     pub fn new(status: StatusCode, body: impl serde::Serialize) -> Result<Stored, ApiError> {
         Ok(Stored {
             status,
-            body: serde_json::to_value(body).map_err(ApiError::internal)?,
+            body: serde_json::to_string(&body).map_err(ApiError::internal)?,
             location: None,
             version: None,
         })
@@ -90,8 +92,19 @@ impl Stored {
         if replayed {
             response.insert_header((REPLAYED_HEADER, "true"));
         }
-        response.json(self.body)
+        response
+            .content_type(actix_web::http::header::ContentType::json())
+            .body(self.body)
     }
+}
+
+/// A stored answer as [`IdemRequest::record`] wrote it; the body is taken
+/// as raw text so that a replay sends the very bytes first sent.
+#[derive(serde::Deserialize)]
+struct SavedAnswer<'a> {
+    #[serde(borrow)]
+    body: &'a serde_json::value::RawValue,
+    version: Option<i64>,
 }
 
 /// An idempotent request: who sent it, the key, and a fingerprint of it.
@@ -120,18 +133,19 @@ impl IdemRequest {
         })
     }
 
-    /// The row to store with the change.
+    /// The row to store with the change: `{"body": <the body as sent>,
+    /// "version": …}`.
     pub fn record(&self, stored: &Stored) -> NewIdempotency {
-        let body = serde_json::json!({
-            "body": stored.body,
-            "version": stored.version,
-        });
+        let version = stored
+            .version
+            .map_or_else(|| "null".to_owned(), |v| v.to_string());
+        let body = format!(r#"{{"body":{},"version":{version}}}"#, stored.body);
         NewIdempotency {
             player_id: self.player_id.clone(),
             idem_key: self.key.clone(),
             request_hash: self.request_hash.clone(),
             status_code: i32::from(stored.status.as_u16()),
-            response_body: body.to_string(),
+            response_body: body,
             location: stored.location.clone(),
         }
     }
@@ -148,13 +162,14 @@ impl IdemRequest {
                 "this Idempotency-Key was used for a different request",
             ));
         }
-        let saved: Value = serde_json::from_str(&row.response_body).map_err(ApiError::internal)?;
+        let saved: SavedAnswer =
+            serde_json::from_str(&row.response_body).map_err(ApiError::internal)?;
         let stored = Stored {
             status: StatusCode::from_u16(u16::try_from(row.status_code).unwrap_or(200))
                 .map_err(ApiError::internal)?,
-            body: saved.get("body").cloned().unwrap_or(Value::Null),
+            body: saved.body.get().to_owned(),
             location: row.location,
-            version: saved.get("version").and_then(Value::as_i64),
+            version: saved.version,
         };
         Ok(Some(stored.into_response(true)))
     }

@@ -442,7 +442,10 @@ async fn idempotent_retries_change_nothing(backend: Backend) {
         )
         .await;
     assert_eq!(m2.status.as_u16(), 200, "{}", m2.text);
-    assert_eq!(m1.json, m2.json);
+    assert_eq!(
+        m1.text, m2.text,
+        "the replay sends the very bytes first sent"
+    );
     assert_eq!(m1.header("etag"), m2.header("etag"));
     assert_eq!(m2.header("idempotent-replayed"), Some("true"));
     let moves_by_hal = |events: &[Value]| {
