@@ -3,12 +3,14 @@
 //! The changes themselves are in `lifecycle.rs` and `moves.rs`; reads that
 //! need no state in `reads.rs`.
 //!
-//! Under the game's in-process mutex: read the game row, bring the cached
-//! state up to date from the log, decide what to append (checking the move
-//! with the engine), build the answer, then append at `seq = version + 1` in
-//! one transaction. A conflict (another process appended first, or SQLite
-//! stayed busy) means "reload and decide again": the move is retried while it
-//! is still legal; only a client's own `If-Match` can turn it into a 412.
+//! Under the game's in-process mutex: take the game's row, seats and state
+//! (from the cache when this process knows them; else read the row and seats
+//! and bring the cached state up to date from the log), decide what to
+//! append (checking the move with the engine), build the answer, then append
+//! at `seq = version + 1` in one transaction. A conflict (another process
+//! appended first, the cache was behind, or SQLite stayed busy) means "reload
+//! and decide again": the move is retried while it is still legal; only a
+//! client's own `If-Match` can turn it into a 412.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -230,12 +232,20 @@ impl GameService {
             row: row.clone(),
             seats: seats.to_vec(),
         };
-        if let Some(loaded) = slot.as_mut()
-            && self.apply_missing(loaded, row).await?
-        {
-            self.metrics.cache_hits.inc();
-            loaded.known = Some(known);
-            return Ok(());
+        if let Some(loaded) = slot.as_mut() {
+            match self.apply_missing(loaded, row).await {
+                Ok(true) => {
+                    self.metrics.cache_hits.inc();
+                    loaded.known = Some(known);
+                    return Ok(());
+                }
+                Ok(false) => {}
+                // Not kept half caught up: the next use folds afresh.
+                Err(e) => {
+                    *slot = None;
+                    return Err(e);
+                }
+            }
         }
         *slot = None;
         self.metrics.cache_misses.inc();
@@ -393,8 +403,8 @@ impl GameService {
         for attempt in 0..MAX_ATTEMPTS {
             let cached = guard
                 .as_ref()
-                .and_then(|l| l.known.clone())
-                .filter(|_| trust_cache);
+                .filter(|_| trust_cache)
+                .and_then(|l| l.known.clone());
             let from_cache = cached.is_some();
             let Known { row, seats } = match cached {
                 Some(known) => {
