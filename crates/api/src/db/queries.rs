@@ -48,6 +48,46 @@ macro_rules! insert_idempotency {
     };
 }
 
+/// Inserts the game row `$game` (a `&NewGame`) at `$version`, last updated
+/// at `$updated_at`, and its `$seats` (`&[SeatRow]`).
+macro_rules! insert_game {
+    ($conn:ident, $s:ident, $game:expr, $version:expr, $updated_at:expr, $seats:expr) => {
+        diesel::insert_into($s::games::table)
+            .values((
+                $s::games::id.eq(&$game.id),
+                $s::games::kind.eq(&$game.kind),
+                $s::games::config.eq(&$game.config),
+                $s::games::status.eq(&$game.status),
+                $s::games::version.eq($version),
+                $s::games::to_act.eq($game.to_act),
+                $s::games::seed_commitment.eq(&$game.seed_commitment),
+                $s::games::seed.eq(&$game.seed),
+                $s::games::created_by.eq(&$game.created_by),
+                $s::games::created_at.eq($game.created_at),
+                $s::games::updated_at.eq($updated_at),
+                $s::games::move_deadline_secs.eq($game.move_deadline_secs),
+                $s::games::on_deadline.eq(&$game.on_deadline),
+                $s::games::deadline_at.eq($game.deadline_at),
+            ))
+            .execute($conn)
+            .await?;
+        for seat in $seats {
+            diesel::insert_into($s::seats::table)
+                .values((
+                    $s::seats::game_id.eq(&$game.id),
+                    $s::seats::seat.eq(seat.seat),
+                    $s::seats::player_id.eq(&seat.player_id),
+                    $s::seats::is_bot.eq(seat.is_bot),
+                    $s::seats::entropy.eq(&seat.entropy),
+                    $s::seats::autoplay.eq(seat.autoplay),
+                    $s::seats::forfeited.eq(seat.forfeited),
+                ))
+                .execute($conn)
+                .await?;
+        }
+    };
+}
+
 /// Inserts `$events` at seqs `$first..`, failing with [`DbError::Conflict`]
 /// when a seq is taken (the primary key is the cross-process guard).
 macro_rules! insert_events {
@@ -165,39 +205,7 @@ impl Db {
     ) -> Result<(), DbError> {
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
-                diesel::insert_into(s::games::table)
-                    .values((
-                        s::games::id.eq(&game.id),
-                        s::games::kind.eq(&game.kind),
-                        s::games::config.eq(&game.config),
-                        s::games::status.eq(&game.status),
-                        s::games::version.eq(events.len() as i64),
-                        s::games::to_act.eq(game.to_act),
-                        s::games::seed_commitment.eq(&game.seed_commitment),
-                        s::games::seed.eq(&game.seed),
-                        s::games::created_by.eq(&game.created_by),
-                        s::games::created_at.eq(game.created_at),
-                        s::games::updated_at.eq(game.created_at),
-                        s::games::move_deadline_secs.eq(game.move_deadline_secs),
-                        s::games::on_deadline.eq(&game.on_deadline),
-                        s::games::deadline_at.eq(game.deadline_at),
-                    ))
-                    .execute(conn)
-                    .await?;
-                for seat in seats {
-                    diesel::insert_into(s::seats::table)
-                        .values((
-                            s::seats::game_id.eq(&game.id),
-                            s::seats::seat.eq(seat.seat),
-                            s::seats::player_id.eq(&seat.player_id),
-                            s::seats::is_bot.eq(seat.is_bot),
-                            s::seats::entropy.eq(&seat.entropy),
-                            s::seats::autoplay.eq(seat.autoplay),
-                            s::seats::forfeited.eq(seat.forfeited),
-                        ))
-                        .execute(conn)
-                        .await?;
-                }
+                insert_game!(conn, s, game, events.len() as i64, game.created_at, seats);
                 insert_events!(conn, s, &game.id, 1, events);
                 insert_idempotency!(conn, s, idem);
                 Ok::<_, DbError>(())
@@ -230,34 +238,7 @@ impl Db {
                         .execute(conn)
                         .await?;
                 }
-                diesel::insert_into(s::games::table)
-                    .values((
-                        s::games::id.eq(&game.id),
-                        s::games::kind.eq(&game.kind),
-                        s::games::config.eq(&game.config),
-                        s::games::status.eq(&game.status),
-                        s::games::version.eq(events.len() as i64),
-                        s::games::to_act.eq(game.to_act),
-                        s::games::seed_commitment.eq(&game.seed_commitment),
-                        s::games::seed.eq(&game.seed),
-                        s::games::created_by.eq(&game.created_by),
-                        s::games::created_at.eq(game.created_at),
-                        s::games::updated_at.eq(ended),
-                    ))
-                    .execute(conn)
-                    .await?;
-                for seat in seats {
-                    diesel::insert_into(s::seats::table)
-                        .values((
-                            s::seats::game_id.eq(&game.id),
-                            s::seats::seat.eq(seat.seat),
-                            s::seats::player_id.eq(&seat.player_id),
-                            s::seats::is_bot.eq(seat.is_bot),
-                            s::seats::entropy.eq(&seat.entropy),
-                        ))
-                        .execute(conn)
-                        .await?;
-                }
+                insert_game!(conn, s, game, events.len() as i64, ended, seats);
                 insert_events!(conn, s, &game.id, 1, events);
                 insert_idempotency!(conn, s, idem);
                 Ok::<_, DbError>(())
