@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::{ActorResource, EventResource, GameStatus};
+use super::{ActorResource, EventPage, EventResource, GameStatus};
 use crate::db::models::GameRow;
 use crate::games::VisibleEvent;
 use crate::games::log::mask_seats;
@@ -28,6 +28,30 @@ impl EventResource {
             payload: event.payload,
             redacted: event.redacted,
             created_at: event.row.created_at,
+        }
+    }
+}
+
+impl EventPage {
+    /// A page of `get_events` or `wait_events`: `page`'s events as the
+    /// viewer may read them, with the cursor for the next page when `limit`
+    /// filled this one.
+    pub fn build(page: crate::games::LogPage, limit: i64) -> EventPage {
+        let events: Vec<EventResource> = page
+            .events
+            .into_iter()
+            .map(EventResource::from_visible)
+            .collect();
+        let full_page = events.len() as i64 == limit;
+        EventPage {
+            next_after: if full_page {
+                events.last().map(|e| e.seq)
+            } else {
+                None
+            },
+            events,
+            version: page.version,
+            complete: page.finished,
         }
     }
 }

@@ -5,11 +5,13 @@ use utoipa::IntoParams;
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
-use crate::resources::{ActorResource, EventPage, EventResource};
+use crate::resources::EventPage;
 use crate::routes::{doc, etag};
 
-const DEFAULT_LIMIT: i64 = 100;
-const MAX_LIMIT: i64 = 1000;
+/// Events per page unless the query says.
+pub(super) const DEFAULT_LIMIT: i64 = 100;
+/// The most events a page may hold.
+pub(super) const MAX_LIMIT: i64 = 1000;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -60,32 +62,7 @@ pub async fn get_events(
         .games
         .events_page(&game_id, player_id.as_deref(), after, limit)
         .await?;
-    let last = page.events.last().map(|e| e.row.seq);
-    let events: Vec<EventResource> = page
-        .events
-        .into_iter()
-        .map(|event| EventResource {
-            seq: event.row.seq,
-            event_type: event.row.event_type,
-            schema_version: event.row.schema_version,
-            actor: ActorResource {
-                seat: event.row.actor_seat.and_then(|s| u8::try_from(s).ok()),
-                player_id: event.row.actor_player_id,
-                bot: event.row.actor_bot,
-                deadline: event.row.actor_deadline,
-            },
-            payload: event.payload,
-            redacted: event.redacted,
-            created_at: event.row.created_at,
-        })
-        .collect();
-    let full_page = events.len() as i64 == limit;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag(page.version)))
-        .json(EventPage {
-            next_after: if full_page { last } else { None },
-            events,
-            version: page.version,
-            complete: page.finished,
-        }))
+        .json(EventPage::build(page, limit)))
 }

@@ -4,15 +4,14 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::get_events::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::ops::timeout::RequestTimeout;
-use crate::resources::{EventPage, EventResource};
+use crate::resources::EventPage;
 use crate::routes::{doc, etag};
 
-const DEFAULT_LIMIT: i64 = 100;
-const MAX_LIMIT: i64 = 1000;
 const DEFAULT_TIMEOUT: u64 = 30;
 const MAX_TIMEOUT: u64 = 60;
 /// Time left for reading and answering after the wait.
@@ -80,22 +79,7 @@ pub async fn wait_events(
         .games
         .wait_events(&game_id, player_id.as_deref(), query.after, limit, wait)
         .await?;
-    let events: Vec<EventResource> = page
-        .events
-        .into_iter()
-        .map(EventResource::from_visible)
-        .collect();
-    let full_page = events.len() as i64 == limit;
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag(page.version)))
-        .json(EventPage {
-            next_after: if full_page {
-                events.last().map(|e| e.seq)
-            } else {
-                None
-            },
-            events,
-            version: page.version,
-            complete: page.finished,
-        }))
+        .json(EventPage::build(page, limit)))
 }
