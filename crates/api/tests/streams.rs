@@ -278,19 +278,7 @@ async fn a_spectator_stream_carries_no_hidden_card() {
 async fn a_move_on_one_process_reaches_a_stream_on_another() {
     let a = start(Backend::Postgres).await;
     let b = start_on(a.target.clone()).await;
-    let ann = a.register("Ann").await;
-    let bob = a.register("Bob").await;
-    let game = a
-        .create_game(
-            &ann,
-            "lost-heir",
-            json!({"players": 2}),
-            &["open", "open"],
-            Some(0),
-        )
-        .await;
-    let id = id_of(&game);
-    assert_eq!(a.join(&bob, &id, Some(1)).await.status.as_u16(), 200);
+    let (ann, bob, id) = a.ann_and_bob_playing(json!({"players": 2})).await;
     // b's cache learns the game now, before a changes it.
     let before = b.game(&id, None).await.json["version"].as_i64().unwrap();
     let mut stream = Sse::open(&b, &format!("/v1/games/{id}/stream"), None, None).await;
@@ -335,19 +323,7 @@ async fn a_move_on_one_process_reaches_a_stream_on_another() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_long_poll_answers_when_a_move_lands() {
     let ts = start(Backend::Sqlite).await;
-    let ann = ts.register("Ann").await;
-    let bob = ts.register("Bob").await;
-    let game = ts
-        .create_game(
-            &ann,
-            "lost-heir",
-            json!({"players": 2}),
-            &["open", "open"],
-            Some(0),
-        )
-        .await;
-    let id = id_of(&game);
-    assert_eq!(ts.join(&bob, &id, Some(1)).await.status.as_u16(), 200);
+    let (ann, bob, id) = ts.ann_and_bob_playing(json!({"players": 2})).await;
     let version = ts.game(&id, None).await.json["version"].as_i64().unwrap();
     // Nothing happens: an empty page after the timeout.
     let started = Instant::now();
@@ -559,19 +535,7 @@ async fn the_inbox_lists_the_longest_waiting_first() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn autoplay_hands_the_seat_to_the_bot_and_back() {
     let ts = start(Backend::Sqlite).await;
-    let ann = ts.register("Ann").await;
-    let bob = ts.register("Bob").await;
-    let game = ts
-        .create_game(
-            &ann,
-            "lost-heir",
-            json!({"players": 2}),
-            &["open", "open"],
-            Some(0),
-        )
-        .await;
-    let id = id_of(&game);
-    assert_eq!(ts.join(&bob, &id, Some(1)).await.status.as_u16(), 200);
+    let (ann, bob, id) = ts.ann_and_bob_playing(json!({"players": 2})).await;
     let on = ts
         .post(
             &format!("/v1/games/{id}/autoplay"),

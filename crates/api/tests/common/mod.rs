@@ -202,6 +202,20 @@ impl TestServer {
         .await
     }
 
+    /// Ann (seat 0) and Bob (seat 1) at a started 2-player Lost Heir game
+    /// with `config`; returns them and the game id.
+    pub async fn ann_and_bob_playing(&self, config: Value) -> (Player, Player, String) {
+        let ann = self.register("Ann").await;
+        let bob = self.register("Bob").await;
+        let game = self
+            .create_game(&ann, "lost-heir", config, &["open", "open"], Some(0))
+            .await;
+        let id = game["id"].as_str().unwrap().to_owned();
+        let joined = self.join(&bob, &id, Some(1)).await;
+        assert_eq!(joined.status.as_u16(), 200, "{}", joined.text);
+        (ann, bob, id)
+    }
+
     pub async fn game(&self, game_id: &str, token: Option<&str>) -> Answer {
         self.get(&format!("/v1/games/{game_id}"), token).await
     }
