@@ -401,10 +401,12 @@ impl GameService {
         let mut guard = slot.lock().await;
         let mut trust_cache = true;
         for attempt in 0..MAX_ATTEMPTS {
+            // Taken, not cloned: a success puts the new row and seats back,
+            // and anything else reads them afresh.
             let cached = guard
-                .as_ref()
+                .as_mut()
                 .filter(|_| trust_cache)
-                .and_then(|l| l.known.clone());
+                .and_then(|l| l.known.take());
             let from_cache = cached.is_some();
             let Known { row, seats } = match cached {
                 Some(known) => {
