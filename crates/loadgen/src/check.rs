@@ -172,15 +172,7 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
             continue;
         }
         // The game goes on: someone to act makes a legal move.
-        let to_act: Vec<usize> = current["to_act"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|s| s.as_u64())
-                    .map(|s| s as usize)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let to_act = crate::run::to_act(&current);
         let Some(token) = to_act.first().and_then(|s| game.tokens.get(*s)) else {
             report
                 .violations

@@ -76,7 +76,8 @@ struct Table {
     to_act: Vec<usize>,
 }
 
-fn to_act(game: &Value) -> Vec<usize> {
+/// The seats a game resource says must act.
+pub fn to_act(game: &Value) -> Vec<usize> {
     game["to_act"]
         .as_array()
         .map(|a| {
