@@ -206,6 +206,11 @@ impl ApiError {
         Self::new(StatusCode::NOT_FOUND, code, "Not found", detail)
     }
 
+    /// The caller holds no seat in the game (for what only a seat may do).
+    pub fn not_seated() -> Self {
+        Self::forbidden("not_seated", "you hold no seat in this game")
+    }
+
     pub fn game_not_found() -> Self {
         Self::not_found("game_not_found", "no game with this id")
     }

@@ -291,9 +291,7 @@ impl GameService {
         respond: impl Fn(&Snapshot, i64) -> Result<Stored, ApiError>,
     ) -> Result<Stored, ApiError> {
         let plan = |row: &GameRow, seats: &[SeatWithName], _: &LoadedGame| {
-            let seat = seat_of(seats, player_id).ok_or_else(|| {
-                ApiError::forbidden("not_seated", "you hold no seat in this game")
-            })?;
+            let seat = seat_of(seats, player_id).ok_or_else(ApiError::not_seated)?;
             if row.status == GameStatus::Finished.as_str() {
                 return Err(ApiError::conflict("game_over", "the game is over"));
             }
@@ -349,9 +347,7 @@ impl GameService {
         respond: impl Fn(&Snapshot, i64) -> Result<Stored, ApiError>,
     ) -> Result<Stored, ApiError> {
         let plan = |row: &GameRow, seats: &[SeatWithName], _: &LoadedGame| {
-            let seat = seat_of(seats, player_id).ok_or_else(|| {
-                ApiError::forbidden("not_seated", "you hold no seat in this game")
-            })?;
+            let seat = seat_of(seats, player_id).ok_or_else(ApiError::not_seated)?;
             if row.status != GameStatus::Open.as_str() {
                 return Err(ApiError::conflict(
                     "game_started",

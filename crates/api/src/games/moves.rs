@@ -31,9 +31,7 @@ impl GameService {
     ) -> Result<Stored, ApiError> {
         let has_bots = AtomicBool::new(false);
         let plan = |row: &GameRow, seats: &[SeatWithName], loaded: &LoadedGame| {
-            let seat = seat_of(seats, player_id).ok_or_else(|| {
-                ApiError::forbidden("not_seated", "you hold no seat in this game")
-            })?;
+            let seat = seat_of(seats, player_id).ok_or_else(ApiError::not_seated)?;
             match GameStatus::parse(&row.status) {
                 GameStatus::Open => {
                     return Err(ApiError::conflict(

@@ -54,14 +54,9 @@ impl GameService {
         after: i64,
         limit: i64,
     ) -> Result<LogPage, ApiError> {
-        let row = self
-            .db
-            .game(game_id)
-            .await?
-            .ok_or_else(ApiError::game_not_found)?;
+        let (row, seats) = self.row_and_seats(game_id).await?;
         let kind = kinds::find(&row.kind)
             .ok_or_else(|| ApiError::internal(format!("unknown kind {}", row.kind)))?;
-        let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
         let viewer = player_id.and_then(|p| seat_of(&seats, p));
         // "Finished" is judged by the row read before the events: a game
         // that ends meanwhile is still filtered, never the reverse.

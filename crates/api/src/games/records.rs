@@ -176,12 +176,7 @@ impl History {
 impl GameService {
     /// The game's row, seats and whole log up to the row's version.
     pub async fn history(&self, game_id: &str) -> Result<History, ApiError> {
-        let row = self
-            .db
-            .game(game_id)
-            .await?
-            .ok_or_else(ApiError::game_not_found)?;
-        let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
+        let (row, seats) = self.row_and_seats(game_id).await?;
         let mut events = Vec::with_capacity(usize::try_from(row.version).unwrap_or(0));
         let mut after = 0;
         while after < row.version {

@@ -313,15 +313,18 @@ impl GameService {
         Ok(true)
     }
 
-    /// The game's row; a 404 (and no cache slot kept) when there is none.
-    async fn game_row(&self, game_id: &str) -> Result<GameRow, ApiError> {
-        match self.db.game(game_id).await? {
-            Some(row) => Ok(row),
-            None => {
-                self.cache.forget(game_id);
-                Err(ApiError::game_not_found())
-            }
-        }
+    /// The game's row and seats; a 404 (and no cache slot kept) when there
+    /// is no such game.
+    pub(super) async fn row_and_seats(
+        &self,
+        game_id: &str,
+    ) -> Result<(GameRow, Vec<SeatWithName>), ApiError> {
+        let Some(row) = self.db.game(game_id).await? else {
+            self.cache.forget(game_id);
+            return Err(ApiError::game_not_found());
+        };
+        let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
+        Ok((row, seats))
     }
 
     /// The game's row, seats and state, consistent with each other. A
@@ -348,8 +351,7 @@ impl GameService {
                 Some(_) => {}
             }
         }
-        let row = self.game_row(game_id).await?;
-        let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
+        let (row, seats) = self.row_and_seats(game_id).await?;
         self.catch_up(&mut guard, &row, &seats).await?;
         let game = guard
             .as_ref()
@@ -361,12 +363,7 @@ impl GameService {
     /// Folds the game's whole log from the database, bypassing the cache:
     /// for audits and tests that compare a rebuilt state with the live one.
     pub async fn rebuild_from_log(&self, game_id: &str) -> Result<Snapshot, ApiError> {
-        let row = self
-            .db
-            .game(game_id)
-            .await?
-            .ok_or_else(ApiError::game_not_found)?;
-        let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
+        let (row, seats) = self.row_and_seats(game_id).await?;
         let mut slot = None;
         self.catch_up(&mut slot, &row, &seats).await?;
         let game = slot
@@ -414,8 +411,7 @@ impl GameService {
                     known
                 }
                 None => {
-                    let row = self.game_row(game_id).await?;
-                    let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
+                    let (row, seats) = self.row_and_seats(game_id).await?;
                     self.catch_up(&mut guard, &row, &seats).await?;
                     Known { row, seats }
                 }

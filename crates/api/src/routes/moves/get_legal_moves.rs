@@ -38,7 +38,7 @@ pub async fn get_legal_moves(
     let snapshot = state.games.snapshot(&game_id).await?;
     let seat = snapshot
         .seat_of(&auth.player_id)
-        .ok_or_else(|| ApiError::forbidden("not_seated", "you hold no seat in this game"))?;
+        .ok_or_else(ApiError::not_seated)?;
     let in_progress = snapshot.status() == GameStatus::InProgress;
     let body = if in_progress {
         let legal = snapshot.game.legal_moves(seat, LIST_LIMIT);
