@@ -1,6 +1,6 @@
 //! The OpenAPI 3.1 document, generated from the handlers' annotations.
 //!
-//! It is checked in as `openapi/openapi.json`; `tests/openapi.rs` fails when
+//! It is checked in as `openapi/openapi.json`; `tests/it/openapi.rs` fails when
 //! the two differ. Regenerate with
 //! `cargo run -p api -- --print-openapi > openapi/openapi.json`.
 

@@ -3,12 +3,10 @@
 //! moves, on Postgres and on SQLite; each finished game is rebuilt from its
 //! log and compared with the live state (G-1).
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{Backend, Player, TestServer, rng, start};
 use cards::{Seat, Viewer};
-use common::{Backend, Player, TestServer, rng, start};
 use futures_util::future::join_all;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};

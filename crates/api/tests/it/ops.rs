@@ -1,15 +1,13 @@
 //! Operators' view: request ids, `/metrics`, the rate limit (429 with
 //! `Retry-After`), and the database outage answer (503, not 500).
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{Backend, TestServer, rng};
 use api::config::Config;
-use common::{Backend, TestServer, rng};
 use serde_json::json;
 
-/// A server like `common::start`, with `tune` applied to its config.
+/// A server like `crate::common::start`, with `tune` applied to its config.
 async fn start_with(tune: impl FnOnce(&mut Config)) -> TestServer {
     let target = Backend::Sqlite.fresh_target();
     let data_dir = test_db::fresh_sqlite_path().parent().unwrap().to_path_buf();
@@ -17,7 +15,7 @@ async fn start_with(tune: impl FnOnce(&mut Config)) -> TestServer {
         port: 0,
         database: Some(target.clone()),
         data_dir,
-        jwt_secret: Some(common::JWT_SECRET.to_owned()),
+        jwt_secret: Some(crate::common::JWT_SECRET.to_owned()),
         pool_size: 4,
         ..Config::default()
     };
@@ -32,7 +30,7 @@ async fn start_with(tune: impl FnOnce(&mut Config)) -> TestServer {
 
 #[tokio::test]
 async fn request_ids_are_echoed_and_named_in_problems() {
-    let ts = common::start(Backend::Sqlite).await;
+    let ts = crate::common::start(Backend::Sqlite).await;
     let a = ts
         .call(
             reqwest::Method::GET,
@@ -63,7 +61,7 @@ async fn request_ids_are_echoed_and_named_in_problems() {
 
 #[tokio::test]
 async fn metrics_count_requests_moves_appends_and_games() {
-    let ts = common::start(Backend::Sqlite).await;
+    let ts = crate::common::start(Backend::Sqlite).await;
     let ada = ts.register("Ada").await;
     let game = ts
         .create_game(
@@ -81,7 +79,7 @@ async fn metrics_count_requests_moves_appends_and_games() {
     for _ in 0..200 {
         let legal = ts.legal(&ada, id).await;
         if legal.json["count"].as_u64().unwrap_or(0) > 0 {
-            let mv = common::random_move(&legal.json, &mut rng);
+            let mv = crate::common::random_move(&legal.json, &mut rng);
             let a = ts.post_move(&ada, id, &mv).await;
             assert_eq!(a.status.as_u16(), 200, "{}", a.text);
             moved = true;

@@ -2,13 +2,10 @@
 //! database itself refuses to change or remove one (a trigger on each
 //! backend), whoever asks.
 
-#[macro_use]
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{Backend, TestServer, start};
 use api::config::DatabaseTarget;
-use common::{Backend, TestServer, start};
 use serde_json::json;
 
 /// A finished bots-only game: its log no longer grows.

@@ -99,7 +99,7 @@ pub async fn start_on(target: DatabaseTarget) -> TestServer {
         pool_size: 6,
         workers: 2,
         body_limit: 16 * 1024,
-        // Tests poll and race on purpose; `tests/limits.rs` turns it on.
+        // Tests poll and race on purpose; `ops.rs` turns it on.
         rate_limit: 0.0,
         ..Config::default()
     };
@@ -348,12 +348,12 @@ macro_rules! on_both_backends {
         mod $name {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                super::$name(super::common::Backend::Postgres).await;
+                super::$name(crate::common::Backend::Postgres).await;
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite() {
-                super::$name(super::common::Backend::Sqlite).await;
+                super::$name(crate::common::Backend::Sqlite).await;
             }
         }
     };

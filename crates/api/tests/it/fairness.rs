@@ -3,11 +3,8 @@
 //! game is dealt from the dealing seed that mixes them, nothing of it shows
 //! before the end, and all of it is revealed after.
 
-#[macro_use]
-mod common;
-
+use crate::common::{Backend, rng, start};
 use cards::{Seat, Viewer};
-use common::{Backend, rng, start};
 use serde_json::{Value, json};
 
 async fn dealt_from_seed_and_entropy(backend: Backend) {

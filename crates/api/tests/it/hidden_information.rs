@@ -3,13 +3,11 @@
 //! searched for the codes of cards the viewer may not see. The truth comes
 //! from rebuilding the game from the database and asking the engine.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
+use crate::common::{Answer, Backend, Player, TestServer, random_move, rng, start};
 use cards::{Seat, Viewer, Visibility};
-use common::{Answer, Backend, Player, TestServer, random_move, rng, start};
 use serde_json::{Value, json};
 
 /// Every string in `value` that is the canonical code of a card of `kind`.

@@ -4,12 +4,9 @@
 //! turn), the inbox, autoplay, and move deadlines (exactly once with two
 //! processes and across a restart).
 
-#[macro_use]
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::{Backend, Player, TestServer, random_move, rng, start, start_on};
+use crate::common::{Backend, Player, TestServer, random_move, rng, start, start_on};
 use serde_json::{Value, json};
 
 /// One parsed Server-Sent Event.
@@ -372,7 +369,7 @@ async fn the_long_poll_answers_before_the_request_timeout() {
         port: 0,
         database: Some(target.clone()),
         data_dir: test_db::fresh_sqlite_path().parent().unwrap().to_path_buf(),
-        jwt_secret: Some(common::JWT_SECRET.to_owned()),
+        jwt_secret: Some(crate::common::JWT_SECRET.to_owned()),
         rate_limit: 0.0,
         request_timeout: Duration::from_millis(1500),
         ..api::config::Config::default()

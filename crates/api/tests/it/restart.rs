@@ -2,13 +2,10 @@
 //! continues every game exactly where it was (bots included), and lists
 //! filter by kind, status and whose turn it is.
 
-#[macro_use]
-mod common;
-
 use std::time::Duration;
 
+use crate::common::{Backend, rng, start, start_on};
 use cards::Viewer;
-use common::{Backend, rng, start, start_on};
 use serde_json::json;
 
 async fn continues_after_restart(backend: Backend) {
@@ -44,7 +41,7 @@ async fn continues_after_restart(backend: Backend) {
             }
             tokio::time::sleep(Duration::from_millis(3)).await;
         };
-        let mv = common::random_move(&legal.json, &mut r);
+        let mv = crate::common::random_move(&legal.json, &mut r);
         assert_eq!(first.post_move(&ann, &id, &mv).await.status.as_u16(), 200);
     }
     first.server.stop().await;
@@ -106,7 +103,7 @@ async fn lists_filter_by_kind_status_and_turn() {
         .await;
     let duel_id = duel["id"].as_str().unwrap();
     assert_eq!(ts.join(&bob, duel_id, None).await.status.as_u16(), 200);
-    let ids = |answer: &common::Answer| -> Vec<String> {
+    let ids = |answer: &crate::common::Answer| -> Vec<String> {
         answer.json["games"]
             .as_array()
             .unwrap()

@@ -1,10 +1,7 @@
 //! Every client mistake is a 4xx problem+json with a stable code, never a
 //! 500, and a refused request changes nothing.
 
-#[macro_use]
-mod common;
-
-use common::{Backend, JWT_SECRET, Player, TestServer, start};
+use crate::common::{Backend, JWT_SECRET, Player, TestServer, start};
 use reqwest::Method;
 use serde_json::{Value, json};
 

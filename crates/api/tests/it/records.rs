@@ -3,11 +3,9 @@
 //! code and rule; finished games verified; the view after any event as the
 //! caller saw it then.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{Answer, Backend, Player, TestServer, random_move, rng, start};
+use crate::common::{Answer, Backend, Player, TestServer, random_move, rng, start};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 

@@ -2,11 +2,9 @@
 //! Regenerate it with `cargo run -p api -- --print-openapi > openapi/openapi.json`
 //! (or run this test with `UPDATE_OPENAPI=1`).
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::{Backend, start};
+use crate::common::{Backend, start};
 use serde_json::Value;
 
 fn checked_in_path() -> PathBuf {

@@ -4,10 +4,7 @@
 //! race answers 412 only to the loser; a server whose cached state another
 //! server made stale never plays a move twice.
 
-#[macro_use]
-mod common;
-
-use common::{Answer, Backend, Player, TestServer, random_move, rng, start, start_on};
+use crate::common::{Answer, Backend, Player, TestServer, random_move, rng, start, start_on};
 use futures_util::future::join_all;
 use serde_json::{Value, json};
 

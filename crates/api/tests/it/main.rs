@@ -1,0 +1,17 @@
+//! The api's integration tests, one binary (one link): each module is
+//! one area, every test a real server over HTTP on its own database.
+
+#[macro_use]
+mod common;
+
+mod audit;
+mod concurrency;
+mod e2e;
+mod errors;
+mod fairness;
+mod hidden_information;
+mod openapi;
+mod ops;
+mod records;
+mod restart;
+mod streams;
