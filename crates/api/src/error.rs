@@ -90,6 +90,26 @@ impl ApiError {
         )
     }
 
+    /// A request with this key is still being applied (no answer stored
+    /// yet): retryable, after `Retry-After` seconds.
+    pub fn idempotency_key_in_flight() -> Self {
+        let mut e = Self::conflict(
+            "idempotency_key_in_flight",
+            "a request with this Idempotency-Key is in progress; retry later",
+        );
+        e.0.header = Some((header::RETRY_AFTER, HeaderValue::from(1u32)));
+        e
+    }
+
+    /// A registration's key used again: its answer held a bearer token,
+    /// which is sent once and never stored, so it cannot be replayed.
+    pub fn idempotency_key_used() -> Self {
+        Self::conflict(
+            "idempotency_key_used",
+            "this Idempotency-Key already registered a player; its token was sent once and is not kept",
+        )
+    }
+
     pub fn new(
         status: StatusCode,
         code: &'static str,

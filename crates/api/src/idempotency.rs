@@ -11,7 +11,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, dev::Payload};
 use serde_json::Value;
 
 use crate::db::Db;
-use crate::db::models::NewIdempotency;
+use crate::db::models::{IdempotencyRow, NewIdempotency};
 use crate::error::ApiError;
 
 pub const HEADER: &str = "Idempotency-Key";
@@ -59,6 +59,9 @@ pub struct Stored {
     pub location: Option<String>,
     /// The game version, sent as `ETag`.
     pub version: Option<i64>,
+    /// Read back from the idempotency record rather than made now: sent
+    /// with `Idempotent-Replayed: true`.
+    pub replayed: bool,
 }
 
 impl Stored {
@@ -68,6 +71,7 @@ impl Stored {
             body: serde_json::to_string(&body).map_err(ApiError::internal)?,
             location: None,
             version: None,
+            replayed: false,
         })
     }
 
@@ -81,7 +85,7 @@ impl Stored {
         self
     }
 
-    pub fn into_response(self, replayed: bool) -> HttpResponse {
+    pub fn into_response(self) -> HttpResponse {
         let mut response = HttpResponse::build(self.status);
         if let Some(location) = &self.location {
             response.insert_header(("Location", location.as_str()));
@@ -89,7 +93,7 @@ impl Stored {
         if let Some(version) = self.version {
             response.insert_header(("ETag", crate::routes::etag(version)));
         }
-        if replayed {
+        if self.replayed {
             response.insert_header((REPLAYED_HEADER, "true"));
         }
         response
@@ -150,9 +154,9 @@ impl IdemRequest {
         }
     }
 
-    /// The stored answer for this key, if any; a 422 if the key was used
-    /// for a different request.
-    async fn replay(&self, db: &Db) -> Result<Option<HttpResponse>, ApiError> {
+    /// The stored row for this key, if any; a 422 if the key was used for
+    /// a different request.
+    async fn stored_row(&self, db: &Db) -> Result<Option<IdempotencyRow>, ApiError> {
         let Some(row) = db.idempotency(&self.player_id, &self.key).await? else {
             return Ok(None);
         };
@@ -162,6 +166,15 @@ impl IdemRequest {
                 "this Idempotency-Key was used for a different request",
             ));
         }
+        Ok(Some(row))
+    }
+
+    /// The stored answer for this key, if any (marked replayed); a 422 if
+    /// the key was used for a different request.
+    pub async fn replay(&self, db: &Db) -> Result<Option<Stored>, ApiError> {
+        let Some(row) = self.stored_row(db).await? else {
+            return Ok(None);
+        };
         let saved: SavedAnswer =
             serde_json::from_str(&row.response_body).map_err(ApiError::internal)?;
         let stored = Stored {
@@ -170,8 +183,19 @@ impl IdemRequest {
             body: saved.body.get().to_owned(),
             location: row.location,
             version: saved.version,
+            replayed: true,
         };
-        Ok(Some(stored.into_response(true)))
+        Ok(Some(stored))
+    }
+
+    /// For a registration, whose answer (a bearer token) is sent once and
+    /// never stored: a `409 idempotency_key_used` when this key already
+    /// registered a player, a 422 when it was used for another request.
+    pub async fn refuse_if_used(&self, db: &Db) -> Result<(), ApiError> {
+        match self.stored_row(db).await? {
+            Some(_) => Err(ApiError::idempotency_key_used()),
+            None => Ok(()),
+        }
     }
 }
 
@@ -188,19 +212,16 @@ where
     Fut: Future<Output = Result<Stored, ApiError>>,
 {
     let Some(idem) = idem else {
-        return op(None).await.map(|s| s.into_response(false));
+        return op(None).await.map(Stored::into_response);
     };
-    if let Some(response) = idem.replay(db).await? {
-        return Ok(response);
+    if let Some(stored) = idem.replay(db).await? {
+        return Ok(stored.into_response());
     }
     match op(Some(idem.clone())).await {
-        Ok(stored) => Ok(stored.into_response(false)),
+        Ok(stored) => Ok(stored.into_response()),
         Err(e) if e.code() == ApiError::IDEMPOTENCY_RACE => match idem.replay(db).await? {
-            Some(response) => Ok(response),
-            None => Err(ApiError::conflict(
-                "idempotency_in_flight",
-                "a request with this Idempotency-Key is in progress; retry later",
-            )),
+            Some(stored) => Ok(stored.into_response()),
+            None => Err(ApiError::idempotency_key_in_flight()),
         },
         Err(e) => Err(e),
     }

@@ -326,7 +326,7 @@ impl GameService {
             }))
         };
         let stored = match self.transact(game_id, idem, plan, Some(&respond)).await? {
-            Transacted::Appended(Some(stored)) => stored,
+            Transacted::Appended(Some(stored)) | Transacted::Replayed(stored) => stored,
             _ => {
                 let snapshot = self.snapshot(game_id).await?;
                 respond(&snapshot, snapshot.row.version)?

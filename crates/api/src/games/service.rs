@@ -95,6 +95,8 @@ pub(super) struct Plan {
 /// The result of [`GameService::transact`].
 pub(super) enum Transacted {
     Appended(Option<Stored>),
+    /// The request's idempotency key was already committed: its answer.
+    Replayed(Stored),
     NothingToDo,
 }
 
@@ -396,6 +398,11 @@ impl GameService {
     {
         let slot = self.cache.slot(game_id);
         let mut guard = slot.lock().await;
+        // A copy of a request that committed while this one waited for the
+        // lock gets that answer, not a refusal the first one caused (12.1).
+        if let Some(stored) = self.committed_answer(idem).await? {
+            return Ok(Transacted::Replayed(stored));
+        }
         let mut trust_cache = true;
         for attempt in 0..MAX_ATTEMPTS {
             // Taken, not cloned: a success puts the new row and seats back,
@@ -426,7 +433,11 @@ impl GameService {
                     continue;
                 }
                 Ok(None) => return Ok(Transacted::NothingToDo),
-                Err(e) => return Err(e),
+                // Another process may have committed this very request.
+                Err(e) => match self.committed_answer(idem).await? {
+                    Some(stored) => return Ok(Transacted::Replayed(stored)),
+                    None => return Err(e),
+                },
             };
             let after: &dyn AnyGame = plan.next.as_deref().unwrap_or(&*loaded.game);
             let to_act = match plan.status {
@@ -505,7 +516,10 @@ impl GameService {
                     let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0] % 8);
                     tokio::time::sleep(Duration::from_millis((1 << attempt.min(5)) + jitter)).await;
                 }
-                Err(DbError::IdempotencyTaken) => return Err(ApiError::idempotency_race()),
+                Err(DbError::IdempotencyTaken) => match self.committed_answer(idem).await? {
+                    Some(stored) => return Ok(Transacted::Replayed(stored)),
+                    None => return Err(ApiError::idempotency_key_in_flight()),
+                },
                 Err(e) => return Err(e.into()),
             }
         }
@@ -513,6 +527,19 @@ impl GameService {
             "contention",
             "the game kept changing while this request was applied; try again",
         ))
+    }
+}
+
+impl GameService {
+    /// The answer already committed for this idempotent request, if any.
+    async fn committed_answer(
+        &self,
+        idem: Option<&IdemRequest>,
+    ) -> Result<Option<Stored>, ApiError> {
+        match idem {
+            Some(idem) => idem.replay(&self.db).await,
+            None => Ok(None),
+        }
     }
 }
 
@@ -553,7 +580,7 @@ async fn announce_appends(
 
 pub(super) fn expect_stored(t: Transacted) -> Stored {
     match t {
-        Transacted::Appended(Some(stored)) => stored,
+        Transacted::Appended(Some(stored)) | Transacted::Replayed(stored) => stored,
         // Only the bot path plans "nothing" or appends without an answer.
         _ => unreachable!("a client change always appends and answers"),
     }

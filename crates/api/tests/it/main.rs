@@ -10,6 +10,7 @@ mod e2e;
 mod errors;
 mod fairness;
 mod hidden_information;
+mod idempotency;
 mod openapi;
 mod ops;
 mod records;

@@ -5,7 +5,7 @@ use chrono::Utc;
 use crate::app::AppState;
 use crate::db::models::PlayerRow;
 use crate::error::{ApiError, Problem};
-use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::idempotency::{IdemRequest, IdempotencyKey, Stored};
 use crate::resources::{PlayerCreated, RegisterPlayerRequest};
 use crate::routes::doc;
 
@@ -15,6 +15,11 @@ const MAX_NAME_CHARS: usize = 64;
 ///
 /// Creates a player with a display name and returns a bearer token (HS256
 /// JWT) that identifies them on every other call.
+///
+/// With an `Idempotency-Key`, the key is remembered with the new player's
+/// id only: the token is sent in this answer once and kept nowhere, so a
+/// second request with the same key (from anyone) gets `409
+/// idempotency_key_used` and creates no second player.
 #[utoipa::path(
     tag = "players",
     operation_id = "register_player",
@@ -23,6 +28,7 @@ const MAX_NAME_CHARS: usize = 64;
     responses(
         (status = 201, description = "The new player and their token", body = PlayerCreated),
         (status = 400, description = "Malformed JSON or header", body = Problem, content_type = doc::PROBLEM),
+        (status = 409, description = "`idempotency_key_used`: this `Idempotency-Key` already registered a player. The token is sent once and never stored, so a registration is never replayed: register again with a new key", body = Problem, content_type = doc::PROBLEM),
         (status = 413, description = "Body too large", body = Problem, content_type = doc::PROBLEM),
         (status = 415, description = "Not JSON", body = Problem, content_type = doc::PROBLEM),
         (status = 422, description = "Bad display name, or key reused for another request", body = Problem, content_type = doc::PROBLEM),
@@ -44,33 +50,40 @@ pub async fn register_player(
     }
     let fingerprint = serde_json::json!({ "display_name": display_name });
     let idem = IdemRequest::new(None, key, "register_player", &fingerprint);
-    idempotency::run(&state.db.clone(), idem, |idem| async move {
-        let player = PlayerRow {
-            id: uuid::Uuid::new_v4().to_string(),
-            display_name,
-            created_at: Utc::now(),
-        };
-        let (token, expires_at) = state.keys.issue(&player.id)?;
-        let stored = Stored::new(
-            StatusCode::CREATED,
-            PlayerCreated {
-                player_id: player.id.clone(),
-                display_name: player.display_name.clone(),
-                token,
-                token_type: "Bearer".to_owned(),
-                expires_at,
-            },
-        )?;
-        let record = idem.as_ref().map(|i| i.record(&stored));
-        state
-            .db
-            .insert_player(&player, record.as_ref())
-            .await
-            .map_err(|e| match e {
-                crate::db::DbError::IdempotencyTaken => ApiError::idempotency_race(),
-                e => e.into(),
-            })?;
-        Ok(stored)
-    })
-    .await
+    // A registration's answer carries a bearer token, which is sent once and
+    // kept nowhere: its key's record holds the player id only, and a second
+    // use of the key is refused instead of replayed (issue 12.2).
+    if let Some(idem) = &idem {
+        idem.refuse_if_used(&state.db).await?;
+    }
+    let player = PlayerRow {
+        id: uuid::Uuid::new_v4().to_string(),
+        display_name,
+        created_at: Utc::now(),
+    };
+    // Issued before the insert so that nothing is stored if it fails.
+    let (token, expires_at) = state.keys.issue(&player.id)?;
+    let record = idem
+        .map(|i| {
+            let kept = serde_json::json!({ "player_id": player.id });
+            Ok::<_, ApiError>(i.record(&Stored::new(StatusCode::CREATED, kept)?))
+        })
+        .transpose()?;
+    state
+        .db
+        .insert_player(&player, record.as_ref())
+        .await
+        .map_err(|e| match e {
+            // Another client registered with this key at the same moment.
+            crate::db::DbError::IdempotencyTaken => ApiError::idempotency_key_used(),
+            e => e.into(),
+        })?;
+    let created = PlayerCreated {
+        player_id: player.id.clone(),
+        display_name: player.display_name.clone(),
+        token,
+        token_type: "Bearer".to_owned(),
+        expires_at,
+    };
+    Ok(Stored::new(StatusCode::CREATED, created)?.into_response())
 }
