@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::db::DbError;
+use crate::games::ServiceError;
 
 /// An RFC 9457 problem document.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -79,8 +80,9 @@ struct Inner {
 }
 
 impl ApiError {
-    /// Internal signal: a concurrent request stored the same idempotency
-    /// key first ([`crate::idempotency::run`] answers with its response).
+    /// Internal signal of a record's import: a concurrent request stored
+    /// the same idempotency key first ([`crate::routes::idempotent::run`]
+    /// answers with its response). The game service has its own variant.
     pub const IDEMPOTENCY_RACE: &'static str = "idempotency_race";
 
     pub fn idempotency_race() -> Self {
@@ -343,6 +345,37 @@ impl From<DbError> for ApiError {
             DbError::Pool(cause) => ApiError::unavailable(cause),
             other if other.is_outage() => ApiError::unavailable(other),
             other => ApiError::internal(other),
+        }
+    }
+}
+
+/// The service's errors as the client sees them: the one place a
+/// [`ServiceError`] gets its status, code and problem document.
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::Conflict(r) => ApiError::conflict(r.code, r.message).with_rule(r.rule),
+            ServiceError::Invalid(r) => {
+                ApiError::unprocessable(r.code, r.message).with_rule(r.rule)
+            }
+            ServiceError::IllegalMove(r) => ApiError::illegal_move(r.code, r.rule, r.message),
+            ServiceError::NotSeated => ApiError::not_seated(),
+            ServiceError::GameNotFound => ApiError::game_not_found(),
+            ServiceError::PreconditionFailed { current_version } => {
+                ApiError::precondition_failed(current_version)
+            }
+            ServiceError::Contention => ApiError::conflict(
+                "contention",
+                "the game kept changing while this request was applied; try again",
+            ),
+            ServiceError::IdempotencyKeyInFlight => ApiError::idempotency_key_in_flight(),
+            ServiceError::IdempotencyKeyReused => ApiError::unprocessable(
+                "idempotency_key_reused",
+                "this Idempotency-Key was used for a different request",
+            ),
+            ServiceError::IdempotencyKeyUsed => ApiError::idempotency_key_used(),
+            ServiceError::Store(e) => e.into(),
+            ServiceError::Internal(cause) => ApiError::internal(cause),
         }
     }
 }

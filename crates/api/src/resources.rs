@@ -86,47 +86,9 @@ pub struct PlayerCreated {
     pub expires_at: DateTime<Utc>,
 }
 
-/// How a seat is filled at creation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SeatSpec {
-    /// Waits for a player to join.
-    Open,
-    /// Played by the server (the engine's sensible bot, `docs/bots.md`).
-    Bot,
-}
-
-/// What happens when a seat's move clock runs out.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DeadlinePolicy {
-    /// The server's bot makes that one move; the seat stays its player's.
-    #[default]
-    Bot,
-    /// The seat forfeits: the bot plays it for the rest of the game, the
-    /// player cannot take it back, and it is never among the winners.
-    Forfeit,
-}
-
-impl DeadlinePolicy {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DeadlinePolicy::Bot => "bot",
-            DeadlinePolicy::Forfeit => "forfeit",
-        }
-    }
-
-    /// The stored policy (`bot` when unset or unknown).
-    pub fn parse(s: Option<&str>) -> DeadlinePolicy {
-        match s {
-            Some("forfeit") => DeadlinePolicy::Forfeit,
-            _ => DeadlinePolicy::Bot,
-        }
-    }
-}
-
-/// The longest time per move: 30 days.
-pub const MAX_MOVE_DEADLINE_SECS: u64 = 30 * 86_400;
+// Set-up types are the service's own (`games::domain`); the request body
+// below is turned into its create-game command.
+pub use crate::games::{DeadlinePolicy, MAX_MOVE_DEADLINE_SECS, SeatSpec};
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -168,6 +130,21 @@ pub struct CreateGameRequest {
     /// `move_deadline_secs`.
     #[serde(default)]
     pub on_deadline: Option<DeadlinePolicy>,
+}
+
+impl CreateGameRequest {
+    /// The service's command for this request.
+    pub fn command(&self) -> crate::games::CreateGame {
+        crate::games::CreateGame {
+            kind: self.kind.as_str(),
+            config: self.config.clone(),
+            seats: self.seats.clone(),
+            take_seat: self.take_seat,
+            entropy: self.entropy.clone(),
+            move_deadline_secs: self.move_deadline_secs,
+            on_deadline: self.on_deadline,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]

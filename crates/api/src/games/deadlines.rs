@@ -20,12 +20,16 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use super::cache::LoadedGame;
+use cards::Seat;
+
+use super::domain::DeadlinePolicy;
+use super::error::ServiceError;
 use super::log::{self, Actor};
-use super::service::{GameService, Snapshot, Transacted};
+use super::moves::played;
+use super::service::GameService;
+use super::write::{Command, Decision, State};
 use crate::db::models::{GameRow, NewEvent, SeatChange, SeatWithName};
-use crate::error::ApiError;
-use crate::resources::{DeadlinePolicy, GameStatus};
+use crate::resources::GameStatus;
 
 /// How often the clock looks for games past their deadline.
 const CLOCK_TICK: Duration = Duration::from_millis(200);
@@ -75,10 +79,8 @@ impl GameService {
             match self.db.due_deadlines(Utc::now(), CLOCK_BATCH).await {
                 Ok(due) => {
                     for game_id in due {
-                        match self.deadline_step(&game_id).await {
-                            Ok(true) => self.kick_bots(game_id),
-                            Ok(false) => {}
-                            Err(e) => tracing::warn!(game_id, error = %e, "deadline step failed"),
+                        if let Err(e) = self.deadline_step(&game_id).await {
+                            tracing::warn!(game_id, error = %e, "deadline step failed");
                         }
                     }
                 }
@@ -94,51 +96,62 @@ impl GameService {
     /// Applies the policy to the lowest seat that must act, if the game's
     /// deadline (as stored now) has passed; false when there was nothing to
     /// do. The clock calls it; it is public so that tests can race it.
-    pub async fn deadline_step(&self, game_id: &str) -> Result<bool, ApiError> {
-        let plan = |row: &GameRow, seats: &[SeatWithName], loaded: &LoadedGame| {
-            let now = Utc::now();
-            if row.status != GameStatus::InProgress.as_str()
-                || row.deadline_at.is_none_or(|d| d > now)
-            {
-                return Ok(None);
-            }
-            let Some(seat) = loaded.game.to_act().first() else {
-                return Ok(None);
-            };
-            let mut rng = super::bots::rng_for(&row.seed, loaded.version, seat);
-            let Some(mv) = loaded.game.bot_move(seat, &mut rng) else {
-                return Ok(None);
-            };
-            let policy = DeadlinePolicy::parse(row.on_deadline.as_deref());
-            let mut after = seats.to_vec();
-            let mut seat_change = None;
-            if policy == DeadlinePolicy::Forfeit {
-                let held = after
-                    .iter_mut()
-                    .find(|s| s.seat.seat == i32::from(seat.number()));
-                if let Some(s) = held
-                    && let Some(player_id) = s.seat.player_id.clone()
-                {
-                    s.seat.autoplay = true;
-                    s.seat.forfeited = true;
-                    seat_change = Some(SeatChange::Autoplay {
-                        seat: s.seat.seat,
-                        player_id,
-                        enabled: true,
-                        forfeit: true,
-                    });
-                }
-            }
-            let mut plan =
-                self.plan_move(row, &after, loaded, seat, &mv, &Actor::Deadline { seat })?;
-            plan.events
-                .insert(0, log::deadline_expired(seat, policy.as_str()));
-            plan.seat_change = seat_change;
-            Ok(Some(plan))
-        };
+    pub async fn deadline_step(self: &Arc<Self>, game_id: &str) -> Result<bool, ServiceError> {
         let outcome = self
-            .transact(game_id, None, plan, None::<fn(&Snapshot, i64) -> _>)
+            .execute(game_id, &Command::DeadlineFired, None, None)
             .await?;
-        Ok(matches!(outcome, Transacted::Appended(_)))
+        Ok(outcome.appended())
     }
+}
+
+/// A deadline that has passed: `deadline_expired` for the lowest seat that
+/// must act, its forfeit under the `forfeit` policy, and the bot's move for
+/// it (whose actor is the deadline). Nothing when the deadline (as stored
+/// now) has not passed: another process fired it, or the seat moved.
+pub(super) fn decide_deadline(state: &State<'_>) -> Result<Decision, ServiceError> {
+    let row = state.row;
+    if row.status != GameStatus::InProgress.as_str()
+        || row.deadline_at.is_none_or(|d| d > Utc::now())
+    {
+        return Ok(Decision::Nothing);
+    }
+    let Some(seat) = state.game.to_act().first() else {
+        return Ok(Decision::Nothing);
+    };
+    let mut rng = super::bots::rng_for(&row.seed, state.version, seat);
+    let Some(mv) = state.game.bot_move(seat, &mut rng) else {
+        return Ok(Decision::Nothing);
+    };
+    let policy = DeadlinePolicy::parse(row.on_deadline.as_deref());
+    let mut after = state.seats.to_vec();
+    let seat_change = match policy {
+        DeadlinePolicy::Forfeit => forfeit(&mut after, seat),
+        DeadlinePolicy::Bot => None,
+    };
+    let mut change = played(state, &after, seat, &mv, &Actor::Deadline { seat })?;
+    change
+        .events
+        .insert(0, log::deadline_expired(seat, policy.as_str()));
+    change.seat_change = seat_change;
+    // The bot plays the forfeited seat from now on; either way the next
+    // seat to act may be a bot's.
+    change.wakes_bots = true;
+    Ok(Decision::Change(change))
+}
+
+/// Marks `seat` forfeited and on autoplay in `seats`; the seat row's
+/// change, if a player held it.
+fn forfeit(seats: &mut [SeatWithName], seat: Seat) -> Option<SeatChange> {
+    let held = seats
+        .iter_mut()
+        .find(|s| s.seat.seat == i32::from(seat.number()))?;
+    let player_id = held.seat.player_id.clone()?;
+    held.seat.autoplay = true;
+    held.seat.forfeited = true;
+    Some(SeatChange::Autoplay {
+        seat: held.seat.seat,
+        player_id,
+        enabled: true,
+        forfeit: true,
+    })
 }

@@ -1,194 +1,96 @@
 //! A game's life before play. Creation inserts the game, its seats (bots,
-//! the creator's) and its first events in one transaction; joining and
-//! leaving are appends through `GameService::transact`.
+//! the creator's) and its first events in one transaction (a new game has
+//! no version to guard, so it is not a `write::Command`); joining, leaving
+//! and autoplay are commands decided here and run by the write path.
 
 use std::sync::Arc;
 
 use cards::{Seat, Seed};
 
 use super::any_game::AnyGame;
+use super::any_game::GameKind;
 use super::cache::LoadedGame;
+use super::domain::{CreateGame, MAX_MOVE_DEADLINE_SECS, SeatSpec};
+use super::error::{Refusal, ServiceError};
 use super::kinds;
 use super::log::{self, Actor};
-use super::service::{GameService, Plan, Snapshot, Transacted, bot_seats, expect_stored, seat_of};
+use super::service::{GameService, Snapshot, bot_seats, seat_of};
+use super::write::{Change, Command, Decision, Outcome, Render, State};
 use crate::db::DbError;
-use crate::db::models::{GameRow, NewGame, PlayerRow, SeatChange, SeatRow, SeatWithName};
-use crate::error::ApiError;
-use crate::idempotency::{IdemRequest, Stored};
-use crate::resources::{CreateGameRequest, GameStatus, MAX_MOVE_DEADLINE_SECS, SeatSpec};
+use crate::db::models::{GameRow, NewEvent, NewGame, PlayerRow, SeatChange, SeatRow, SeatWithName};
+use crate::idempotency::{IdemRequest, Stored, committed_answer};
+use crate::resources::GameStatus;
+
+/// A create command, checked: what the new game is made of.
+struct Checked {
+    kind: &'static dyn GameKind,
+    specs: Vec<SeatSpec>,
+    take_seat: Option<u8>,
+    entropy: Option<String>,
+    move_deadline_secs: Option<i64>,
+    on_deadline: Option<String>,
+}
+
+/// A new game as it is stored: its row, seats and first events, and its
+/// engine state.
+struct NewTable {
+    snapshot: Snapshot,
+    events: Vec<NewEvent>,
+    game: Box<dyn AnyGame>,
+}
 
 impl GameService {
-    /// Creates a game; it starts at once if no seat is left open.
+    /// Creates a game; it starts at once if no seat is left open. A copy of
+    /// an idempotent create answers the first one's answer.
     pub async fn create(
         self: &Arc<Self>,
         creator: &PlayerRow,
-        request: &CreateGameRequest,
+        command: &CreateGame,
         idem: Option<&IdemRequest>,
-        respond: impl Fn(&Snapshot, i64) -> Result<Stored, ApiError>,
-    ) -> Result<Stored, ApiError> {
-        let kind = kinds::find(request.kind.as_str())
-            .ok_or_else(|| ApiError::unprocessable("unknown_kind", "no such game kind"))?;
-        let take_seat = request.take_seat;
-        let entropy = checked_entropy(request.entropy.as_deref())?;
-        if entropy.is_some() && take_seat.is_none() {
-            return Err(ApiError::unprocessable(
-                "entropy_without_seat",
-                "entropy is added to the shuffle by a seat: give take_seat too",
-            ));
+        render: &dyn Render,
+    ) -> Result<Stored, ServiceError> {
+        if let Some(stored) = committed_answer(&self.db, idem).await? {
+            return Ok(stored);
         }
-        let (move_deadline_secs, on_deadline) = deadline_settings(request)?;
-        let seed = Seed(crate::random::secret_bytes());
-        // Checks the configuration; the deal is made below, once the seats'
-        // entropy is known.
-        let n = kind
-            .new_game(&request.config, seed)
-            .map_err(|e| ApiError::unprocessable(e.code, e.message).with_rule(e.rule))?
-            .seat_count();
-        let specs = request
-            .seats
-            .clone()
-            .unwrap_or_else(|| vec![SeatSpec::Open; usize::from(n)]);
-        if specs.len() != usize::from(n) {
-            return Err(ApiError::unprocessable(
-                "seat_count_mismatch",
-                format!(
-                    "this configuration has {n} seats, `seats` lists {}",
-                    specs.len()
-                ),
-            ));
-        }
-        if let Some(t) = take_seat {
-            match specs.get(usize::from(t)) {
-                None => {
-                    return Err(ApiError::unprocessable(
-                        "no_such_seat",
-                        format!("seats are numbered 0 to {}", n - 1),
-                    ));
-                }
-                Some(SeatSpec::Bot) => {
-                    return Err(ApiError::unprocessable(
-                        "seat_is_bot",
-                        "take_seat names a bot seat",
-                    ));
-                }
-                Some(SeatSpec::Open) => {}
-            }
-        }
-        let id = uuid::Uuid::new_v4().to_string();
-        let seed_hex = seed.to_string();
-        let commitment = crate::random::sha256_hex(&seed.0);
-        let creator_actor = Actor::Player {
-            player_id: creator.id.clone(),
-            seat: None,
-        };
-        let mut seat_rows = Vec::new();
-        let mut events = Vec::new();
-        for (i, spec) in specs.iter().enumerate() {
-            let seat = Seat::new(i as u8);
-            let player_id = (take_seat == Some(i as u8)).then(|| creator.id.clone());
-            let is_bot = *spec == SeatSpec::Bot;
-            if is_bot {
-                events.push(log::seat_taken(seat, None, &creator_actor));
-            } else if let Some(pid) = &player_id {
-                let actor = Actor::Player {
-                    player_id: pid.clone(),
-                    seat: Some(seat),
-                };
-                events.push(log::seat_taken(seat, Some(pid), &actor));
-            }
-            seat_rows.push(SeatWithName {
-                display_name: player_id.as_ref().map(|_| creator.display_name.clone()),
-                seat: SeatRow {
-                    game_id: id.clone(),
-                    seat: i32::from(seat.number()),
-                    entropy: player_id.as_ref().and(entropy.clone()),
-                    player_id,
-                    is_bot,
-                    autoplay: false,
-                    forfeited: false,
-                },
-            });
-        }
-        let game = log::new_game(
-            kind.name(),
-            &request.config,
-            &seed_hex,
-            &log::entropy_by_seat(&seat_rows),
-        )
-        .map_err(ApiError::internal)?;
-        let full = seat_rows
-            .iter()
-            .all(|s| s.seat.is_bot || s.seat.player_id.is_some());
-        if full {
-            events.push(log::game_started(&commitment, game.to_act()));
-        }
-        let status = if full {
-            GameStatus::InProgress
-        } else {
-            GameStatus::Open
-        };
-        let to_act = if full {
-            log::seat_mask(game.to_act())
-        } else {
-            0
-        };
-        let now = crate::db::now();
-        let deadline_at = super::deadlines::first_deadline(move_deadline_secs, full);
-        let row = GameRow {
-            id: id.clone(),
-            kind: kind.name().to_owned(),
-            config: game.config_json(),
-            status: status.as_str().to_owned(),
-            version: events.len() as i64,
-            to_act,
-            seed_commitment: commitment.clone(),
-            seed: seed_hex.clone(),
-            created_by: creator.id.clone(),
-            created_at: now,
-            updated_at: now,
-            move_deadline_secs,
-            on_deadline: on_deadline.clone(),
-            deadline_at,
-        };
-        let snapshot = Snapshot {
-            row,
-            seats: seat_rows,
-            game: game.clone_box(),
-        };
-        let stored = respond(&snapshot, 1)?;
-        let new_game = NewGame {
-            id: id.clone(),
-            kind: snapshot.row.kind.clone(),
-            config: snapshot.row.config.clone(),
-            status: snapshot.row.status.clone(),
-            to_act,
-            seed_commitment: commitment,
-            seed: seed_hex,
-            created_by: creator.id.clone(),
-            created_at: now,
-            move_deadline_secs,
-            on_deadline,
-            deadline_at,
-        };
-        let seat_rows: Vec<SeatRow> = snapshot.seats.iter().map(|s| s.seat.clone()).collect();
-        let record = idem.map(|i| i.record(&stored));
-        self.db
-            .create_game(&new_game, &seat_rows, &events, record.as_ref())
+        let checked = check_create(command)?;
+        let table = new_table(creator, command, &checked)?;
+        let answer = render.render(&table.snapshot, 1)?;
+        let record = idem.map(|i| i.record(&answer));
+        let (new_game, seat_rows) = stored_rows(&table.snapshot);
+        match self
+            .db
+            .create_game(&new_game, &seat_rows, &table.events, record.as_ref())
             .await
-            .map_err(|e| match e {
-                DbError::IdempotencyTaken => ApiError::idempotency_race(),
-                e => e.into(),
-            })?;
+        {
+            Ok(()) => {}
+            // A concurrent copy of this request created the game first.
+            Err(DbError::IdempotencyTaken) => {
+                if let Some(idem) = idem {
+                    return idem.replay_winner(&self.db).await;
+                }
+                return Err(ServiceError::internal("idempotency race without a key"));
+            }
+            Err(e) => return Err(e.into()),
+        }
+        self.created(table).await;
+        Ok(answer)
+    }
+
+    /// After a game is stored: its state cached, watchers told, its bots
+    /// started if it is under way.
+    async fn created(self: &Arc<Self>, table: NewTable) {
+        let id = table.snapshot.row.id.clone();
+        let version = table.events.len() as i64;
         *self.cache.slot(&id).lock().await = Some(LoadedGame {
-            version: events.len() as i64,
-            game,
+            version,
+            game: table.game,
             known: None,
         });
-        self.appended(&id, events.len() as i64);
-        if full && !bot_seats(&snapshot.seats).is_empty() {
+        self.appended(&id, version);
+        let started = table.snapshot.status() == GameStatus::InProgress;
+        if started && !bot_seats(&table.snapshot.seats).is_empty() {
             self.kick_bots(id);
         }
-        Ok(stored)
     }
 
     /// Seats `player` at an open game (a chosen seat or the lowest open one);
@@ -197,86 +99,19 @@ impl GameService {
         self: &Arc<Self>,
         game_id: &str,
         player: &PlayerRow,
-        wanted: Option<u8>,
+        seat: Option<u8>,
         entropy: Option<&str>,
         idem: Option<&IdemRequest>,
-        respond: impl Fn(&Snapshot, i64) -> Result<Stored, ApiError>,
-    ) -> Result<Stored, ApiError> {
-        let entropy = checked_entropy(entropy)?;
-        let plan = |row: &GameRow, seats: &[SeatWithName], _: &LoadedGame| {
-            if seat_of(seats, &player.id).is_some() {
-                return Err(ApiError::conflict(
-                    "already_seated",
-                    "you already hold a seat in this game",
-                ));
-            }
-            if row.status != GameStatus::Open.as_str() {
-                return Err(ApiError::conflict(
-                    "game_not_open",
-                    "the game has already started",
-                ));
-            }
-            let is_open = |s: &SeatWithName| !s.seat.is_bot && s.seat.player_id.is_none();
-            let index = match wanted {
-                Some(w) => {
-                    let seat = seats.iter().position(|s| s.seat.seat == i32::from(w));
-                    match seat {
-                        None => {
-                            return Err(ApiError::unprocessable(
-                                "no_such_seat",
-                                format!(
-                                    "seats are numbered 0 to {}",
-                                    seats.len().saturating_sub(1)
-                                ),
-                            ));
-                        }
-                        Some(i) if !is_open(&seats[i]) => {
-                            return Err(ApiError::conflict("seat_taken", "that seat is not open"));
-                        }
-                        Some(i) => i,
-                    }
-                }
-                None => seats
-                    .iter()
-                    .position(is_open)
-                    .ok_or_else(|| ApiError::conflict("no_open_seat", "every seat is taken"))?,
-            };
-            let mut after = seats.to_vec();
-            after[index].seat.player_id = Some(player.id.clone());
-            after[index].seat.entropy = entropy.clone();
-            after[index].display_name = Some(player.display_name.clone());
-            // The deal mixes in every seat's entropy: deal again.
-            let next = redeal(row, &after)?;
-            let seat_number = after[index].seat.seat;
-            let seat = Seat::new(u8::try_from(seat_number).unwrap_or(0));
-            let actor = Actor::Player {
-                player_id: player.id.clone(),
-                seat: Some(seat),
-            };
-            let mut events = vec![log::seat_taken(seat, Some(&player.id), &actor)];
-            let full = !after.iter().any(is_open);
-            if full {
-                events.push(log::game_started(&row.seed_commitment, next.to_act()));
-            }
-            Ok(Some(Plan {
-                events,
-                status: if full {
-                    GameStatus::InProgress
-                } else {
-                    GameStatus::Open
-                },
-                next: Some(next),
-                seats: after,
-                seat_change: Some(SeatChange::Take {
-                    seat: seat_number,
-                    player_id: player.id.clone(),
-                    entropy: entropy.clone(),
-                }),
-            }))
+        render: &dyn Render,
+    ) -> Result<Stored, ServiceError> {
+        let command = Command::Join {
+            player,
+            seat,
+            entropy: checked_entropy(entropy)?,
         };
-        let stored = self.transact(game_id, idem, plan, Some(respond)).await?;
-        self.kick_bots(game_id.to_owned());
-        Ok(expect_stored(stored))
+        self.execute(game_id, &command, idem, Some(render))
+            .await?
+            .answer()
     }
 
     /// Hands `player_id`'s seat to the server's bot (`enabled`) or takes it
@@ -288,54 +123,16 @@ impl GameService {
         player_id: &str,
         enabled: bool,
         idem: Option<&IdemRequest>,
-        respond: impl Fn(&Snapshot, i64) -> Result<Stored, ApiError>,
-    ) -> Result<Stored, ApiError> {
-        let plan = |row: &GameRow, seats: &[SeatWithName], _: &LoadedGame| {
-            let seat = seat_of(seats, player_id).ok_or_else(ApiError::not_seated)?;
-            if row.status == GameStatus::Finished.as_str() {
-                return Err(ApiError::conflict("game_over", "the game is over"));
-            }
-            let mut after = seats.to_vec();
-            let Some(held) = after
-                .iter_mut()
-                .find(|s| s.seat.seat == i32::from(seat.number()))
-            else {
-                return Err(ApiError::internal("seat missing from its own list"));
-            };
-            if held.seat.forfeited && !enabled {
-                return Err(ApiError::conflict(
-                    "seat_forfeited",
-                    "this seat forfeited on a deadline; the bot plays it to the end",
-                ));
-            }
-            if held.seat.autoplay == enabled {
-                return Ok(None);
-            }
-            held.seat.autoplay = enabled;
-            Ok(Some(Plan {
-                events: vec![log::autoplay(seat, player_id, enabled)],
-                status: GameStatus::parse(&row.status),
-                next: None,
-                seats: after,
-                seat_change: Some(SeatChange::Autoplay {
-                    seat: i32::from(seat.number()),
-                    player_id: player_id.to_owned(),
-                    enabled,
-                    forfeit: false,
-                }),
-            }))
-        };
-        let stored = match self.transact(game_id, idem, plan, Some(&respond)).await? {
-            Transacted::Appended(Some(stored)) | Transacted::Replayed(stored) => stored,
-            _ => {
+        render: &dyn Render,
+    ) -> Result<Stored, ServiceError> {
+        let command = Command::Autoplay { player_id, enabled };
+        match self.execute(game_id, &command, idem, Some(render)).await? {
+            Outcome::Unchanged => {
                 let snapshot = self.snapshot(game_id).await?;
-                respond(&snapshot, snapshot.row.version)?
+                render.render(&snapshot, snapshot.row.version)
             }
-        };
-        if enabled {
-            self.kick_bots(game_id.to_owned());
+            outcome => outcome.answer(),
         }
-        Ok(stored)
     }
 
     /// Gives up `player`'s seat in a game that has not started.
@@ -344,49 +141,381 @@ impl GameService {
         game_id: &str,
         player_id: &str,
         idem: Option<&IdemRequest>,
-        respond: impl Fn(&Snapshot, i64) -> Result<Stored, ApiError>,
-    ) -> Result<Stored, ApiError> {
-        let plan = |row: &GameRow, seats: &[SeatWithName], _: &LoadedGame| {
-            let seat = seat_of(seats, player_id).ok_or_else(ApiError::not_seated)?;
-            if row.status != GameStatus::Open.as_str() {
-                return Err(ApiError::conflict(
-                    "game_started",
-                    "a seat can only be left before the game starts",
-                ));
-            }
-            let mut after = seats.to_vec();
-            for s in after
-                .iter_mut()
-                .filter(|s| s.seat.seat == i32::from(seat.number()))
-            {
-                s.seat.player_id = None;
-                s.seat.entropy = None;
-                s.display_name = None;
-            }
-            let next = redeal(row, &after)?;
-            Ok(Some(Plan {
-                events: vec![log::seat_left(seat, player_id)],
-                status: GameStatus::Open,
-                next: Some(next),
-                seats: after,
-                seat_change: Some(SeatChange::Release {
-                    seat: i32::from(seat.number()),
-                    player_id: player_id.to_owned(),
-                }),
-            }))
-        };
-        let stored = self.transact(game_id, idem, plan, Some(respond)).await?;
-        Ok(expect_stored(stored))
+        render: &dyn Render,
+    ) -> Result<Stored, ServiceError> {
+        let command = Command::Leave { player_id };
+        self.execute(game_id, &command, idem, Some(render))
+            .await?
+            .answer()
     }
+}
+
+/// Checks a create command against its kind: the config (the engine's
+/// refusal names its ruling), the seats, the creator's seat and entropy,
+/// the clock.
+fn check_create(command: &CreateGame) -> Result<Checked, ServiceError> {
+    let kind = kinds::find(command.kind)
+        .ok_or_else(|| ServiceError::invalid("unknown_kind", "no such game kind"))?;
+    let entropy = checked_entropy(command.entropy.as_deref())?;
+    if entropy.is_some() && command.take_seat.is_none() {
+        return Err(ServiceError::invalid(
+            "entropy_without_seat",
+            "entropy is added to the shuffle by a seat: give take_seat too",
+        ));
+    }
+    let (move_deadline_secs, on_deadline) = deadline_settings(command)?;
+    // Checks the configuration only; the deal is made once the seats'
+    // entropy is known.
+    let n = kind
+        .new_game(&command.config, Seed(crate::random::secret_bytes()))
+        .map_err(|e| {
+            ServiceError::Invalid(Refusal {
+                code: e.code,
+                rule: e.rule,
+                message: e.message,
+            })
+        })?
+        .seat_count();
+    let specs = command
+        .seats
+        .clone()
+        .unwrap_or_else(|| vec![SeatSpec::Open; usize::from(n)]);
+    if specs.len() != usize::from(n) {
+        return Err(ServiceError::invalid(
+            "seat_count_mismatch",
+            format!(
+                "this configuration has {n} seats, `seats` lists {}",
+                specs.len()
+            ),
+        ));
+    }
+    check_take_seat(&specs, command.take_seat)?;
+    Ok(Checked {
+        kind,
+        specs,
+        take_seat: command.take_seat,
+        entropy,
+        move_deadline_secs,
+        on_deadline,
+    })
+}
+
+/// The seat the creator takes must exist and be open.
+fn check_take_seat(specs: &[SeatSpec], take_seat: Option<u8>) -> Result<(), ServiceError> {
+    let Some(t) = take_seat else {
+        return Ok(());
+    };
+    match specs.get(usize::from(t)) {
+        None => Err(ServiceError::invalid(
+            "no_such_seat",
+            format!("seats are numbered 0 to {}", specs.len().saturating_sub(1)),
+        )),
+        Some(SeatSpec::Bot) => Err(ServiceError::invalid(
+            "seat_is_bot",
+            "take_seat names a bot seat",
+        )),
+        Some(SeatSpec::Open) => Ok(()),
+    }
+}
+
+/// The new game: a fresh secret seed (its SHA-256 public at once), the
+/// seats as specified with the creator's, the deal from the seed and the
+/// seats' entropy (G-1), and its first events; started when no seat is
+/// left open.
+fn new_table(
+    creator: &PlayerRow,
+    command: &CreateGame,
+    checked: &Checked,
+) -> Result<NewTable, ServiceError> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let seed = Seed(crate::random::secret_bytes());
+    let seed_hex = seed.to_string();
+    let commitment = crate::random::sha256_hex(&seed.0);
+    let (seats, mut events) = initial_seats(&id, creator, checked);
+    let game = log::new_game(
+        checked.kind.name(),
+        &command.config,
+        &seed_hex,
+        &log::entropy_by_seat(&seats),
+    )
+    .map_err(ServiceError::internal)?;
+    let full = seats
+        .iter()
+        .all(|s| s.seat.is_bot || s.seat.player_id.is_some());
+    if full {
+        events.push(log::game_started(&commitment, game.to_act()));
+    }
+    let now = crate::db::now();
+    let row = GameRow {
+        id,
+        kind: checked.kind.name().to_owned(),
+        config: game.config_json(),
+        status: if full {
+            GameStatus::InProgress
+        } else {
+            GameStatus::Open
+        }
+        .as_str()
+        .to_owned(),
+        version: events.len() as i64,
+        to_act: if full {
+            log::seat_mask(game.to_act())
+        } else {
+            0
+        },
+        seed_commitment: commitment,
+        seed: seed_hex,
+        created_by: creator.id.clone(),
+        created_at: now,
+        updated_at: now,
+        move_deadline_secs: checked.move_deadline_secs,
+        on_deadline: checked.on_deadline.clone(),
+        deadline_at: super::deadlines::first_deadline(checked.move_deadline_secs, full),
+    };
+    let snapshot = Snapshot {
+        row,
+        seats,
+        game: game.clone_box(),
+    };
+    Ok(NewTable {
+        snapshot,
+        events,
+        game,
+    })
+}
+
+/// The seats of a new game (bots, the creator's, open ones) and their
+/// `seat_taken` events.
+fn initial_seats(
+    game_id: &str,
+    creator: &PlayerRow,
+    checked: &Checked,
+) -> (Vec<SeatWithName>, Vec<NewEvent>) {
+    let creator_actor = Actor::Player {
+        player_id: creator.id.clone(),
+        seat: None,
+    };
+    let mut seats = Vec::new();
+    let mut events = Vec::new();
+    for (i, spec) in checked.specs.iter().enumerate() {
+        let seat = Seat::new(i as u8);
+        let player_id = (checked.take_seat == Some(i as u8)).then(|| creator.id.clone());
+        let is_bot = *spec == SeatSpec::Bot;
+        if is_bot {
+            events.push(log::seat_taken(seat, None, &creator_actor));
+        } else if let Some(pid) = &player_id {
+            let actor = Actor::Player {
+                player_id: pid.clone(),
+                seat: Some(seat),
+            };
+            events.push(log::seat_taken(seat, Some(pid), &actor));
+        }
+        seats.push(SeatWithName {
+            display_name: player_id.as_ref().map(|_| creator.display_name.clone()),
+            seat: SeatRow {
+                game_id: game_id.to_owned(),
+                seat: i32::from(seat.number()),
+                entropy: player_id.as_ref().and(checked.entropy.clone()),
+                player_id,
+                is_bot,
+                autoplay: false,
+                forfeited: false,
+            },
+        });
+    }
+    (seats, events)
+}
+
+/// The rows a new game is inserted as.
+fn stored_rows(snapshot: &Snapshot) -> (NewGame, Vec<SeatRow>) {
+    let row = &snapshot.row;
+    let new_game = NewGame {
+        id: row.id.clone(),
+        kind: row.kind.clone(),
+        config: row.config.clone(),
+        status: row.status.clone(),
+        to_act: row.to_act,
+        seed_commitment: row.seed_commitment.clone(),
+        seed: row.seed.clone(),
+        created_by: row.created_by.clone(),
+        created_at: row.created_at,
+        move_deadline_secs: row.move_deadline_secs,
+        on_deadline: row.on_deadline.clone(),
+        deadline_at: row.deadline_at,
+    };
+    let seats = snapshot.seats.iter().map(|s| s.seat.clone()).collect();
+    (new_game, seats)
+}
+
+/// Joining: the player holds no seat yet, the game is open, and the seat
+/// (chosen, or the lowest open one) is open. The deal mixes in every
+/// seat's entropy, so the game is dealt again.
+pub(super) fn decide_join(
+    state: &State<'_>,
+    player: &PlayerRow,
+    wanted: Option<u8>,
+    entropy: Option<&str>,
+) -> Result<Decision, ServiceError> {
+    let seats = state.seats;
+    if seat_of(seats, &player.id).is_some() {
+        return Err(ServiceError::conflict(
+            "already_seated",
+            "you already hold a seat in this game",
+        ));
+    }
+    if state.row.status != GameStatus::Open.as_str() {
+        return Err(ServiceError::conflict(
+            "game_not_open",
+            "the game has already started",
+        ));
+    }
+    let index = seat_to_join(seats, wanted)?;
+    let mut after = seats.to_vec();
+    after[index].seat.player_id = Some(player.id.clone());
+    after[index].seat.entropy = entropy.map(str::to_owned);
+    after[index].display_name = Some(player.display_name.clone());
+    let next = redeal(state.row, &after)?;
+    let seat_number = after[index].seat.seat;
+    let seat = Seat::new(u8::try_from(seat_number).unwrap_or(0));
+    let actor = Actor::Player {
+        player_id: player.id.clone(),
+        seat: Some(seat),
+    };
+    let mut events = vec![log::seat_taken(seat, Some(&player.id), &actor)];
+    let full = !after.iter().any(is_open);
+    if full {
+        events.push(log::game_started(&state.row.seed_commitment, next.to_act()));
+    }
+    Ok(Decision::Change(Change {
+        events,
+        status: if full {
+            GameStatus::InProgress
+        } else {
+            GameStatus::Open
+        },
+        next: Some(next),
+        seats: after,
+        seat_change: Some(SeatChange::Take {
+            seat: seat_number,
+            player_id: player.id.clone(),
+            entropy: entropy.map(str::to_owned),
+        }),
+        // The last seat filled: a bot may open the game.
+        wakes_bots: full,
+    }))
+}
+
+/// A seat nobody holds and no bot plays.
+fn is_open(s: &SeatWithName) -> bool {
+    !s.seat.is_bot && s.seat.player_id.is_none()
+}
+
+/// The index of the seat to take: the wanted one if it is open, else the
+/// lowest open one.
+fn seat_to_join(seats: &[SeatWithName], wanted: Option<u8>) -> Result<usize, ServiceError> {
+    let Some(w) = wanted else {
+        return seats
+            .iter()
+            .position(is_open)
+            .ok_or_else(|| ServiceError::conflict("no_open_seat", "every seat is taken"));
+    };
+    match seats.iter().position(|s| s.seat.seat == i32::from(w)) {
+        None => Err(ServiceError::invalid(
+            "no_such_seat",
+            format!("seats are numbered 0 to {}", seats.len().saturating_sub(1)),
+        )),
+        Some(i) if !is_open(&seats[i]) => Err(ServiceError::conflict(
+            "seat_taken",
+            "that seat is not open",
+        )),
+        Some(i) => Ok(i),
+    }
+}
+
+/// Autoplay on or off for the caller's seat, until the game is over; a
+/// forfeited seat stays the bot's. Nothing when it is already so.
+pub(super) fn decide_autoplay(
+    state: &State<'_>,
+    player_id: &str,
+    enabled: bool,
+) -> Result<Decision, ServiceError> {
+    let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
+    if state.row.status == GameStatus::Finished.as_str() {
+        return Err(ServiceError::conflict("game_over", "the game is over"));
+    }
+    let mut after = state.seats.to_vec();
+    let Some(held) = after
+        .iter_mut()
+        .find(|s| s.seat.seat == i32::from(seat.number()))
+    else {
+        return Err(ServiceError::internal("seat missing from its own list"));
+    };
+    if held.seat.forfeited && !enabled {
+        return Err(ServiceError::conflict(
+            "seat_forfeited",
+            "this seat forfeited on a deadline; the bot plays it to the end",
+        ));
+    }
+    if held.seat.autoplay == enabled {
+        return Ok(Decision::Nothing);
+    }
+    held.seat.autoplay = enabled;
+    Ok(Decision::Change(Change {
+        events: vec![log::autoplay(seat, player_id, enabled)],
+        status: GameStatus::parse(&state.row.status),
+        next: None,
+        seats: after,
+        seat_change: Some(SeatChange::Autoplay {
+            seat: i32::from(seat.number()),
+            player_id: player_id.to_owned(),
+            enabled,
+            forfeit: false,
+        }),
+        // The bot now plays this seat, maybe at once.
+        wakes_bots: enabled,
+    }))
+}
+
+/// Leaving: only before the game starts; the game is dealt again without
+/// the seat's entropy.
+pub(super) fn decide_leave(state: &State<'_>, player_id: &str) -> Result<Decision, ServiceError> {
+    let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
+    if state.row.status != GameStatus::Open.as_str() {
+        return Err(ServiceError::conflict(
+            "game_started",
+            "a seat can only be left before the game starts",
+        ));
+    }
+    let mut after = state.seats.to_vec();
+    for s in after
+        .iter_mut()
+        .filter(|s| s.seat.seat == i32::from(seat.number()))
+    {
+        s.seat.player_id = None;
+        s.seat.entropy = None;
+        s.display_name = None;
+    }
+    let next = redeal(state.row, &after)?;
+    Ok(Decision::Change(Change {
+        events: vec![log::seat_left(seat, player_id)],
+        status: GameStatus::Open,
+        next: Some(next),
+        seats: after,
+        seat_change: Some(SeatChange::Release {
+            seat: i32::from(seat.number()),
+            player_id: player_id.to_owned(),
+        }),
+        wakes_bots: false,
+    }))
 }
 
 /// The most a player may add to the shuffle, in bytes.
 pub const MAX_ENTROPY_BYTES: usize = 1024;
 
 /// A seat's entropy as given, if it is not too long.
-fn checked_entropy(entropy: Option<&str>) -> Result<Option<String>, ApiError> {
+fn checked_entropy(entropy: Option<&str>) -> Result<Option<String>, ServiceError> {
     match entropy {
-        Some(e) if e.len() > MAX_ENTROPY_BYTES => Err(ApiError::unprocessable(
+        Some(e) if e.len() > MAX_ENTROPY_BYTES => Err(ServiceError::invalid(
             "entropy_too_long",
             format!("entropy is at most {MAX_ENTROPY_BYTES} bytes"),
         )),
@@ -396,28 +525,27 @@ fn checked_entropy(entropy: Option<&str>) -> Result<Option<String>, ApiError> {
 
 /// The game dealt again from the server seed and `seats`' entropy (no move
 /// is played before every seat is filled).
-fn redeal(row: &GameRow, seats: &[SeatWithName]) -> Result<Box<dyn AnyGame>, ApiError> {
+fn redeal(row: &GameRow, seats: &[SeatWithName]) -> Result<Box<dyn AnyGame>, ServiceError> {
     log::new_game(
         &row.kind,
         &row.config,
         &row.seed,
         &log::entropy_by_seat(seats),
     )
-    .map_err(ApiError::internal)
+    .map_err(ServiceError::internal)
 }
-/// The clock settings of a create request, checked: the time per move and
+
+/// The clock settings of a create command, checked: the time per move and
 /// the stored policy.
-fn deadline_settings(
-    request: &CreateGameRequest,
-) -> Result<(Option<i64>, Option<String>), ApiError> {
-    match (request.move_deadline_secs, request.on_deadline) {
+fn deadline_settings(command: &CreateGame) -> Result<(Option<i64>, Option<String>), ServiceError> {
+    match (command.move_deadline_secs, command.on_deadline) {
         (None, None) => Ok((None, None)),
-        (None, Some(_)) => Err(ApiError::unprocessable(
+        (None, Some(_)) => Err(ServiceError::invalid(
             "bad_deadline",
             "on_deadline needs move_deadline_secs",
         )),
         (Some(secs), _) if !(1..=MAX_MOVE_DEADLINE_SECS).contains(&secs) => {
-            Err(ApiError::unprocessable(
+            Err(ServiceError::invalid(
                 "bad_deadline",
                 format!("move_deadline_secs is 1 to {MAX_MOVE_DEADLINE_SECS} (30 days)"),
             ))

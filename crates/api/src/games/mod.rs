@@ -1,11 +1,15 @@
-//! Games as the server runs them: the type-erased wrapper over every
-//! ruleset, the kinds, the log's events, the state cache, the service that
-//! appends with retry, and the bots.
+//! The application layer: games as the server runs them. The type-erased
+//! wrapper over every ruleset, the kinds, the log's events, the state
+//! cache, the service with its one write path (`write.rs`: command →
+//! decide → commit → notify) and its own error type, the bots and the
+//! deadlines. Nothing here knows HTTP (see ARCHITECTURE.md, layers).
 
 pub mod any_game;
 mod bots;
 pub mod cache;
 mod deadlines;
+pub mod domain;
+pub mod error;
 pub mod kinds;
 mod lifecycle;
 pub mod log;
@@ -15,7 +19,11 @@ mod reads;
 pub mod records;
 mod service;
 pub mod watch;
+pub mod write;
 
 pub use any_game::{AnyGame, GameKind, LegalSet, MoveRefusal};
+pub use domain::{CreateGame, DeadlinePolicy, MAX_MOVE_DEADLINE_SECS, SeatSpec};
+pub use error::{Refusal, ServiceError};
 pub use reads::{ListQuery, LogPage, VisibleEvent};
 pub use service::{GameService, Snapshot};
+pub use write::{Command, Render};

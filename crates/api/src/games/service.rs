@@ -1,36 +1,26 @@
-//! The game service's core: every change to a game (create, join, leave, a
-//! person's move, a bot's move) goes through one append path, `transact`.
-//! The changes themselves are in `lifecycle.rs` and `moves.rs`; reads that
-//! need no state in `reads.rs`.
-//!
-//! Under the game's in-process mutex: take the game's row, seats and state
-//! (from the cache when this process knows them; else read the row and seats
-//! and bring the cached state up to date from the log), decide what to
-//! append (checking the move with the engine), build the answer, then append
-//! at `seq = version + 1` in one transaction. A conflict (another process
-//! appended first, the cache was behind, or SQLite stayed busy) means "reload
-//! and decide again": the move is retried while it is still legal; only a
-//! client's own `If-Match` can turn it into a 412.
+//! The game service: the `GameService` (the store handle, the state cache,
+//! the bot drivers, the notifier, the background tasks) and the reads of
+//! a game's state: a [`Snapshot`] from the cache or the store, and the
+//! fold that catches a cached state up (G-1). Changes go through the one
+//! write path in `write.rs`; the changes themselves are decided in
+//! `lifecycle.rs`, `moves.rs` and `deadlines.rs`; reads that need no state
+//! are in `reads.rs`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::sync::mpsc;
 
 use cards::{Seat, SeatSet};
 
-use super::any_game::{AnyGame, MoveRefusal};
+use super::any_game::AnyGame;
 use super::cache::{Known, LoadedGame, StateCache};
+use super::error::ServiceError;
 use super::log;
-use crate::db::models::{GameRow, GameUpdate, NewEvent, SeatChange, SeatWithName};
-use crate::db::{Db, DbError};
-use crate::error::ApiError;
-use crate::idempotency::{IdemRequest, Stored};
+use crate::db::Db;
+use crate::db::models::{GameRow, SeatWithName};
 use crate::resources::GameStatus;
 
-/// How many times a change is re-decided after conflicts before giving up.
-const MAX_ATTEMPTS: u32 = 20;
 /// Events read per query while folding a log.
 const FOLD_PAGE: i64 = 1000;
 
@@ -81,25 +71,6 @@ pub(super) fn forfeited_seats(seats: &[SeatWithName]) -> SeatSet {
         .collect()
 }
 
-/// What one attempt decided to append.
-pub(super) struct Plan {
-    pub(super) events: Vec<NewEvent>,
-    pub(super) status: GameStatus,
-    /// The engine state after the change; `None` when only seats changed.
-    pub(super) next: Option<Box<dyn AnyGame>>,
-    /// The seats after the change.
-    pub(super) seats: Vec<SeatWithName>,
-    pub(super) seat_change: Option<SeatChange>,
-}
-
-/// The result of [`GameService::transact`].
-pub(super) enum Transacted {
-    Appended(Option<Stored>),
-    /// The request's idempotency key was already committed: its answer.
-    Replayed(Stored),
-    NothingToDo,
-}
-
 /// Runs games: owns the database handle and the state cache.
 #[derive(Debug)]
 pub struct GameService {
@@ -109,8 +80,6 @@ pub struct GameService {
     pub(super) runtime: tokio::runtime::Handle,
     /// Bot drivers: stop flag and how many are running.
     pub(super) bots: super::bots::BotDrivers,
-    /// Appends that met a concurrent change and were decided again.
-    retries: std::sync::atomic::AtomicU64,
     /// Counters for `GET /metrics` (shared with the HTTP middlewares).
     metrics: std::sync::Arc<crate::ops::metrics::Metrics>,
     /// Wakes streams and long polls when a game changes (here or, with
@@ -122,17 +91,6 @@ pub struct GameService {
     announce: std::sync::OnceLock<mpsc::UnboundedSender<(Arc<str>, i64)>>,
 }
 
-pub(super) fn refusal(e: MoveRefusal) -> ApiError {
-    match e {
-        MoveRefusal::Malformed(detail) => ApiError::unprocessable("malformed_move", detail),
-        MoveRefusal::Rule {
-            code,
-            rule,
-            message,
-        } => ApiError::illegal_move(code, rule, message),
-    }
-}
-
 impl GameService {
     pub fn new(db: Db, cache_capacity: usize, runtime: tokio::runtime::Handle) -> Self {
         GameService {
@@ -140,7 +98,6 @@ impl GameService {
             cache: StateCache::new(cache_capacity),
             runtime,
             bots: Default::default(),
-            retries: Default::default(),
             metrics: Default::default(),
             notifier: Default::default(),
             shutdown: tokio::sync::watch::channel(false).0,
@@ -214,22 +171,17 @@ impl GameService {
         &self.db
     }
 
-    /// How many appends met a concurrent change and were decided again.
-    pub fn retries(&self) -> u64 {
-        self.retries.load(std::sync::atomic::Ordering::Relaxed)
-    }
-
     /// Brings `slot` to `row.version`: applies the missing moves to a
     /// cached state, or folds the whole log on a miss (G-1). The deal comes
     /// from the server seed and the seats' entropy, so a seat change made
     /// by another process (it changes the entropy) means a fresh fold.
     /// Afterwards the slot knows `row` and `seats`.
-    async fn catch_up(
+    pub(super) async fn catch_up(
         &self,
         slot: &mut Option<LoadedGame>,
         row: &GameRow,
         seats: &[SeatWithName],
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), ServiceError> {
         let known = Known {
             row: row.clone(),
             seats: seats.to_vec(),
@@ -253,7 +205,7 @@ impl GameService {
         self.metrics.cache_misses.inc();
         let entropy = log::entropy_by_seat(seats);
         let mut game = log::new_game(&row.kind, &row.config, &row.seed, &entropy)
-            .map_err(ApiError::internal)?;
+            .map_err(ServiceError::internal)?;
         let mut version = 0;
         while version < row.version {
             let page = self
@@ -261,13 +213,13 @@ impl GameService {
                 .events(&row.id, version, FOLD_PAGE.min(row.version - version))
                 .await?;
             if page.is_empty() {
-                return Err(ApiError::internal(format!(
+                return Err(ServiceError::internal(format!(
                     "game {} log ends at {version}, row says {}",
                     row.id, row.version
                 )));
             }
             for event in &page {
-                log::apply(&mut *game, event).map_err(ApiError::internal)?;
+                log::apply(&mut *game, event).map_err(ServiceError::internal)?;
                 version = event.seq;
             }
         }
@@ -286,7 +238,7 @@ impl GameService {
         &self,
         loaded: &mut LoadedGame,
         row: &GameRow,
-    ) -> Result<bool, ApiError> {
+    ) -> Result<bool, ServiceError> {
         if loaded.version == row.version {
             return Ok(true);
         }
@@ -309,7 +261,7 @@ impl GameService {
             return Ok(false);
         }
         for event in &events {
-            log::apply(&mut *loaded.game, event).map_err(ApiError::internal)?;
+            log::apply(&mut *loaded.game, event).map_err(ServiceError::internal)?;
             loaded.version = event.seq;
         }
         Ok(true)
@@ -320,10 +272,10 @@ impl GameService {
     pub(super) async fn row_and_seats(
         &self,
         game_id: &str,
-    ) -> Result<(GameRow, Vec<SeatWithName>), ApiError> {
+    ) -> Result<(GameRow, Vec<SeatWithName>), ServiceError> {
         let Some(row) = self.db.game(game_id).await? else {
             self.cache.forget(game_id);
-            return Err(ApiError::game_not_found());
+            return Err(ServiceError::GameNotFound);
         };
         let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
         Ok((row, seats))
@@ -331,7 +283,7 @@ impl GameService {
 
     /// The game's row, seats and state, consistent with each other. A
     /// cached game costs one query (is the version still the cached one?).
-    pub async fn snapshot(&self, game_id: &str) -> Result<Snapshot, ApiError> {
+    pub async fn snapshot(&self, game_id: &str) -> Result<Snapshot, ServiceError> {
         let slot = self.cache.slot(game_id);
         let mut guard = slot.lock().await;
         if let Some(loaded) = guard.as_ref()
@@ -340,7 +292,7 @@ impl GameService {
             match self.db.game_version(game_id).await? {
                 None => {
                     self.cache.forget(game_id);
-                    return Err(ApiError::game_not_found());
+                    return Err(ServiceError::GameNotFound);
                 }
                 Some(version) if version == known.row.version => {
                     self.metrics.cache_hits.inc();
@@ -358,188 +310,20 @@ impl GameService {
         let game = guard
             .as_ref()
             .map(|l| l.game.clone_box())
-            .ok_or_else(|| ApiError::internal("state missing after catch-up"))?;
+            .ok_or_else(|| ServiceError::internal("state missing after catch-up"))?;
         Ok(Snapshot { row, seats, game })
     }
 
     /// Folds the game's whole log from the database, bypassing the cache:
     /// for audits and tests that compare a rebuilt state with the live one.
-    pub async fn rebuild_from_log(&self, game_id: &str) -> Result<Snapshot, ApiError> {
+    pub async fn rebuild_from_log(&self, game_id: &str) -> Result<Snapshot, ServiceError> {
         let (row, seats) = self.row_and_seats(game_id).await?;
         let mut slot = None;
         self.catch_up(&mut slot, &row, &seats).await?;
         let game = slot
             .map(|l| l.game)
-            .ok_or_else(|| ApiError::internal("state missing after fold"))?;
+            .ok_or_else(|| ServiceError::internal("state missing after fold"))?;
         Ok(Snapshot { row, seats, game })
-    }
-
-    /// The one append path. Under the game's mutex, per attempt: take the
-    /// row and seats (from the cache when this process knows them, else
-    /// from the database, catching the state up), let `plan` decide (or
-    /// refuse, or find nothing to do), build the answer with `respond`,
-    /// append. On a conflict, wait a little and decide again.
-    ///
-    /// Deciding on the cache saves two reads per move; it is safe because
-    /// the append's version guard refuses a change decided on a state that
-    /// another process has moved past. Only a success is trusted that way:
-    /// a refusal or "nothing to do" decided on the cache is decided again
-    /// on a fresh read before it is answered.
-    pub(super) async fn transact<P, R>(
-        &self,
-        game_id: &str,
-        idem: Option<&IdemRequest>,
-        plan: P,
-        respond: Option<R>,
-    ) -> Result<Transacted, ApiError>
-    where
-        P: Fn(&GameRow, &[SeatWithName], &LoadedGame) -> Result<Option<Plan>, ApiError>,
-        R: Fn(&Snapshot, i64) -> Result<Stored, ApiError>,
-    {
-        let slot = self.cache.slot(game_id);
-        let mut guard = slot.lock().await;
-        // A copy of a request that committed while this one waited for the
-        // lock gets that answer, not a refusal the first one caused (12.1).
-        if let Some(stored) = self.committed_answer(idem).await? {
-            return Ok(Transacted::Replayed(stored));
-        }
-        let mut trust_cache = true;
-        for attempt in 0..MAX_ATTEMPTS {
-            // Taken, not cloned: a success puts the new row and seats back,
-            // and anything else reads them afresh.
-            let cached = guard
-                .as_mut()
-                .filter(|_| trust_cache)
-                .and_then(|l| l.known.take());
-            let from_cache = cached.is_some();
-            let Known { row, seats } = match cached {
-                Some(known) => {
-                    self.metrics.cache_hits.inc();
-                    known
-                }
-                None => {
-                    let (row, seats) = self.row_and_seats(game_id).await?;
-                    self.catch_up(&mut guard, &row, &seats).await?;
-                    Known { row, seats }
-                }
-            };
-            let Some(loaded) = guard.as_mut() else {
-                return Err(ApiError::internal("state missing after catch-up"));
-            };
-            let plan = match plan(&row, &seats, loaded) {
-                Ok(Some(plan)) => plan,
-                _ if from_cache => {
-                    trust_cache = false;
-                    continue;
-                }
-                Ok(None) => return Ok(Transacted::NothingToDo),
-                // Another process may have committed this very request.
-                Err(e) => match self.committed_answer(idem).await? {
-                    Some(stored) => return Ok(Transacted::Replayed(stored)),
-                    None => return Err(e),
-                },
-            };
-            let after: &dyn AnyGame = plan.next.as_deref().unwrap_or(&*loaded.game);
-            let to_act = match plan.status {
-                GameStatus::InProgress => log::seat_mask(after.to_act()),
-                _ => 0,
-            };
-            let now = crate::db::now();
-            let deadline_at =
-                super::deadlines::next_deadline(&row, &plan.events, plan.status, to_act, now);
-            let update = GameUpdate {
-                status: plan.status.as_str().to_owned(),
-                to_act,
-                deadline_at,
-                updated_at: now,
-            };
-            let first_seq = loaded.version + 1;
-            let new_version = loaded.version + plan.events.len() as i64;
-            let next_row = GameRow {
-                version: new_version,
-                status: update.status.clone(),
-                to_act,
-                deadline_at,
-                updated_at: now,
-                ..row.clone()
-            };
-            let stored = match &respond {
-                Some(respond) => {
-                    let snapshot = Snapshot {
-                        row: next_row.clone(),
-                        seats: plan.seats.clone(),
-                        game: after.clone_box(),
-                    };
-                    Some(respond(&snapshot, first_seq)?)
-                }
-                None => None,
-            };
-            let record = idem.zip(stored.as_ref()).map(|(i, s)| i.record(s));
-            let appended = self
-                .db
-                .append(
-                    &row.id,
-                    loaded.version,
-                    &plan.events,
-                    &update,
-                    plan.seat_change.as_ref(),
-                    record.as_ref(),
-                )
-                .await;
-            match appended {
-                Ok(version) => {
-                    self.metrics.appends.inc();
-                    loaded.version = version;
-                    // Seat rows changed in the database are read back
-                    // (names, entropy) rather than trusted as planned.
-                    loaded.known = plan.seat_change.is_none().then_some(Known {
-                        row: next_row,
-                        seats: plan.seats,
-                    });
-                    if let Some(next) = plan.next {
-                        loaded.game = next;
-                    }
-                    self.appended(game_id, version);
-                    return Ok(Transacted::Appended(stored));
-                }
-                Err(DbError::Conflict) => {
-                    trust_cache = false;
-                    self.retries
-                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    self.metrics.conflicts_retried.inc();
-                    if from_cache {
-                        // Most likely another process appended: reload now.
-                        tracing::debug!(game_id, attempt, "cached state was behind; reloading");
-                        continue;
-                    }
-                    tracing::debug!(game_id, attempt, "append conflict; deciding again");
-                    let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0] % 8);
-                    tokio::time::sleep(Duration::from_millis((1 << attempt.min(5)) + jitter)).await;
-                }
-                Err(DbError::IdempotencyTaken) => match self.committed_answer(idem).await? {
-                    Some(stored) => return Ok(Transacted::Replayed(stored)),
-                    None => return Err(ApiError::idempotency_key_in_flight()),
-                },
-                Err(e) => return Err(e.into()),
-            }
-        }
-        Err(ApiError::conflict(
-            "contention",
-            "the game kept changing while this request was applied; try again",
-        ))
-    }
-}
-
-impl GameService {
-    /// The answer already committed for this idempotent request, if any.
-    async fn committed_answer(
-        &self,
-        idem: Option<&IdemRequest>,
-    ) -> Result<Option<Stored>, ApiError> {
-        match idem {
-            Some(idem) => idem.replay(&self.db).await,
-            None => Ok(None),
-        }
     }
 }
 
@@ -575,13 +359,5 @@ async fn announce_appends(
                 tracing::warn!(error = %e, "NOTIFY failed");
             }
         }
-    }
-}
-
-pub(super) fn expect_stored(t: Transacted) -> Stored {
-    match t {
-        Transacted::Appended(Some(stored)) | Transacted::Replayed(stored) => stored,
-        // Only the bot path plans "nothing" or appends without an answer.
-        _ => unreachable!("a client change always appends and answers"),
     }
 }

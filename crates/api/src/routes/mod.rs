@@ -2,10 +2,12 @@
 //! thin: extract, authorize (the seats table says which seat a player
 //! holds), call the game service, respond.
 
+pub mod answers;
 pub mod docs;
 pub mod events;
 pub mod games;
 pub mod health;
+pub mod idempotent;
 pub mod moves;
 pub mod players;
 pub mod records;

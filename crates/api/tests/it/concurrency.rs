@@ -96,7 +96,8 @@ async fn ten_passes_at_once(backend: Backend) {
     both_agree_with_the_log(&a, &b, &id).await;
     eprintln!(
         "{backend:?}: appends decided again after a concurrent change: {}",
-        a.server.state.games.retries() + b.server.state.games.retries()
+        a.server.state.games.metrics().conflicts_retried.get()
+            + b.server.state.games.metrics().conflicts_retried.get()
     );
 
     // The guard itself: an append at a version that has moved on is refused

@@ -1,11 +1,12 @@
-use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
-use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::idempotency::IdemRequest;
 use crate::resources::{CreateGameRequest, GameResource};
+use crate::routes::answers::GameAnswer;
+use crate::routes::idempotent::{IdempotencyKey, respond};
 use crate::routes::{doc, games::known_player};
 
 /// Create a game
@@ -42,19 +43,15 @@ pub async fn create_game(
     let request = body.into_inner();
     let creator = known_player(&state, &auth.player_id).await?;
     let fingerprint = serde_json::to_value(&request).map_err(ApiError::internal)?;
-    let idem = IdemRequest::new(Some(&creator.id), key, "create_game", &fingerprint);
-    idempotency::run(&state.db.clone(), idem, |idem| async move {
-        state
-            .games
-            .create(&creator, &request, idem.as_ref(), |snapshot, _| {
-                let seat = snapshot.seat_of(&creator.id);
-                Ok(
-                    Stored::new(StatusCode::CREATED, GameResource::build(snapshot, seat))?
-                        .with_location(format!("/v1/games/{}", snapshot.row.id))
-                        .with_version(snapshot.row.version),
-                )
-            })
-            .await
-    })
-    .await
+    let idem = IdemRequest::new(Some(&creator.id), key.0, "create_game", &fingerprint);
+    let answer = state
+        .games
+        .create(
+            &creator,
+            &request.command(),
+            idem.as_ref(),
+            &GameAnswer::created(&creator.id),
+        )
+        .await?;
+    respond(answer)
 }

@@ -1,11 +1,12 @@
-use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
-use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::idempotency::IdemRequest;
 use crate::resources::{GameResource, JoinGameRequest};
+use crate::routes::answers::GameAnswer;
+use crate::routes::idempotent::{IdempotencyKey, respond};
 use crate::routes::{doc, games::known_player};
 
 /// Join a game
@@ -56,28 +57,20 @@ pub async fn join_game(
     let fingerprint = serde_json::to_value(&request).map_err(ApiError::internal)?;
     let idem = IdemRequest::new(
         Some(&player.id),
-        key,
+        key.0,
         &format!("join_game {game_id}"),
         &fingerprint,
     );
-    idempotency::run(&state.db.clone(), idem, |idem| async move {
-        state
-            .games
-            .join(
-                &game_id,
-                &player,
-                request.seat,
-                request.entropy.as_deref(),
-                idem.as_ref(),
-                |snapshot, _| {
-                    let seat = snapshot.seat_of(&player.id);
-                    Ok(
-                        Stored::new(StatusCode::OK, GameResource::build(snapshot, seat))?
-                            .with_version(snapshot.row.version),
-                    )
-                },
-            )
-            .await
-    })
-    .await
+    let answer = state
+        .games
+        .join(
+            &game_id,
+            &player,
+            request.seat,
+            request.entropy.as_deref(),
+            idem.as_ref(),
+            &GameAnswer::ok(Some(&player.id)),
+        )
+        .await?;
+    respond(answer)
 }

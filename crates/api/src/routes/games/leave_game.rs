@@ -1,12 +1,13 @@
-use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
-use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::idempotency::IdemRequest;
 use crate::resources::GameResource;
+use crate::routes::answers::GameAnswer;
 use crate::routes::doc;
+use crate::routes::idempotent::{IdempotencyKey, respond};
 
 /// Leave a game
 ///
@@ -37,20 +38,19 @@ pub async fn leave_game(
 ) -> Result<HttpResponse, ApiError> {
     let idem = IdemRequest::new(
         Some(&auth.player_id),
-        key,
+        key.0,
         &format!("leave_game {game_id}"),
         &serde_json::Value::Null,
     );
-    idempotency::run(&state.db.clone(), idem, |idem| async move {
-        state
-            .games
-            .leave(&game_id, &auth.player_id, idem.as_ref(), |snapshot, _| {
-                Ok(
-                    Stored::new(StatusCode::OK, GameResource::build(snapshot, None))?
-                        .with_version(snapshot.row.version),
-                )
-            })
-            .await
-    })
-    .await
+    // The caller leaves: they see the game as a spectator.
+    let answer = state
+        .games
+        .leave(
+            &game_id,
+            &auth.player_id,
+            idem.as_ref(),
+            &GameAnswer::ok(None),
+        )
+        .await?;
+    respond(answer)
 }

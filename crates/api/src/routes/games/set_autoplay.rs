@@ -1,13 +1,14 @@
-use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
-use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::idempotency::IdemRequest;
 use crate::resources::GameResource;
 use crate::resources::streams::AutoplayRequest;
+use crate::routes::answers::GameAnswer;
 use crate::routes::doc;
+use crate::routes::idempotent::{IdempotencyKey, respond};
 
 /// Hand my seat to the bot, or take it back
 ///
@@ -47,28 +48,19 @@ pub async fn set_autoplay(
     let enabled = body.enabled;
     let idem = IdemRequest::new(
         Some(&auth.player_id),
-        key,
+        key.0,
         &format!("set_autoplay {game_id}"),
         &serde_json::json!({ "enabled": enabled }),
     );
-    let player_id = auth.player_id;
-    idempotency::run(&state.db.clone(), idem, |idem| async move {
-        state
-            .games
-            .set_autoplay(
-                &game_id,
-                &player_id,
-                enabled,
-                idem.as_ref(),
-                |snapshot, _| {
-                    let seat = snapshot.seat_of(&player_id);
-                    Ok(
-                        Stored::new(StatusCode::OK, GameResource::build(snapshot, seat))?
-                            .with_version(snapshot.row.version),
-                    )
-                },
-            )
-            .await
-    })
-    .await
+    let answer = state
+        .games
+        .set_autoplay(
+            &game_id,
+            &auth.player_id,
+            enabled,
+            idem.as_ref(),
+            &GameAnswer::ok(Some(&auth.player_id)),
+        )
+        .await?;
+    respond(answer)
 }

@@ -1,12 +1,13 @@
-use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde_json::Value;
 
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
-use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
-use crate::resources::{GameResource, MoveAccepted};
+use crate::idempotency::IdemRequest;
+use crate::resources::MoveAccepted;
+use crate::routes::answers::MoveAnswer;
+use crate::routes::idempotent::{IdempotencyKey, respond};
 use crate::routes::{doc, if_match};
 
 /// Make a move
@@ -53,31 +54,22 @@ pub async fn post_move(
     let mv = body.into_inner();
     let idem = IdemRequest::new(
         Some(&auth.player_id),
-        key,
+        key.0,
         &format!("post_move {game_id} {expected:?}"),
         &mv,
     );
-    let player_id = auth.player_id;
-    idempotency::run(&state.db.clone(), idem, |idem| async move {
-        state
-            .games
-            .play(
-                &game_id,
-                &player_id,
-                &mv,
-                expected,
-                idem.as_ref(),
-                |snapshot, seq| {
-                    let seat = snapshot.seat_of(&player_id);
-                    let body = MoveAccepted {
-                        seq,
-                        version: snapshot.row.version,
-                        game: GameResource::build(snapshot, seat),
-                    };
-                    Ok(Stored::new(StatusCode::OK, body)?.with_version(snapshot.row.version))
-                },
-            )
-            .await
-    })
-    .await
+    let answer = state
+        .games
+        .play(
+            &game_id,
+            &auth.player_id,
+            &mv,
+            expected,
+            idem.as_ref(),
+            &MoveAnswer {
+                player_id: &auth.player_id,
+            },
+        )
+        .await?;
+    respond(answer)
 }

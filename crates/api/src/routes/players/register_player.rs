@@ -5,9 +5,10 @@ use chrono::Utc;
 use crate::app::AppState;
 use crate::db::models::PlayerRow;
 use crate::error::{ApiError, Problem};
-use crate::idempotency::{IdemRequest, IdempotencyKey, Stored};
+use crate::idempotency::{IdemRequest, Stored};
 use crate::resources::{PlayerCreated, RegisterPlayerRequest};
 use crate::routes::doc;
+use crate::routes::idempotent::{IdempotencyKey, respond};
 
 const MAX_NAME_CHARS: usize = 64;
 
@@ -49,7 +50,7 @@ pub async fn register_player(
         ));
     }
     let fingerprint = serde_json::json!({ "display_name": display_name });
-    let idem = IdemRequest::new(None, key, "register_player", &fingerprint);
+    let idem = IdemRequest::new(None, key.0, "register_player", &fingerprint);
     // A registration's answer carries a bearer token, which is sent once and
     // kept nowhere: its key's record holds the player id only, and a second
     // use of the key is refused instead of replayed (issue 12.2).
@@ -66,7 +67,7 @@ pub async fn register_player(
     let record = idem
         .map(|i| {
             let kept = serde_json::json!({ "player_id": player.id });
-            Ok::<_, ApiError>(i.record(&Stored::new(StatusCode::CREATED, kept)?))
+            Ok::<_, ApiError>(i.record(&Stored::new(StatusCode::CREATED.as_u16(), kept)?))
         })
         .transpose()?;
     state
@@ -85,5 +86,5 @@ pub async fn register_player(
         token_type: "Bearer".to_owned(),
         expires_at,
     };
-    Ok(Stored::new(StatusCode::CREATED, created)?.into_response())
+    respond(Stored::new(StatusCode::CREATED.as_u16(), created)?)
 }

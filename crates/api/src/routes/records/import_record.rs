@@ -7,8 +7,9 @@ use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::records::record_refused;
-use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::idempotency::{IdemRequest, Stored};
 use crate::resources::GameResource;
+use crate::routes::idempotent::{self, IdempotencyKey};
 use crate::routes::{doc, games::known_player};
 
 /// The largest record accepted, in bytes: far above any real game's
@@ -78,16 +79,17 @@ pub async fn import_record(
     .map_err(record_refused)?;
     let importer = known_player(&state, &auth.player_id).await?;
     let fingerprint = serde_json::Value::String(crate::random::sha256_hex(text.as_bytes()));
-    let idem = IdemRequest::new(Some(&importer.id), key, "import_record", &fingerprint);
-    idempotency::run(&state.db.clone(), idem, |idem| async move {
+    let idem = IdemRequest::new(Some(&importer.id), key.0, "import_record", &fingerprint);
+    idempotent::run(&state.db.clone(), idem, |idem| async move {
         state
             .games
             .import(&importer, &record, idem.as_ref(), |snapshot| {
-                Ok(
-                    Stored::new(StatusCode::CREATED, GameResource::build(snapshot, None))?
-                        .with_location(format!("/v1/games/{}", snapshot.row.id))
-                        .with_version(snapshot.row.version),
-                )
+                Ok(Stored::new(
+                    StatusCode::CREATED.as_u16(),
+                    GameResource::build(snapshot, None),
+                )?
+                .with_location(format!("/v1/games/{}", snapshot.row.id))
+                .with_version(snapshot.row.version))
             })
             .await
     })

@@ -1,0 +1,129 @@
+//! The game service's one error type. It says what went wrong in the
+//! service's terms (a refusal with its code and ruling, no such game, a
+//! stale `If-Match`, …) and nothing about HTTP: `crate::error` maps it to a
+//! status and a problem+json document, in one `From` impl.
+
+use std::fmt;
+
+use crate::db::DbError;
+
+/// Why a request was refused: a stable code, the ruling that refused it
+/// (LH-n, CH-n, G-n) if a rule did, and words for a person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub rule: Option<&'static str>,
+    pub message: String,
+}
+
+/// What can go wrong in the game service.
+#[derive(Debug)]
+pub enum ServiceError {
+    /// The request does not fit the game as it is now (already seated, not
+    /// your turn, over, …): asking again later may succeed.
+    Conflict(Refusal),
+    /// The request is not valid: an unknown kind, a bad setting, a seat
+    /// that does not exist, a move that is not a move of this game.
+    Invalid(Refusal),
+    /// The game's rules refused the move (G-3); `rule` names the ruling.
+    IllegalMove(Refusal),
+    /// The caller holds no seat in the game, for what only a seat may do.
+    NotSeated,
+    GameNotFound,
+    /// The version the client decided on (`If-Match`) is no longer current.
+    PreconditionFailed {
+        current_version: i64,
+    },
+    /// The game kept changing while the change was decided again and again.
+    Contention,
+    /// A request with the same idempotency key is being applied and has no
+    /// answer yet; retrying shortly gets it.
+    IdempotencyKeyInFlight,
+    /// The idempotency key was used for a different request.
+    IdempotencyKeyReused,
+    /// The idempotency key already registered a player; that answer held
+    /// a bearer token, which is never stored, so it cannot be replayed.
+    IdempotencyKeyUsed,
+    /// The store failed (an outage or a bug).
+    Store(DbError),
+    /// A broken invariant; the cause is logged, never sent.
+    Internal(String),
+}
+
+impl ServiceError {
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        ServiceError::Conflict(Refusal {
+            code,
+            rule: None,
+            message: message.into(),
+        })
+    }
+
+    pub fn invalid(code: &'static str, message: impl Into<String>) -> Self {
+        ServiceError::Invalid(Refusal {
+            code,
+            rule: None,
+            message: message.into(),
+        })
+    }
+
+    pub fn internal(cause: impl fmt::Display) -> Self {
+        ServiceError::Internal(cause.to_string())
+    }
+
+    /// Whether this answers the request itself (a refusal the game decided)
+    /// rather than a failure to answer it.
+    pub fn is_refusal(&self) -> bool {
+        !matches!(
+            self,
+            ServiceError::Store(_) | ServiceError::Internal(_) | ServiceError::Contention
+        )
+    }
+}
+
+impl From<DbError> for ServiceError {
+    fn from(e: DbError) -> Self {
+        ServiceError::Store(e)
+    }
+}
+
+impl From<super::any_game::MoveRefusal> for ServiceError {
+    fn from(e: super::any_game::MoveRefusal) -> Self {
+        use super::any_game::MoveRefusal;
+        match e {
+            MoveRefusal::Malformed(message) => ServiceError::invalid("malformed_move", message),
+            MoveRefusal::Rule {
+                code,
+                rule,
+                message,
+            } => ServiceError::IllegalMove(Refusal {
+                code,
+                rule,
+                message,
+            }),
+        }
+    }
+}
+
+impl fmt::Display for ServiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServiceError::Conflict(r) | ServiceError::Invalid(r) | ServiceError::IllegalMove(r) => {
+                write!(f, "{}: {}", r.code, r.message)
+            }
+            ServiceError::NotSeated => f.write_str("not seated"),
+            ServiceError::GameNotFound => f.write_str("no such game"),
+            ServiceError::PreconditionFailed { current_version } => {
+                write!(f, "If-Match does not hold (version {current_version})")
+            }
+            ServiceError::Contention => f.write_str("contention"),
+            ServiceError::IdempotencyKeyInFlight => f.write_str("idempotency key in flight"),
+            ServiceError::IdempotencyKeyReused => f.write_str("idempotency key reused"),
+            ServiceError::IdempotencyKeyUsed => f.write_str("idempotency key used"),
+            ServiceError::Store(e) => write!(f, "store: {e}"),
+            ServiceError::Internal(cause) => write!(f, "internal: {cause}"),
+        }
+    }
+}
+
+impl std::error::Error for ServiceError {}
