@@ -135,7 +135,7 @@ impl ApiError {
         self
     }
 
-    /// A game record refused at `line` of its text (issue 6, import): the
+    /// A game record refused at `line` of its text (an import): the
     /// code is the problem's (or, for an illegal move, the engine's) and
     /// the rule the ruling it breaks, both as the record library gives them.
     pub fn record_refused(

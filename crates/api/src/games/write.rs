@@ -6,7 +6,7 @@
 //!    the cache when this process knows them, else from the store);
 //! 2. if the request carries an idempotency key whose request already
 //!    committed (a copy that held the lock before this one), answer that
-//!    (issue 12.1);
+//!    (and not a refusal caused by that copy's success);
 //! 3. `decide(command, state)`: a [`Decision`] (the events to append and
 //!    what they change) or a typed refusal ([`ServiceError`]);
 //! 4. `commit`: append the events under the version guard
@@ -252,7 +252,7 @@ impl GameService {
 
     /// A refusal decided on a fresh read, unless this very request (its
     /// idempotency key) was committed meanwhile by another process: then
-    /// its answer, never the refusal that success caused (issue 12.1).
+    /// its answer, never the refusal that success caused.
     async fn refused_unless_committed(
         &self,
         refusal: ServiceError,

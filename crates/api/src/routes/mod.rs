@@ -92,7 +92,8 @@ pub fn if_none_match(req: &HttpRequest, version: i64) -> bool {
 /// Shared OpenAPI text.
 pub(crate) mod doc {
     pub const IDEMPOTENCY_KEY: &str = "Any unique string (e.g. a UUID). A retry with the same key \
-        returns the first successful answer and changes nothing.";
+        returns the first successful answer and changes nothing; a copy still in flight in another \
+        process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key).";
     pub const GAME_ID: &str = "The game's id.";
     pub const PROBLEM: &str = "application/problem+json";
 }

@@ -1,4 +1,4 @@
-//! The audit log (issue 6): every event says who made it and when, and the
+//! The audit log: every event says who made it and when, and the
 //! database itself refuses to change or remove one (a trigger on each
 //! backend), whoever asks.
 

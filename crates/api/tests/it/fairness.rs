@@ -1,4 +1,4 @@
-//! The verifiable shuffle in the server (issue 6, docs/fairness.md): the
+//! The verifiable shuffle in the server (docs/fairness.md): the
 //! commitment is public from creation, every seat may add entropy, the
 //! game is dealt from the dealing seed that mixes them, nothing of it shows
 //! before the end, and all of it is revealed after.

@@ -1,5 +1,4 @@
-//! Idempotency under concurrency and for registration (issue 12, items 1
-//! and 2): fifty identical requests with one `Idempotency-Key` sent at the
+//! Idempotency under concurrency and for registration: fifty identical requests with one `Idempotency-Key` sent at the
 //! same moment all get the first answer and append one event; a key used
 //! for a registration never hands out the token it produced, and no token
 //! is kept in the idempotency records.

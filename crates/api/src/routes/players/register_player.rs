@@ -25,7 +25,7 @@ const MAX_NAME_CHARS: usize = 64;
     tag = "players",
     operation_id = "register_player",
     request_body = RegisterPlayerRequest,
-    params(("Idempotency-Key" = Option<String>, Header, description = doc::IDEMPOTENCY_KEY)),
+    params(("Idempotency-Key" = Option<String>, Header, description = "Any unique string (e.g. a UUID). A registration is never replayed (its token is sent once and not kept): a second use of the key gets 409 `idempotency_key_used` and creates no player.")),
     responses(
         (status = 201, description = "The new player and their token", body = PlayerCreated),
         (status = 400, description = "Malformed JSON or header", body = Problem, content_type = doc::PROBLEM),
@@ -53,7 +53,7 @@ pub async fn register_player(
     let idem = IdemRequest::new(None, key.0, "register_player", &fingerprint);
     // A registration's answer carries a bearer token, which is sent once and
     // kept nowhere: its key's record holds the player id only, and a second
-    // use of the key is refused instead of replayed (issue 12.2).
+    // use of the key is refused instead of replayed.
     if let Some(idem) = &idem {
         idem.refuse_if_used(&state.db).await?;
     }

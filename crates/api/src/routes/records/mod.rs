@@ -1,4 +1,4 @@
-//! Replay and audit (issue 6): the view after any event, a finished game's
+//! Replay and audit: the view after any event, a finished game's
 //! portable record (`docs/record-format.md`), importing one, and verifying
 //! a finished game's shuffle and moves (`docs/fairness.md`).
 
