@@ -1,9 +1,10 @@
-//! Idempotency under concurrency and for registration: fifty identical requests with one `Idempotency-Key` sent at the
-//! same moment all get the first answer and append one event; a key used
-//! for a registration never hands out the token it produced, and no token
-//! is kept in the idempotency records.
+//! Idempotency under concurrency and for registration: fifty identical
+//! requests with one `Idempotency-Key` sent at the same moment (to one
+//! server, or split between two on one database) all get the first answer
+//! and append one event; a key used for a registration never hands out the
+//! token it produced, and no token is kept in the idempotency records.
 
-use crate::common::{Answer, Backend, TestServer, start};
+use crate::common::{Answer, Backend, TestServer, start, start_on};
 use futures_util::future::join_all;
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -61,6 +62,39 @@ async fn concurrent_identical_moves_get_the_first_answer(backend: Backend) {
 }
 
 on_both_backends!(concurrent_identical_moves_get_the_first_answer);
+
+/// The same race split between two servers on one database: the copies
+/// in the process that lost find the winner's record after their own
+/// decision is refused (or their record is refused), and answer with it.
+async fn identical_moves_across_two_servers_get_the_first_answer(backend: Backend) {
+    let a = start(backend).await;
+    let b = start_on(a.target.clone()).await;
+    let (ann, bob, id) = a.ann_and_bob_playing(json!({"players": 2})).await;
+    let path = format!("/v1/games/{id}/moves");
+    for round in 0..3 {
+        let game = a.game(&id, Some(&ann.token)).await;
+        let mover = match game.json["to_act"][0].as_u64() {
+            Some(0) => &ann,
+            _ => &bob,
+        };
+        let mv = a.legal(mover, &id).await.json["moves"][0].clone();
+        let (before, _) = a.all_events(&id, None).await;
+        let key = format!("split-{round}");
+        let (on_a, on_b) = futures_util::join!(
+            fire(&a, &path, &mover.token, &mv, &key),
+            fire(&b, &path, &mover.token, &mv, &key)
+        );
+        let answers: Vec<Answer> = on_a.into_iter().chain(on_b).collect();
+        assert_all_first(&answers);
+        let (after, _) = a.all_events(&id, None).await;
+        let moves = |events: &[Value]| events.iter().filter(|e| e["type"] == "move").count();
+        assert_eq!(moves(&after), moves(&before) + 1, "one move appended");
+    }
+    b.server.stop().await;
+    a.server.stop().await;
+}
+
+on_both_backends!(identical_moves_across_two_servers_get_the_first_answer);
 
 /// 50 concurrent identical joins, for five players in turn: every caller
 /// gets the join's answer (never `409 already_seated`) and each player
