@@ -80,18 +80,6 @@ struct Inner {
 }
 
 impl ApiError {
-    /// Internal signal of a record's import: a concurrent request stored
-    /// the same idempotency key first ([`crate::routes::idempotent::run`]
-    /// answers with its response). The game service has its own variant.
-    pub const IDEMPOTENCY_RACE: &'static str = "idempotency_race";
-
-    pub fn idempotency_race() -> Self {
-        Self::conflict(
-            Self::IDEMPOTENCY_RACE,
-            "a request with this Idempotency-Key completed concurrently",
-        )
-    }
-
     /// A request with this key is still being applied (no answer stored
     /// yet): retryable, after `Retry-After` seconds.
     pub fn idempotency_key_in_flight() -> Self {

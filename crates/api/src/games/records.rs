@@ -429,7 +429,8 @@ impl GameService {
         let snapshot = Snapshot { row, seats, game };
         let stored = respond(&snapshot)?;
         let idem_row = idem.map(|i| i.record(&stored));
-        self.db
+        let imported = self
+            .db
             .import_game(
                 &players,
                 &new_game,
@@ -438,12 +439,15 @@ impl GameService {
                 &events,
                 idem_row.as_ref(),
             )
-            .await
-            .map_err(|e| match e {
-                DbError::IdempotencyTaken => ApiError::idempotency_race(),
-                e => e.into(),
-            })?;
-        Ok(stored)
+            .await;
+        match (imported, idem) {
+            (Ok(()), _) => Ok(stored),
+            // A concurrent copy of this request imported first: its answer.
+            (Err(DbError::IdempotencyTaken), Some(idem)) => {
+                Ok(idem.replay_winner(&self.db).await?)
+            }
+            (Err(e), _) => Err(e.into()),
+        }
     }
 }
 

@@ -65,10 +65,10 @@ pub fn respond(stored: Stored) -> Result<HttpResponse, ApiError> {
 }
 
 /// Runs `op` once for this idempotency key, for a change made outside the
-/// game service's write path (a record's import): replays a stored
-/// answer, or runs it (passing the request so its answer is stored
-/// atomically with the change) and replays the winner's answer if a
-/// concurrent duplicate stored its record first.
+/// game service's write path (a record's import): replays a stored answer,
+/// or runs it, passing the request so that its answer is stored atomically
+/// with the change (and a concurrent copy that stored first is answered
+/// with that copy's answer by `op` itself).
 pub async fn run<F, Fut>(
     db: &Db,
     idem: Option<IdemRequest>,
@@ -78,15 +78,10 @@ where
     F: FnOnce(Option<IdemRequest>) -> Fut,
     Fut: Future<Output = Result<Stored, ApiError>>,
 {
-    let Some(idem) = idem else {
-        return respond(op(None).await?);
-    };
-    if let Some(stored) = idem.replay(db).await? {
+    if let Some(idem) = &idem
+        && let Some(stored) = idem.replay(db).await?
+    {
         return respond(stored);
     }
-    match op(Some(idem.clone())).await {
-        Ok(stored) => respond(stored),
-        Err(e) if e.code() == ApiError::IDEMPOTENCY_RACE => respond(idem.replay_winner(db).await?),
-        Err(e) => Err(e),
-    }
+    respond(op(idem).await?)
 }
