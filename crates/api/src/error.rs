@@ -432,3 +432,88 @@ pub async fn problem_for_every_error(
 pub async fn no_route() -> HttpResponse {
     ApiError::not_found("no_route", "no such endpoint").error_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Refusal;
+
+    fn refusal(code: &'static str, rule: Option<&'static str>) -> Refusal {
+        Refusal {
+            code,
+            rule,
+            message: "words".to_owned(),
+        }
+    }
+
+    /// Each service error's status, code and rule as clients see them.
+    #[test]
+    fn service_errors_map_to_their_problems() {
+        let cases: Vec<(ServiceError, u16, &str, Option<&str>)> = vec![
+            (
+                ServiceError::Conflict(refusal("not_your_turn", None)),
+                409,
+                "not_your_turn",
+                None,
+            ),
+            (
+                ServiceError::Invalid(refusal("player_count", Some("CH-1"))),
+                422,
+                "player_count",
+                Some("CH-1"),
+            ),
+            (
+                ServiceError::IllegalMove(refusal("must_follow_suit", Some("LH-9"))),
+                422,
+                "must_follow_suit",
+                Some("LH-9"),
+            ),
+            (ServiceError::NotSeated, 403, "not_seated", None),
+            (ServiceError::GameNotFound, 404, "game_not_found", None),
+            (
+                ServiceError::PreconditionFailed { current_version: 7 },
+                412,
+                "version_mismatch",
+                None,
+            ),
+            (ServiceError::Contention, 409, "contention", None),
+            (
+                ServiceError::IdempotencyKeyInFlight,
+                409,
+                "idempotency_key_in_flight",
+                None,
+            ),
+            (
+                ServiceError::IdempotencyKeyReused,
+                422,
+                "idempotency_key_reused",
+                None,
+            ),
+            (
+                ServiceError::IdempotencyKeyUsed,
+                409,
+                "idempotency_key_used",
+                None,
+            ),
+            (
+                ServiceError::internal("a secret cause"),
+                500,
+                "internal_error",
+                None,
+            ),
+        ];
+        for (error, status, code, rule) in cases {
+            let problem = ApiError::from(error).problem();
+            assert_eq!((problem.status, problem.code.as_str()), (status, code));
+            assert_eq!(problem.rule.as_deref(), rule, "{code}");
+            assert!(!problem.detail.contains("secret"), "causes are never sent");
+        }
+    }
+
+    /// The in-flight refusal says when to retry.
+    #[test]
+    fn in_flight_has_retry_after() {
+        let response = ApiError::from(ServiceError::IdempotencyKeyInFlight).error_response();
+        assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "1");
+    }
+}

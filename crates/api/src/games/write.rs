@@ -287,17 +287,9 @@ impl GameService {
             updated_at: update.updated_at,
             ..known.row
         };
-        let answer = match render {
-            Some(render) => {
-                let snapshot = Snapshot {
-                    row: next_row.clone(),
-                    seats: change.seats.clone(),
-                    game: after.clone_box(),
-                };
-                Some(render.render(&snapshot, first_seq)?)
-            }
-            None => None,
-        };
+        let answer = render
+            .map(|r| render_after(r, &next_row, &change.seats, after, first_seq))
+            .transpose()?;
         let record = idem.zip(answer.as_ref()).map(|(i, a)| i.record(a));
         let appended = self
             .db
@@ -325,6 +317,21 @@ impl GameService {
             Err(e) => return Err(e.into()),
         };
         self.metrics().appends.inc();
+        let wakes_bots = change.wakes_bots;
+        self.committed(game_id, loaded, version, next_row, change);
+        Ok(Attempt::Done(Outcome::Committed(answer), wakes_bots))
+    }
+
+    /// After a commit: the cache holds the state, row and seats after it,
+    /// and watchers are told (step 6).
+    fn committed(
+        &self,
+        game_id: &str,
+        loaded: &mut LoadedGame,
+        version: i64,
+        next_row: GameRow,
+        change: Change,
+    ) {
         loaded.version = version;
         // Seat rows changed in the store are read back (names, entropy)
         // rather than trusted as decided.
@@ -336,7 +343,6 @@ impl GameService {
             loaded.game = next;
         }
         self.appended(game_id, version);
-        Ok(Attempt::Done(Outcome::Committed(answer), change.wakes_bots))
     }
 
     /// Waits before deciding again after a lost race: not at all when the
@@ -351,6 +357,22 @@ impl GameService {
         let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0] % 8);
         tokio::time::sleep(Duration::from_millis((1 << attempt.min(5)) + jitter)).await;
     }
+}
+
+/// The answer `render` gives for the game after the change.
+fn render_after(
+    render: &dyn Render,
+    row: &GameRow,
+    seats: &[SeatWithName],
+    after: &dyn AnyGame,
+    first_seq: i64,
+) -> Result<Stored, ServiceError> {
+    let snapshot = Snapshot {
+        row: row.clone(),
+        seats: seats.to_vec(),
+        game: after.clone_box(),
+    };
+    render.render(&snapshot, first_seq)
 }
 
 /// The game row's new status, seats to act and move clock after `change`.
