@@ -129,6 +129,27 @@ async fn concurrent_identical_joins_get_the_first_answer(backend: Backend) {
 
 on_both_backends!(concurrent_identical_joins_get_the_first_answer);
 
+/// 50 concurrent identical creates (no game lock to wait on: the key's
+/// unique record decides): every caller gets the created game's answer,
+/// and one game exists.
+async fn concurrent_identical_creates_get_the_first_answer(backend: Backend) {
+    let ts = start(backend).await;
+    let ann = ts.register("Ann").await;
+    let body = json!({"kind": "lost-heir", "config": {"players": 2}, "seats": ["open", "open"], "take_seat": 0});
+    let answers = fire(&ts, "/v1/games", &ann.token, &body, "create-1").await;
+    assert_all_first(&answers);
+    assert_eq!(answers[0].status.as_u16(), 201);
+    let listed = ts.get("/v1/games", None).await;
+    assert_eq!(
+        listed.json["games"].as_array().unwrap().len(),
+        1,
+        "one game"
+    );
+    ts.server.stop().await;
+}
+
+on_both_backends!(concurrent_identical_creates_get_the_first_answer);
+
 /// Two clients registering with the same key and name: the first gets
 /// its token; the second is told the key was used (`409
 /// idempotency_key_used`) and sees no token, and no second player is
