@@ -49,12 +49,12 @@ pub(super) fn next_deadline(
     }
     let movers = events
         .iter()
-        .filter(|e| e.event_type == log::MOVE)
+        .filter(|e| e.event.is_move())
         .filter_map(|e| e.actor_seat)
         .filter(|s| (0..16).contains(s))
         .fold(0, |m, s| m | (1 << s));
     let still_waiting = row.to_act & !movers;
-    let was_running = row.status == GameStatus::InProgress.as_str();
+    let was_running = row.status == GameStatus::InProgress;
     match row.deadline_at {
         Some(old) if was_running && to_act & !still_waiting == 0 => Some(old),
         _ => Some(now + chrono::Duration::seconds(secs)),
@@ -97,7 +97,7 @@ impl GameService {
     pub async fn deadline_step(&self, game_id: &str) -> Result<bool, ApiError> {
         let plan = |row: &GameRow, seats: &[SeatWithName], loaded: &LoadedGame| {
             let now = Utc::now();
-            if row.status != GameStatus::InProgress.as_str()
+            if row.status != GameStatus::InProgress
                 || row.deadline_at.is_none_or(|d| d > now)
             {
                 return Ok(None);
@@ -109,7 +109,7 @@ impl GameService {
             let Some(mv) = loaded.game.bot_move(seat, &mut rng) else {
                 return Ok(None);
             };
-            let policy = DeadlinePolicy::parse(row.on_deadline.as_deref());
+            let policy = row.on_deadline.unwrap_or_default();
             let mut after = seats.to_vec();
             let mut seat_change = None;
             if policy == DeadlinePolicy::Forfeit {
@@ -132,7 +132,7 @@ impl GameService {
             let mut plan =
                 self.plan_move(row, &after, loaded, seat, &mv, &Actor::Deadline { seat })?;
             plan.events
-                .insert(0, log::deadline_expired(seat, policy.as_str()));
+                .insert(0, log::deadline_expired(seat, policy));
             plan.seat_change = seat_change;
             Ok(Some(plan))
         };

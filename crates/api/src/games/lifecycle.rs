@@ -15,7 +15,9 @@ use crate::db::DbError;
 use crate::db::models::{GameRow, NewGame, PlayerRow, SeatChange, SeatRow, SeatWithName};
 use crate::error::ApiError;
 use crate::idempotency::{IdemRequest, Stored};
-use crate::resources::{CreateGameRequest, GameStatus, MAX_MOVE_DEADLINE_SECS, SeatSpec};
+use crate::resources::{
+    CreateGameRequest, DeadlinePolicy, GameStatus, MAX_MOVE_DEADLINE_SECS, SeatSpec,
+};
 
 impl GameService {
     /// Creates a game; it starts at once if no seat is left open.
@@ -138,7 +140,7 @@ impl GameService {
             id: id.clone(),
             kind: kind.name().to_owned(),
             config: game.config_json(),
-            status: status.as_str().to_owned(),
+            status,
             version: events.len() as i64,
             to_act,
             seed_commitment: commitment.clone(),
@@ -147,7 +149,7 @@ impl GameService {
             created_at: now,
             updated_at: now,
             move_deadline_secs,
-            on_deadline: on_deadline.clone(),
+            on_deadline,
             deadline_at,
         };
         let snapshot = Snapshot {
@@ -160,7 +162,7 @@ impl GameService {
             id: id.clone(),
             kind: snapshot.row.kind.clone(),
             config: snapshot.row.config.clone(),
-            status: snapshot.row.status.clone(),
+            status: snapshot.row.status,
             to_act,
             seed_commitment: commitment,
             seed: seed_hex,
@@ -210,7 +212,7 @@ impl GameService {
                     "you already hold a seat in this game",
                 ));
             }
-            if row.status != GameStatus::Open.as_str() {
+            if row.status != GameStatus::Open {
                 return Err(ApiError::conflict(
                     "game_not_open",
                     "the game has already started",
@@ -292,7 +294,7 @@ impl GameService {
     ) -> Result<Stored, ApiError> {
         let plan = |row: &GameRow, seats: &[SeatWithName], _: &LoadedGame| {
             let seat = seat_of(seats, player_id).ok_or_else(ApiError::not_seated)?;
-            if row.status == GameStatus::Finished.as_str() {
+            if row.status == GameStatus::Finished {
                 return Err(ApiError::conflict("game_over", "the game is over"));
             }
             let mut after = seats.to_vec();
@@ -314,7 +316,7 @@ impl GameService {
             held.seat.autoplay = enabled;
             Ok(Some(Plan {
                 events: vec![log::autoplay(seat, player_id, enabled)],
-                status: GameStatus::parse(&row.status),
+                status: row.status,
                 next: None,
                 seats: after,
                 seat_change: Some(SeatChange::Autoplay {
@@ -348,7 +350,7 @@ impl GameService {
     ) -> Result<Stored, ApiError> {
         let plan = |row: &GameRow, seats: &[SeatWithName], _: &LoadedGame| {
             let seat = seat_of(seats, player_id).ok_or_else(ApiError::not_seated)?;
-            if row.status != GameStatus::Open.as_str() {
+            if row.status != GameStatus::Open {
                 return Err(ApiError::conflict(
                     "game_started",
                     "a seat can only be left before the game starts",
@@ -409,7 +411,7 @@ fn redeal(row: &GameRow, seats: &[SeatWithName]) -> Result<Box<dyn AnyGame>, Api
 /// the stored policy.
 fn deadline_settings(
     request: &CreateGameRequest,
-) -> Result<(Option<i64>, Option<String>), ApiError> {
+) -> Result<(Option<i64>, Option<DeadlinePolicy>), ApiError> {
     match (request.move_deadline_secs, request.on_deadline) {
         (None, None) => Ok((None, None)),
         (None, Some(_)) => Err(ApiError::unprocessable(
@@ -424,7 +426,7 @@ fn deadline_settings(
         }
         (Some(secs), policy) => Ok((
             Some(secs as i64),
-            Some(policy.unwrap_or_default().as_str().to_owned()),
+            Some(policy.unwrap_or_default()),
         )),
     }
 }

@@ -6,6 +6,7 @@ pub mod any_game;
 mod bots;
 pub mod cache;
 mod deadlines;
+pub mod event;
 pub mod kinds;
 mod lifecycle;
 pub mod log;
@@ -14,6 +15,7 @@ pub mod notify;
 mod reads;
 pub mod records;
 mod service;
+pub mod status;
 pub mod watch;
 
 pub use any_game::{AnyGame, GameKind, LegalSet, MoveRefusal};

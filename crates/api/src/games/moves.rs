@@ -32,7 +32,7 @@ impl GameService {
         let has_bots = AtomicBool::new(false);
         let plan = |row: &GameRow, seats: &[SeatWithName], loaded: &LoadedGame| {
             let seat = seat_of(seats, player_id).ok_or_else(ApiError::not_seated)?;
-            match GameStatus::parse(&row.status) {
+            match row.status {
                 GameStatus::Open => {
                     return Err(ApiError::conflict(
                         "game_not_started",
@@ -82,7 +82,7 @@ impl GameService {
     ) -> Result<Plan, ApiError> {
         let mut next = loaded.game.clone_box();
         let played = next.play(seat, mv).map_err(refusal)?;
-        let mut events = vec![log::moved(played.json, actor)];
+        let mut events = vec![log::moved(seat, played, actor)];
         let finished = next.outcome().is_some();
         if finished {
             events.push(log::game_finished(
@@ -108,7 +108,7 @@ impl GameService {
     /// Plays one bot move if a bot seat must act; false when none must.
     pub(super) async fn bot_step(&self, game_id: &str) -> Result<bool, ApiError> {
         let plan = |row: &GameRow, seats: &[SeatWithName], loaded: &LoadedGame| {
-            if row.status != GameStatus::InProgress.as_str() {
+            if row.status != GameStatus::InProgress {
                 return Ok(None);
             }
             let bots = bot_seats(seats);

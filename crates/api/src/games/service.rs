@@ -22,6 +22,7 @@ use cards::{Seat, SeatSet};
 
 use super::any_game::{AnyGame, MoveRefusal};
 use super::cache::{Known, LoadedGame, StateCache};
+use super::event::GameEvent;
 use super::log;
 use crate::db::models::{GameRow, GameUpdate, NewEvent, SeatChange, SeatWithName};
 use crate::db::{Db, DbError};
@@ -49,7 +50,7 @@ impl Snapshot {
     }
 
     pub fn status(&self) -> GameStatus {
-        GameStatus::parse(&self.row.status)
+        self.row.status
     }
 }
 
@@ -295,13 +296,13 @@ impl GameService {
         let events = self.db.events(&row.id, loaded.version, missing).await?;
         // Autoplay and deadline events change no seat's entropy either.
         let only_play = events.iter().all(|e| {
-            [
-                log::MOVE,
-                log::GAME_FINISHED,
-                log::AUTOPLAY,
-                log::DEADLINE_EXPIRED,
-            ]
-            .contains(&e.event_type.as_str())
+            matches!(
+                e.event,
+                GameEvent::Move(_)
+                    | GameEvent::GameFinished(_)
+                    | GameEvent::Autoplay(_)
+                    | GameEvent::DeadlineExpired(_)
+            )
         });
         if events.len() as i64 != missing || !only_play {
             return Ok(false);
@@ -437,7 +438,7 @@ impl GameService {
             let deadline_at =
                 super::deadlines::next_deadline(&row, &plan.events, plan.status, to_act, now);
             let update = GameUpdate {
-                status: plan.status.as_str().to_owned(),
+                status: plan.status,
                 to_act,
                 deadline_at,
                 updated_at: now,
@@ -446,7 +447,7 @@ impl GameService {
             let new_version = loaded.version + plan.events.len() as i64;
             let next_row = GameRow {
                 version: new_version,
-                status: update.status.clone(),
+                status: update.status,
                 to_act,
                 deadline_at,
                 updated_at: now,
