@@ -97,9 +97,7 @@ impl GameService {
     pub async fn deadline_step(&self, game_id: &str) -> Result<bool, ApiError> {
         let plan = |row: &GameRow, seats: &[SeatWithName], loaded: &LoadedGame| {
             let now = Utc::now();
-            if row.status != GameStatus::InProgress
-                || row.deadline_at.is_none_or(|d| d > now)
-            {
+            if row.status != GameStatus::InProgress || row.deadline_at.is_none_or(|d| d > now) {
                 return Ok(None);
             }
             let Some(seat) = loaded.game.to_act().first() else {
@@ -131,8 +129,7 @@ impl GameService {
             }
             let mut plan =
                 self.plan_move(row, &after, loaded, seat, &mv, &Actor::Deadline { seat })?;
-            plan.events
-                .insert(0, log::deadline_expired(seat, policy));
+            plan.events.insert(0, log::deadline_expired(seat, policy));
             plan.seat_change = seat_change;
             Ok(Some(plan))
         };

@@ -424,9 +424,6 @@ fn deadline_settings(
                 format!("move_deadline_secs is 1 to {MAX_MOVE_DEADLINE_SECS} (30 days)"),
             ))
         }
-        (Some(secs), policy) => Ok((
-            Some(secs as i64),
-            Some(policy.unwrap_or_default()),
-        )),
+        (Some(secs), policy) => Ok((Some(secs as i64), Some(policy.unwrap_or_default()))),
     }
 }

@@ -216,7 +216,11 @@ pub fn apply(game: &mut dyn AnyGame, event: &EventRow) -> Result<(), ReplayError
 /// An event's payload as a viewer may read it, and whether it was cut: only
 /// a move's own `type` is left when its stored audience excludes this viewer
 /// while the game runs (a pass or discard by another seat, G-2).
-pub fn visible_payload(event: &EventRow, viewer_seat: Option<Seat>, finished: bool) -> (Value, bool) {
+pub fn visible_payload(
+    event: &EventRow,
+    viewer_seat: Option<Seat>,
+    finished: bool,
+) -> (Value, bool) {
     let payload = event.event.payload();
     if finished || event.audience.admits(viewer_seat) {
         return (payload, false);
@@ -297,7 +301,10 @@ mod tests {
             json: json!({"type": "discard", "cards": ["2C"]}),
             visibility: Visibility::ActorOnly,
         };
-        assert_eq!(moved(seat, discard, &Actor::Deadline { seat }).visible_to, Some(4));
+        assert_eq!(
+            moved(seat, discard, &Actor::Deadline { seat }).visible_to,
+            Some(4)
+        );
     }
 
     #[test]

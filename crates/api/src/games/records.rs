@@ -273,13 +273,10 @@ impl GameService {
         let info = history.info()?;
         let mut findings = Vec::new();
         let computed = game_record::fairness::commitment(&info.server_seed);
-        let published = history
-            .events
-            .iter()
-            .find_map(|e| match &e.event {
-                GameEvent::GameStarted(started) => Some(started.seed_commitment.clone()),
-                _ => None,
-            });
+        let published = history.events.iter().find_map(|e| match &e.event {
+            GameEvent::GameStarted(started) => Some(started.seed_commitment.clone()),
+            _ => None,
+        });
         for claimed in [Some(history.row.seed_commitment.clone()), published]
             .into_iter()
             .flatten()

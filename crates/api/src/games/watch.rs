@@ -250,8 +250,7 @@ impl GameService {
             }
             f.cursor = event.seq;
         }
-        let to_act =
-            row.status == GameStatus::InProgress && row.to_act & (1 << seat.number()) != 0;
+        let to_act = row.status == GameStatus::InProgress && row.to_act & (1 << seat.number()) != 0;
         if f.cursor == row.version && to_act && (!f.was_to_act || moved) {
             out.push(PlayerStreamItem::YourTurn(
                 self.your_turn(&row, seat).await?,

@@ -85,8 +85,20 @@ async fn the_log_cannot_be_changed(backend: Backend) {
     assert_eq!(before.len(), after.len());
     for (b, a) in before.iter().zip(&after) {
         assert_eq!(
-            (b.seq, b.event_type(), b.payload(), b.actor_bot, b.created_at),
-            (a.seq, a.event_type(), a.payload(), a.actor_bot, a.created_at)
+            (
+                b.seq,
+                b.event_type(),
+                b.payload(),
+                b.actor_bot,
+                b.created_at
+            ),
+            (
+                a.seq,
+                a.event_type(),
+                a.payload(),
+                a.actor_bot,
+                a.created_at
+            )
         );
     }
     // Other tables stay writable (games.version moves with every append).

@@ -731,7 +731,11 @@ async fn a_deadline_survives_a_restart(backend: Backend) {
     first.server.stop().await;
     tokio::time::sleep(Duration::from_millis(1200)).await;
     let untouched = first.server.state.db.events(&id, 0, 1000).await.unwrap();
-    assert!(!untouched.iter().any(|e| e.event_type() == "deadline_expired"));
+    assert!(
+        !untouched
+            .iter()
+            .any(|e| e.event_type() == "deadline_expired")
+    );
     let second = start_on(first.target.clone()).await;
     let start = Instant::now();
     loop {
