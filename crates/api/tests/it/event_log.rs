@@ -225,8 +225,10 @@ async fn raw_batch(target: &DatabaseTarget, sql: String) -> Result<(), String> {
 /// A synchronous connection to either backend, as the migrations use.
 enum RawConnection {
     Postgres(
-        diesel_async::async_connection_wrapper::AsyncConnectionWrapper<
-            diesel_async::AsyncPgConnection,
+        Box<
+            diesel_async::async_connection_wrapper::AsyncConnectionWrapper<
+                diesel_async::AsyncPgConnection,
+            >,
         >,
     ),
     Sqlite(diesel::SqliteConnection),
@@ -255,7 +257,7 @@ impl RawConnection {
             }};
         }
         match self {
-            RawConnection::Postgres(c) => run!(c, PG_MIGRATIONS),
+            RawConnection::Postgres(c) => run!(c.as_mut(), PG_MIGRATIONS),
             RawConnection::Sqlite(c) => run!(c, SQLITE_MIGRATIONS),
         }
     }
@@ -276,7 +278,7 @@ impl RawConnection {
             quote(game_id)
         );
         let rows: Vec<Row> = match self {
-            RawConnection::Postgres(c) => diesel::sql_query(sql).load(c).unwrap(),
+            RawConnection::Postgres(c) => diesel::sql_query(sql).load(c.as_mut()).unwrap(),
             RawConnection::Sqlite(c) => diesel::sql_query(sql).load(c).unwrap(),
         };
         rows.into_iter().map(|r| (r.seq, r.visible_to)).collect()
@@ -287,7 +289,7 @@ fn with_raw_connection<T>(target: &DatabaseTarget, f: impl FnOnce(&mut RawConnec
     use diesel::Connection;
     let mut conn = match target {
         DatabaseTarget::Postgres(url) => {
-            RawConnection::Postgres(Connection::establish(url).unwrap())
+            RawConnection::Postgres(Box::new(Connection::establish(url).unwrap()))
         }
         DatabaseTarget::Sqlite(path) => {
             RawConnection::Sqlite(Connection::establish(path.to_str().unwrap()).unwrap())
