@@ -32,33 +32,7 @@ impl GameKindName {
     }
 }
 
-/// Where a game is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GameStatus {
-    /// Waiting for seats to fill.
-    Open,
-    InProgress,
-    Finished,
-}
-
-impl GameStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Open => "open",
-            GameStatus::InProgress => "in_progress",
-            GameStatus::Finished => "finished",
-        }
-    }
-
-    pub fn parse(s: &str) -> GameStatus {
-        match s {
-            "open" => GameStatus::Open,
-            "in_progress" => GameStatus::InProgress,
-            _ => GameStatus::Finished,
-        }
-    }
-}
+pub use crate::db::status::{DeadlinePolicy, GameStatus};
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -88,7 +62,7 @@ pub struct PlayerCreated {
 
 // Set-up types are the service's own (`games::domain`); the request body
 // below is turned into its create-game command.
-pub use crate::games::{DeadlinePolicy, MAX_MOVE_DEADLINE_SECS, SeatSpec};
+pub use crate::games::{MAX_MOVE_DEADLINE_SECS, SeatSpec};
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -408,7 +382,7 @@ impl GameSummary {
         GameSummary {
             id: row.id.clone(),
             kind: row.kind.clone(),
-            status: GameStatus::parse(&row.status),
+            status: row.status,
             version: row.version,
             config: row.config.clone(),
             seats: seat_resources(seats),
@@ -416,7 +390,7 @@ impl GameSummary {
             move_deadline_secs: row.move_deadline_secs,
             on_deadline: row
                 .move_deadline_secs
-                .map(|_| DeadlinePolicy::parse(row.on_deadline.as_deref())),
+                .map(|_| row.on_deadline.unwrap_or_default()),
             deadline_at: row.deadline_at,
             seed_commitment: row.seed_commitment.clone(),
             created_at: row.created_at,
@@ -429,7 +403,7 @@ impl GameResource {
     /// The game as the holder of `seat` (or a spectator) sees it; everyone
     /// sees everything once it is over (G-2).
     pub fn build(snapshot: &Snapshot, seat: Option<Seat>) -> GameResource {
-        let status = GameStatus::parse(&snapshot.row.status);
+        let status = snapshot.row.status;
         let finished = status == GameStatus::Finished;
         // Before every seat is filled nobody sees a hand: the deal is not
         // final until the last seat's entropy is in, and showing a

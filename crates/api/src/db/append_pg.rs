@@ -80,14 +80,14 @@ impl<'a> AppendStatement<'a> {
     fn walk_events<'b>(&'b self, out: &mut AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         out.push_sql(
             "logged AS (INSERT INTO game_events (game_id, seq, event_type, schema_version, \
-             payload, actor_player_id, actor_seat, actor_bot, actor_deadline, created_at) \
-             SELECT moved.id, ",
+             payload, actor_player_id, actor_seat, actor_bot, actor_deadline, created_at, \
+             visible_to) SELECT moved.id, ",
         );
         out.push_bind_param::<BigInt, _>(&self.expected_version)?;
         out.push_sql(
             " + e.ord, e.event_type, e.schema_version, e.payload, \
-             e.actor_player_id, e.actor_seat, e.actor_bot, e.actor_deadline, e.created_at \
-             FROM moved, (VALUES ",
+             e.actor_player_id, e.actor_seat, e.actor_bot, e.actor_deadline, e.created_at, \
+             e.visible_to FROM moved, (VALUES ",
         );
         for (i, event) in self.events.iter().enumerate() {
             if i > 0 {
@@ -111,11 +111,13 @@ impl<'a> AppendStatement<'a> {
             out.push_bind_param::<Bool, _>(&event.actor_deadline)?;
             out.push_sql(", ");
             out.push_bind_param::<Timestamptz, _>(event.created_at.as_ref().unwrap_or(&self.now))?;
+            out.push_sql(", ");
+            out.push_bind_param::<Nullable<Integer>, _>(&event.visible_to)?;
             out.push_sql(")");
         }
         out.push_sql(
             ") AS e (ord, event_type, schema_version, payload, actor_player_id, actor_seat, \
-             actor_bot, actor_deadline, created_at) RETURNING seq)",
+             actor_bot, actor_deadline, created_at, visible_to) RETURNING seq)",
         );
         Ok(())
     }

@@ -8,10 +8,12 @@
 //! only the HTTP layer turns them into responses.
 
 mod append_pg;
+pub mod event;
 pub mod listen;
 pub mod models;
 mod queries;
 pub mod schema;
+pub mod status;
 
 use diesel::Connection as _;
 use diesel::SqliteConnection;

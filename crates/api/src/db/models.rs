@@ -2,7 +2,12 @@
 
 use chrono::{DateTime, Utc};
 use diesel::Queryable;
+use diesel::backend::Backend;
+use diesel::deserialize;
 use serde_json::Value;
+
+use super::event::{self, Audience, GameEvent};
+use super::status::{DeadlinePolicy, GameStatus};
 
 #[derive(Debug, Clone, Queryable)]
 pub struct PlayerRow {
@@ -16,7 +21,7 @@ pub struct GameRow {
     pub id: String,
     pub kind: String,
     pub config: Value,
-    pub status: String,
+    pub status: GameStatus,
     /// The seq of the last event (0 before any).
     pub version: i64,
     /// Bitmask of the seats that must act now.
@@ -30,8 +35,8 @@ pub struct GameRow {
     pub updated_at: DateTime<Utc>,
     /// The time allowed per move, if the game has a clock.
     pub move_deadline_secs: Option<i64>,
-    /// What happens when it runs out: `bot` or `forfeit`.
-    pub on_deadline: Option<String>,
+    /// What happens when it runs out (set with the clock).
+    pub on_deadline: Option<DeadlinePolicy>,
     /// When the seats that must act now run out of time.
     pub deadline_at: Option<DateTime<Utc>>,
 }
@@ -58,8 +63,41 @@ pub struct SeatWithName {
     pub display_name: Option<String>,
 }
 
-#[derive(Debug, Clone, Queryable)]
+/// A logged event, decoded: a row is only ever read through
+/// [`event::upgrade`] (the `Queryable` impl below), so an unknown type,
+/// schema version or visibility fails the read instead of passing as data.
+#[derive(Debug, Clone)]
 pub struct EventRow {
+    pub game_id: String,
+    pub seq: i64,
+    /// The version it was written under (the event is upgraded on reading).
+    pub schema_version: i32,
+    pub event: GameEvent,
+    pub actor_player_id: Option<String>,
+    pub actor_seat: Option<i32>,
+    pub actor_bot: bool,
+    pub created_at: DateTime<Utc>,
+    /// The server moved for the seat because its deadline passed.
+    pub actor_deadline: bool,
+    /// Who may read the payload while the game runs, decided at append time.
+    pub audience: Audience,
+}
+
+impl EventRow {
+    /// The event's type, as stored and served.
+    pub fn event_type(&self) -> &'static str {
+        self.event.type_name()
+    }
+
+    /// The event's whole payload, as stored (not filtered for any viewer).
+    pub fn payload(&self) -> Value {
+        self.event.payload()
+    }
+}
+
+/// A `game_events` row as stored, columns in table order.
+#[derive(Debug, Queryable)]
+pub struct StoredEvent {
     pub game_id: String,
     pub seq: i64,
     pub event_type: String,
@@ -69,8 +107,39 @@ pub struct EventRow {
     pub actor_seat: Option<i32>,
     pub actor_bot: bool,
     pub created_at: DateTime<Utc>,
-    /// The server moved for the seat because its deadline passed.
     pub actor_deadline: bool,
+    pub visible_to: Option<i32>,
+}
+
+impl TryFrom<StoredEvent> for EventRow {
+    type Error = event::EventError;
+
+    fn try_from(stored: StoredEvent) -> Result<Self, Self::Error> {
+        Ok(EventRow {
+            event: event::upgrade(stored.schema_version, &stored.event_type, &stored.payload)?,
+            audience: Audience::from_column(stored.visible_to)?,
+            game_id: stored.game_id,
+            seq: stored.seq,
+            schema_version: stored.schema_version,
+            actor_player_id: stored.actor_player_id,
+            actor_seat: stored.actor_seat,
+            actor_bot: stored.actor_bot,
+            created_at: stored.created_at,
+            actor_deadline: stored.actor_deadline,
+        })
+    }
+}
+
+impl<ST, DB> Queryable<ST, DB> for EventRow
+where
+    DB: Backend,
+    StoredEvent: Queryable<ST, DB>,
+{
+    type Row = <StoredEvent as Queryable<ST, DB>>::Row;
+
+    fn build(row: Self::Row) -> deserialize::Result<Self> {
+        Ok(EventRow::try_from(StoredEvent::build(row)?)?)
+    }
 }
 
 #[derive(Debug, Clone, Queryable)]
@@ -90,20 +159,23 @@ pub struct NewGame {
     pub id: String,
     pub kind: String,
     pub config: Value,
-    pub status: String,
+    pub status: GameStatus,
     pub to_act: i32,
     pub seed_commitment: String,
     pub seed: String,
     pub created_by: String,
     pub created_at: DateTime<Utc>,
     pub move_deadline_secs: Option<i64>,
-    pub on_deadline: Option<String>,
+    pub on_deadline: Option<DeadlinePolicy>,
     pub deadline_at: Option<DateTime<Utc>>,
 }
 
-/// An event to append (its seq is assigned by the append).
+/// An event to append (its seq is assigned by the append), built by
+/// `games::log` only: `event_type`, `schema_version`, `payload` and
+/// `visible_to` are `event`'s stored form, computed once there.
 #[derive(Debug, Clone)]
 pub struct NewEvent {
+    pub event: GameEvent,
     pub event_type: &'static str,
     pub schema_version: i32,
     pub payload: Value,
@@ -111,6 +183,8 @@ pub struct NewEvent {
     pub actor_seat: Option<i32>,
     pub actor_bot: bool,
     pub actor_deadline: bool,
+    /// `game_events.visible_to` ([`Audience::column`]): decided once, here.
+    pub visible_to: Option<i32>,
     /// When it happened; `None`: now. Only an imported record supplies
     /// its own times (its moves happened elsewhere).
     pub created_at: Option<DateTime<Utc>>,
@@ -151,7 +225,7 @@ pub enum SeatChange {
 /// What an append sets on the game row besides the version.
 #[derive(Debug, Clone)]
 pub struct GameUpdate {
-    pub status: String,
+    pub status: GameStatus,
     pub to_act: i32,
     /// The move clock after the change (null: none runs).
     pub deadline_at: Option<DateTime<Utc>>,

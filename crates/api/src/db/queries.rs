@@ -11,6 +11,7 @@ use super::models::{
     EventRow, GameRow, GameUpdate, IdempotencyRow, NewEvent, NewGame, NewIdempotency, PlayerRow,
     SeatChange, SeatRow, SeatWithName,
 };
+use super::status::GameStatus;
 use super::{Db, DbError, Pools};
 use crate::with_conn;
 
@@ -18,7 +19,7 @@ use crate::with_conn;
 #[derive(Debug, Clone, Default)]
 pub struct GameFilter {
     pub kind: Option<String>,
-    pub status: Option<String>,
+    pub status: Option<GameStatus>,
     /// Only games where this player holds a seat.
     pub player: Option<String>,
     pub limit: i64,
@@ -105,6 +106,7 @@ macro_rules! insert_events {
                     $s::game_events::actor_seat.eq(e.actor_seat),
                     $s::game_events::actor_bot.eq(e.actor_bot),
                     $s::game_events::actor_deadline.eq(e.actor_deadline),
+                    $s::game_events::visible_to.eq(e.visible_to),
                     $s::game_events::created_at.eq(e.created_at.unwrap_or(now)),
                 ))
                 .execute($conn)
@@ -141,7 +143,7 @@ impl Db {
     pub async fn count_in_progress(&self) -> Result<i64, DbError> {
         with_conn!(self, |conn, s| {
             Ok(s::games::table
-                .filter(s::games::status.eq("in_progress"))
+                .filter(s::games::status.eq(GameStatus::InProgress))
                 .count()
                 .get_result(conn)
                 .await?)
@@ -489,7 +491,7 @@ impl Db {
     pub async fn games_with_bots_in_progress(&self) -> Result<Vec<String>, DbError> {
         with_conn!(self, |conn, s| {
             Ok(s::games::table
-                .filter(s::games::status.eq("in_progress"))
+                .filter(s::games::status.eq(GameStatus::InProgress))
                 .filter(
                     s::games::id.eq_any(
                         s::seats::table
@@ -513,7 +515,7 @@ impl Db {
     ) -> Result<Vec<String>, DbError> {
         with_conn!(self, |conn, s| {
             Ok(s::games::table
-                .filter(s::games::status.eq("in_progress"))
+                .filter(s::games::status.eq(GameStatus::InProgress))
                 .filter(s::games::deadline_at.le(now))
                 .order(s::games::deadline_at)
                 .select(s::games::id)
@@ -530,7 +532,7 @@ impl Db {
             let rows = s::games::table
                 .inner_join(s::seats::table)
                 .filter(s::seats::player_id.eq(player_id))
-                .filter(s::games::status.eq("in_progress"))
+                .filter(s::games::status.eq(GameStatus::InProgress))
                 .filter(s::games::to_act.ne(0))
                 .order((s::games::updated_at, s::games::id))
                 .select((s::games::all_columns, s::seats::seat))
@@ -550,7 +552,7 @@ impl Db {
             Ok(s::games::table
                 .inner_join(s::seats::table)
                 .filter(s::seats::player_id.eq(player_id))
-                .filter(s::games::status.ne("finished"))
+                .filter(s::games::status.ne(GameStatus::Finished))
                 .select((s::games::id, s::games::version))
                 .load::<(String, i64)>(conn)
                 .await?)

@@ -18,6 +18,7 @@ macro_rules! tables {
                 id -> Text,
                 kind -> Text,
                 config -> $json,
+                /// `db::status::GameStatus` (checked by the database).
                 status -> Text,
                 version -> BigInt,
                 to_act -> Integer,
@@ -27,6 +28,7 @@ macro_rules! tables {
                 created_at -> $time,
                 updated_at -> $time,
                 move_deadline_secs -> Nullable<BigInt>,
+                /// `games::status::DeadlinePolicy` (checked by the database).
                 on_deadline -> Nullable<Text>,
                 deadline_at -> Nullable<$time>,
             }
@@ -58,6 +60,9 @@ macro_rules! tables {
                 created_at -> $time,
                 /// The server moved for the seat when its deadline passed.
                 actor_deadline -> Bool,
+                /// Who may read the payload while the game runs: null for
+                /// everyone, else that one seat (decided at append time).
+                visible_to -> Nullable<Integer>,
             }
         }
 

@@ -49,6 +49,8 @@ pub struct ConfigRefusal {
 #[derive(Debug, Clone)]
 pub struct PlayedMove {
     pub json: Value,
+    /// Who may see it while the game runs, as the engine judged the parsed
+    /// move: stored with its event (`games::log::moved`), never recomputed.
     pub visibility: Visibility,
 }
 
@@ -84,9 +86,6 @@ impl Clone for Box<dyn AnyGame> {
 pub trait GameKind: Send + Sync {
     fn name(&self) -> &'static str;
     fn new_game(&self, config: &Value, seed: Seed) -> Result<Box<dyn AnyGame>, ConfigRefusal>;
-    /// Who may see a logged move of this kind. A move that does not parse
-    /// is treated as hidden (the safe side of G-2).
-    fn visibility(&self, mv: &Value) -> Visibility;
 }
 
 /// [`AnyGame`] for a concrete ruleset.
@@ -224,13 +223,6 @@ where
             message: e.to_string(),
         })?;
         Ok(Box::new(Erased(game)))
-    }
-
-    fn visibility(&self, mv: &Value) -> Visibility {
-        match serde_json::from_value::<R::Move>(mv.clone()) {
-            Ok(parsed) => R::visibility(&parsed),
-            Err(_) => Visibility::ActorOnly,
-        }
     }
 }
 

@@ -27,9 +27,9 @@ use super::error::ServiceError;
 use super::log::{self, Actor};
 use super::moves::played;
 use super::service::GameService;
+use super::status::GameStatus;
 use super::write::{Command, Decision, State};
 use crate::db::models::{GameRow, NewEvent, SeatChange, SeatWithName};
-use crate::resources::GameStatus;
 
 /// How often the clock looks for games past their deadline.
 const CLOCK_TICK: Duration = Duration::from_millis(200);
@@ -53,12 +53,12 @@ pub(super) fn next_deadline(
     }
     let movers = events
         .iter()
-        .filter(|e| e.event_type == log::MOVE)
+        .filter(|e| e.event.is_move())
         .filter_map(|e| e.actor_seat)
         .filter(|s| (0..16).contains(s))
         .fold(0, |m, s| m | (1 << s));
     let still_waiting = row.to_act & !movers;
-    let was_running = row.status == GameStatus::InProgress.as_str();
+    let was_running = row.status == GameStatus::InProgress;
     match row.deadline_at {
         Some(old) if was_running && to_act & !still_waiting == 0 => Some(old),
         _ => Some(now + chrono::Duration::seconds(secs)),
@@ -110,9 +110,7 @@ impl GameService {
 /// now) has not passed: another process fired it, or the seat moved.
 pub(super) fn decide_deadline(state: &State<'_>) -> Result<Decision, ServiceError> {
     let row = state.row;
-    if row.status != GameStatus::InProgress.as_str()
-        || row.deadline_at.is_none_or(|d| d > Utc::now())
-    {
+    if row.status != GameStatus::InProgress || row.deadline_at.is_none_or(|d| d > Utc::now()) {
         return Ok(Decision::Nothing);
     }
     let Some(seat) = state.game.to_act().first() else {
@@ -122,16 +120,14 @@ pub(super) fn decide_deadline(state: &State<'_>) -> Result<Decision, ServiceErro
     let Some(mv) = state.game.bot_move(seat, &mut rng) else {
         return Ok(Decision::Nothing);
     };
-    let policy = DeadlinePolicy::parse(row.on_deadline.as_deref());
+    let policy = row.on_deadline.unwrap_or_default();
     let mut after = state.seats.to_vec();
     let seat_change = match policy {
         DeadlinePolicy::Forfeit => forfeit(&mut after, seat),
         DeadlinePolicy::Bot => None,
     };
     let mut change = played(state, &after, seat, &mv, &Actor::Deadline { seat })?;
-    change
-        .events
-        .insert(0, log::deadline_expired(seat, policy.as_str()));
+    change.events.insert(0, log::deadline_expired(seat, policy));
     change.seat_change = seat_change;
     // The bot plays the forfeited seat from now on; either way the next
     // seat to act may be a bot's.

@@ -18,34 +18,9 @@ pub enum SeatSpec {
     Bot,
 }
 
-/// What happens when a seat's move clock runs out.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DeadlinePolicy {
-    /// The server's bot makes that one move; the seat stays its player's.
-    #[default]
-    Bot,
-    /// The seat forfeits: the bot plays it for the rest of the game, the
-    /// player cannot take it back, and it is never among the winners.
-    Forfeit,
-}
-
-impl DeadlinePolicy {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DeadlinePolicy::Bot => "bot",
-            DeadlinePolicy::Forfeit => "forfeit",
-        }
-    }
-
-    /// The stored policy (`bot` when unset or unknown).
-    pub fn parse(s: Option<&str>) -> DeadlinePolicy {
-        match s {
-            Some("forfeit") => DeadlinePolicy::Forfeit,
-            _ => DeadlinePolicy::Bot,
-        }
-    }
-}
+/// What a deadline does: typed and checked in the database with the
+/// game's other columns (`status.rs`).
+pub use super::status::DeadlinePolicy;
 
 /// The longest time per move: 30 days.
 pub const MAX_MOVE_DEADLINE_SECS: u64 = 30 * 86_400;

@@ -10,16 +10,16 @@ use cards::{Seat, Seed};
 use super::any_game::AnyGame;
 use super::any_game::GameKind;
 use super::cache::LoadedGame;
-use super::domain::{CreateGame, MAX_MOVE_DEADLINE_SECS, SeatSpec};
+use super::domain::{CreateGame, DeadlinePolicy, MAX_MOVE_DEADLINE_SECS, SeatSpec};
 use super::error::{Refusal, ServiceError};
 use super::kinds;
 use super::log::{self, Actor};
 use super::service::{GameService, Snapshot, bot_seats, seat_of};
+use super::status::GameStatus;
 use super::write::{Change, Command, Decision, Outcome, Render, State};
 use crate::db::DbError;
 use crate::db::models::{GameRow, NewEvent, NewGame, PlayerRow, SeatChange, SeatRow, SeatWithName};
 use crate::idempotency::{IdemRequest, Stored, committed_answer};
-use crate::resources::GameStatus;
 
 /// A create command, checked: what the new game is made of.
 struct Checked {
@@ -28,7 +28,7 @@ struct Checked {
     take_seat: Option<u8>,
     entropy: Option<String>,
     move_deadline_secs: Option<i64>,
-    on_deadline: Option<String>,
+    on_deadline: Option<DeadlinePolicy>,
 }
 
 /// A new game as it is stored: its row, seats and first events, and its
@@ -254,9 +254,7 @@ fn new_table(
             GameStatus::InProgress
         } else {
             GameStatus::Open
-        }
-        .as_str()
-        .to_owned(),
+        },
         version: events.len() as i64,
         to_act: if full {
             log::seat_mask(game.to_act())
@@ -269,7 +267,7 @@ fn new_table(
         created_at: now,
         updated_at: now,
         move_deadline_secs: checked.move_deadline_secs,
-        on_deadline: checked.on_deadline.clone(),
+        on_deadline: checked.on_deadline,
         deadline_at: super::deadlines::first_deadline(checked.move_deadline_secs, full),
     };
     let snapshot = Snapshot {
@@ -333,14 +331,14 @@ fn stored_rows(snapshot: &Snapshot) -> (NewGame, Vec<SeatRow>) {
         id: row.id.clone(),
         kind: row.kind.clone(),
         config: row.config.clone(),
-        status: row.status.clone(),
+        status: row.status,
         to_act: row.to_act,
         seed_commitment: row.seed_commitment.clone(),
         seed: row.seed.clone(),
         created_by: row.created_by.clone(),
         created_at: row.created_at,
         move_deadline_secs: row.move_deadline_secs,
-        on_deadline: row.on_deadline.clone(),
+        on_deadline: row.on_deadline,
         deadline_at: row.deadline_at,
     };
     let seats = snapshot.seats.iter().map(|s| s.seat.clone()).collect();
@@ -363,7 +361,7 @@ pub(super) fn decide_join(
             "you already hold a seat in this game",
         ));
     }
-    if state.row.status != GameStatus::Open.as_str() {
+    if state.row.status != GameStatus::Open {
         return Err(ServiceError::conflict(
             "game_not_open",
             "the game has already started",
@@ -440,7 +438,7 @@ pub(super) fn decide_autoplay(
     enabled: bool,
 ) -> Result<Decision, ServiceError> {
     let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
-    if state.row.status == GameStatus::Finished.as_str() {
+    if state.row.status == GameStatus::Finished {
         return Err(ServiceError::conflict("game_over", "the game is over"));
     }
     let mut after = state.seats.to_vec();
@@ -462,7 +460,7 @@ pub(super) fn decide_autoplay(
     held.seat.autoplay = enabled;
     Ok(Decision::Change(Change {
         events: vec![log::autoplay(seat, player_id, enabled)],
-        status: GameStatus::parse(&state.row.status),
+        status: state.row.status,
         next: None,
         seats: after,
         seat_change: Some(SeatChange::Autoplay {
@@ -480,7 +478,7 @@ pub(super) fn decide_autoplay(
 /// the seat's entropy.
 pub(super) fn decide_leave(state: &State<'_>, player_id: &str) -> Result<Decision, ServiceError> {
     let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
-    if state.row.status != GameStatus::Open.as_str() {
+    if state.row.status != GameStatus::Open {
         return Err(ServiceError::conflict(
             "game_started",
             "a seat can only be left before the game starts",
@@ -537,7 +535,9 @@ fn redeal(row: &GameRow, seats: &[SeatWithName]) -> Result<Box<dyn AnyGame>, Ser
 
 /// The clock settings of a create command, checked: the time per move and
 /// the stored policy.
-fn deadline_settings(command: &CreateGame) -> Result<(Option<i64>, Option<String>), ServiceError> {
+fn deadline_settings(
+    command: &CreateGame,
+) -> Result<(Option<i64>, Option<DeadlinePolicy>), ServiceError> {
     match (command.move_deadline_secs, command.on_deadline) {
         (None, None) => Ok((None, None)),
         (None, Some(_)) => Err(ServiceError::invalid(
@@ -550,9 +550,6 @@ fn deadline_settings(command: &CreateGame) -> Result<(Option<i64>, Option<String
                 format!("move_deadline_secs is 1 to {MAX_MOVE_DEADLINE_SECS} (30 days)"),
             ))
         }
-        (Some(secs), policy) => Ok((
-            Some(secs as i64),
-            Some(policy.unwrap_or_default().as_str().to_owned()),
-        )),
+        (Some(secs), policy) => Ok((Some(secs as i64), Some(policy.unwrap_or_default()))),
     }
 }

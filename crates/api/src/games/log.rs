@@ -1,38 +1,19 @@
-//! The events of a game's log: their types and payloads, folding them into a
-//! state (G-1), and what each viewer may read of them (G-2).
-//!
-//! | type            | payload                                   | changes the engine state |
-//! |-----------------|-------------------------------------------|--------------------------|
-//! | `seat_taken`    | `{"seat", "player_id" \| null, "bot"}`    | no                       |
-//! | `seat_left`     | `{"seat", "player_id"}`                   | no                       |
-//! | `game_started`  | `{"seed_commitment", "to_act"}`           | no                       |
-//! | `move`          | the move, as `post_move` takes it         | yes                      |
-//! | `game_finished` | `{"outcome", "seed", "entropy", "dealing_seed", "forfeited"?}` | no   |
-//! | `autoplay`      | `{"seat", "enabled"}`                     | no                       |
-//! | `deadline_expired` | `{"seat", "policy"}` (then the bot's `move`) | no                 |
-//!
-//! `outcome` is the engine's (the cards' result, replayable from the log);
-//! `forfeited` (only when some seat did) lists the seats that forfeited on a
-//! deadline, which the api removes from the winners (see `docs/streams.md`).
-//! Every event carries a schema version so that old logs stay readable.
+//! Appending to and folding a game's log: building each [`GameEvent`] with
+//! its actor and audience (decided here, once, and stored), folding the log
+//! into a state (G-1), and what each viewer may read of it (G-2). The event
+//! types and their payloads are in [`super::event`].
 
-use cards::{Seat, SeatSet, Seed, Visibility};
+use cards::{Seat, SeatSet, Seed};
 use game_record::fairness::dealing_seed;
-use serde_json::{Value, json};
+use serde_json::{Map, Value};
 
-use super::any_game::{AnyGame, GameKind};
+use super::any_game::{AnyGame, PlayedMove};
+use super::event::{
+    Audience, DeadlineExpired, GameEvent, GameFinished, GameStarted, MovePlayed, SCHEMA_VERSION,
+    SeatLeft, SeatTaken,
+};
+use super::status::DeadlinePolicy;
 use crate::db::models::{EventRow, NewEvent, SeatWithName};
-
-/// The schema version written with every event type today.
-pub const SCHEMA_VERSION: i32 = 1;
-
-pub const SEAT_TAKEN: &str = "seat_taken";
-pub const SEAT_LEFT: &str = "seat_left";
-pub const GAME_STARTED: &str = "game_started";
-pub const MOVE: &str = "move";
-pub const GAME_FINISHED: &str = "game_finished";
-pub const AUTOPLAY: &str = "autoplay";
-pub const DEADLINE_EXPIRED: &str = "deadline_expired";
 
 /// Who made an event.
 #[derive(Debug, Clone)]
@@ -50,7 +31,8 @@ pub enum Actor {
     Server,
 }
 
-fn event(event_type: &'static str, payload: Value, actor: &Actor) -> NewEvent {
+/// The row to append for `event`: its stored form, computed once.
+fn event(event: GameEvent, actor: &Actor, audience: Audience) -> NewEvent {
     let seat_number = |seat: &Seat| Some(i32::from(seat.number()));
     let (actor_player_id, actor_seat, actor_bot, actor_deadline) = match actor {
         Actor::Player { player_id, seat } => (
@@ -64,21 +46,31 @@ fn event(event_type: &'static str, payload: Value, actor: &Actor) -> NewEvent {
         Actor::Server => (None, None, false, false),
     };
     NewEvent {
-        event_type,
+        event_type: event.type_name(),
         schema_version: SCHEMA_VERSION,
-        payload,
+        payload: event.payload(),
+        event,
         actor_player_id,
         actor_seat,
         actor_bot,
         actor_deadline,
+        visible_to: audience.column(),
         created_at: None,
     }
 }
 
+/// An event everyone may read as soon as it is logged.
+fn public(event: GameEvent, actor: &Actor) -> NewEvent {
+    self::event(event, actor, Audience::Everyone)
+}
+
 pub fn seat_taken(seat: Seat, player_id: Option<&str>, actor: &Actor) -> NewEvent {
-    let payload =
-        json!({"seat": seat.number(), "player_id": player_id, "bot": player_id.is_none()});
-    event(SEAT_TAKEN, payload, actor)
+    let taken = SeatTaken {
+        seat: seat.number(),
+        player_id: player_id.map(str::to_owned),
+        bot: player_id.is_none(),
+    };
+    public(GameEvent::SeatTaken(taken), actor)
 }
 
 pub fn seat_left(seat: Seat, player_id: &str) -> NewEvent {
@@ -86,23 +78,26 @@ pub fn seat_left(seat: Seat, player_id: &str) -> NewEvent {
         player_id: player_id.to_owned(),
         seat: Some(seat),
     };
-    event(
-        SEAT_LEFT,
-        json!({"seat": seat.number(), "player_id": player_id}),
-        &actor,
-    )
+    let left = SeatLeft {
+        seat: seat.number(),
+        player_id: player_id.to_owned(),
+    };
+    public(GameEvent::SeatLeft(left), &actor)
 }
 
 pub fn game_started(seed_commitment: &str, to_act: SeatSet) -> NewEvent {
-    event(
-        GAME_STARTED,
-        json!({"seed_commitment": seed_commitment, "to_act": seats_json(to_act)}),
-        &Actor::Server,
-    )
+    let started = GameStarted {
+        seed_commitment: seed_commitment.to_owned(),
+        to_act: seats_json(to_act),
+    };
+    public(GameEvent::GameStarted(started), &Actor::Server)
 }
 
-pub fn moved(mv: Value, actor: &Actor) -> NewEvent {
-    event(MOVE, mv, actor)
+/// A move `seat` played: visible to whom its engine said when it was
+/// played (a pass or discard only to its seat until the end, G-2).
+pub fn moved(seat: Seat, played: PlayedMove, actor: &Actor) -> NewEvent {
+    let audience = Audience::of_move(played.visibility, seat);
+    event(GameEvent::Move(MovePlayed(played.json)), actor, audience)
 }
 
 /// The end: the outcome and everything the deal was made from, revealed
@@ -118,16 +113,14 @@ pub fn game_finished(
         .parse::<Seed>()
         .map(|s| dealing_seed(&s, entropy).to_string())
         .ok();
-    let mut payload = json!({
-        "outcome": game.outcome(),
-        "seed": seed,
-        "entropy": entropy,
-        "dealing_seed": dealing,
-    });
-    if !forfeited.is_empty() {
-        payload["forfeited"] = json!(seats_json(forfeited));
-    }
-    event(GAME_FINISHED, payload, &Actor::Server)
+    let finished = GameFinished {
+        outcome: serde_json::to_value(game.outcome()).unwrap_or(Value::Null),
+        seed: seed.to_owned(),
+        entropy: entropy.to_vec(),
+        dealing_seed: dealing,
+        forfeited: seats_json(forfeited),
+    };
+    public(GameEvent::GameFinished(finished), &Actor::Server)
 }
 
 /// A player hands their seat to the server's bot, or takes it back.
@@ -136,22 +129,22 @@ pub fn autoplay(seat: Seat, player_id: &str, enabled: bool) -> NewEvent {
         player_id: player_id.to_owned(),
         seat: Some(seat),
     };
-    event(
-        AUTOPLAY,
-        json!({"seat": seat.number(), "enabled": enabled}),
-        &actor,
-    )
+    let autoplay = super::event::Autoplay {
+        seat: seat.number(),
+        enabled,
+    };
+    public(GameEvent::Autoplay(autoplay), &actor)
 }
 
 /// A seat's move clock ran out; the server acts by `policy` (`bot`: the bot
 /// plays this one move; `forfeit`: the seat forfeits and the bot plays it
 /// from now on). The bot's move follows as its own `move` event.
-pub fn deadline_expired(seat: Seat, policy: &str) -> NewEvent {
-    event(
-        DEADLINE_EXPIRED,
-        json!({"seat": seat.number(), "policy": policy}),
-        &Actor::Server,
-    )
+pub fn deadline_expired(seat: Seat, policy: DeadlinePolicy) -> NewEvent {
+    let expired = DeadlineExpired {
+        seat: seat.number(),
+        policy,
+    };
+    public(GameEvent::DeadlineExpired(expired), &Actor::Server)
 }
 
 pub fn seats_json(seats: SeatSet) -> Vec<u8> {
@@ -203,9 +196,9 @@ pub fn entropy_by_seat(seats: &[SeatWithName]) -> Vec<Option<String>> {
 
 /// Folds one event into `game` (only moves change the engine state).
 pub fn apply(game: &mut dyn AnyGame, event: &EventRow) -> Result<(), ReplayError> {
-    if event.event_type != MOVE {
+    let GameEvent::Move(MovePlayed(mv)) = &event.event else {
         return Ok(());
-    }
+    };
     let bad = |reason: String| ReplayError::BadEvent {
         seq: event.seq,
         reason,
@@ -215,86 +208,102 @@ pub fn apply(game: &mut dyn AnyGame, event: &EventRow) -> Result<(), ReplayError
         .and_then(|s| u8::try_from(s).ok())
         .map(Seat::new)
         .ok_or_else(|| bad("a move without a seat".to_owned()))?;
-    game.play(seat, &event.payload)
+    game.play(seat, mv)
         .map(drop)
         .map_err(|e| bad(format!("{e:?}")))
 }
 
-/// An event as a viewer may read it: `None` for the payload when its content
-/// is hidden from this viewer (a pass or discard by another seat while the
-/// game runs, G-2); only its move type is left.
+/// An event's payload as a viewer may read it, and whether it was cut: only
+/// a move's own `type` is left when its stored audience excludes this viewer
+/// while the game runs (a pass or discard by another seat, G-2).
 pub fn visible_payload(
-    kind: &dyn GameKind,
     event: &EventRow,
     viewer_seat: Option<Seat>,
     finished: bool,
 ) -> (Value, bool) {
-    if event.event_type != MOVE || finished {
-        return (event.payload.clone(), false);
+    let payload = event.event.payload();
+    if finished || event.audience.admits(viewer_seat) {
+        return (payload, false);
     }
-    let own = viewer_seat.is_some_and(|s| event.actor_seat == Some(i32::from(s.number())));
-    if own || kind.visibility(&event.payload) == Visibility::Public {
-        return (event.payload.clone(), false);
-    }
-    let move_type = event.payload.get("type").cloned().unwrap_or(Value::Null);
-    (json!({ "type": move_type }), true)
+    let move_type = payload.get("type").cloned().unwrap_or(Value::Null);
+    let only_type = Map::from_iter([("type".to_owned(), move_type)]);
+    (Value::Object(only_type), true)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::Utc;
+    use cards::Visibility;
+    use serde_json::json;
 
-    fn move_event(payload: Value, seat: i32) -> EventRow {
+    fn logged(new: NewEvent, seq: i64) -> EventRow {
         EventRow {
             game_id: "g".to_owned(),
-            seq: 9,
-            event_type: MOVE.to_owned(),
-            schema_version: SCHEMA_VERSION,
-            payload,
-            actor_player_id: None,
-            actor_seat: Some(seat),
-            actor_bot: true,
-            created_at: Utc::now(),
-            actor_deadline: false,
+            seq,
+            schema_version: new.schema_version,
+            actor_player_id: new.actor_player_id,
+            actor_seat: new.actor_seat,
+            actor_bot: new.actor_bot,
+            created_at: chrono::Utc::now(),
+            actor_deadline: new.actor_deadline,
+            audience: Audience::from_column(new.visible_to).unwrap(),
+            event: new.event,
         }
+    }
+
+    fn bot_move(seat: u8, json: Value, visibility: Visibility) -> EventRow {
+        let seat = Seat::new(seat);
+        let played = PlayedMove { json, visibility };
+        logged(moved(seat, played, &Actor::Bot { seat }), 9)
     }
 
     #[test]
     fn a_pass_shows_only_its_type_to_others_until_the_end() {
-        let kind = super::super::kinds::find("cancellation-hearts").unwrap();
-        let pass = move_event(
-            json!({"type": "pass_cards", "cards": ["QS", "2C", "AH"]}),
-            3,
-        );
+        let cards = json!({"type": "pass_cards", "cards": ["QS", "2C", "AH"]});
+        let pass = bot_move(3, cards.clone(), Visibility::ActorOnly);
+        assert_eq!(pass.audience, Audience::Seat(Seat::new(3)));
         let hidden = json!({"type": "pass_cards"});
         assert_eq!(
-            visible_payload(kind, &pass, Some(Seat::new(1)), false),
+            visible_payload(&pass, Some(Seat::new(1)), false),
             (hidden.clone(), true)
         );
-        assert_eq!(visible_payload(kind, &pass, None, false), (hidden, true));
+        assert_eq!(visible_payload(&pass, None, false), (hidden, true));
         assert_eq!(
-            visible_payload(kind, &pass, Some(Seat::new(3)), false),
-            (pass.payload.clone(), false)
+            visible_payload(&pass, Some(Seat::new(3)), false),
+            (cards.clone(), false)
         );
+        assert_eq!(visible_payload(&pass, None, true), (cards, false));
+    }
+
+    #[test]
+    fn a_card_played_and_every_other_event_is_public() {
+        let card = json!({"type": "play", "card": "toronto-mayor"});
+        let play = bot_move(0, card.clone(), Visibility::Public);
+        assert_eq!(play.audience, Audience::Everyone);
+        assert_eq!(visible_payload(&play, None, false), (card, false));
+        let taken = logged(seat_taken(Seat::new(2), None, &Actor::Server), 1);
+        assert_eq!(taken.audience, Audience::Everyone);
         assert_eq!(
-            visible_payload(kind, &pass, None, true),
-            (pass.payload.clone(), false)
+            visible_payload(&taken, None, false),
+            (json!({"seat": 2, "player_id": null, "bot": true}), false)
         );
     }
 
     #[test]
-    fn a_card_played_is_public_and_garbage_is_hidden() {
-        let kind = super::super::kinds::find("lost-heir").unwrap();
-        let play = move_event(json!({"type": "play", "card": "toronto-mayor"}), 0);
+    fn the_stored_form_is_the_events_own() {
+        let new = deadline_expired(Seat::new(1), DeadlinePolicy::Forfeit);
+        assert_eq!(new.event_type, "deadline_expired");
+        assert_eq!(new.payload, json!({"seat": 1, "policy": "forfeit"}));
+        assert_eq!(new.visible_to, None);
+        assert_eq!(new.schema_version, SCHEMA_VERSION);
+        let seat = Seat::new(4);
+        let discard = PlayedMove {
+            json: json!({"type": "discard", "cards": ["2C"]}),
+            visibility: Visibility::ActorOnly,
+        };
         assert_eq!(
-            visible_payload(kind, &play, None, false),
-            (play.payload.clone(), false)
-        );
-        let garbage = move_event(json!({"type": "teleport", "card": "heir"}), 0);
-        assert_eq!(
-            visible_payload(kind, &garbage, None, false),
-            (json!({"type": "teleport"}), true)
+            moved(seat, discard, &Actor::Deadline { seat }).visible_to,
+            Some(4)
         );
     }
 

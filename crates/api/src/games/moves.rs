@@ -9,10 +9,10 @@ use serde_json::Value;
 use super::error::ServiceError;
 use super::log::{self, Actor};
 use super::service::{GameService, bot_seats, forfeited_seats, seat_of};
+use super::status::GameStatus;
 use super::write::{Change, Command, Decision, Render, State};
 use crate::db::models::SeatWithName;
 use crate::idempotency::{IdemRequest, Stored};
-use crate::resources::GameStatus;
 
 impl GameService {
     /// Plays `mv` for the seat `player_id` holds. `if_match`: the version the
@@ -52,7 +52,7 @@ pub(super) fn decide_move(
     if_match: Option<i64>,
 ) -> Result<Decision, ServiceError> {
     let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
-    match GameStatus::parse(&state.row.status) {
+    match state.row.status {
         GameStatus::Open => {
             return Err(ServiceError::conflict(
                 "game_not_started",
@@ -89,7 +89,7 @@ pub(super) fn decide_move(
 
 /// A bot's move for the first bot seat (or seat on autoplay) that must act.
 pub(super) fn decide_bot_turn(state: &State<'_>) -> Result<Decision, ServiceError> {
-    if state.row.status != GameStatus::InProgress.as_str() {
+    if state.row.status != GameStatus::InProgress {
         return Ok(Decision::Nothing);
     }
     let bots = bot_seats(state.seats);
@@ -116,7 +116,7 @@ pub(super) fn played(
 ) -> Result<Change, ServiceError> {
     let mut next = state.game.clone_box();
     let played = next.play(seat, mv)?;
-    let mut events = vec![log::moved(played.json, actor)];
+    let mut events = vec![log::moved(seat, played, actor)];
     let finished = next.outcome().is_some();
     if finished {
         events.push(log::game_finished(

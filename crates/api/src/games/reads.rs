@@ -3,13 +3,12 @@
 
 use serde_json::Value;
 
-use super::kinds;
 use super::log;
 use super::service::{GameService, seat_of};
+use super::status::GameStatus;
 use crate::db::GameFilter;
 use crate::db::models::{EventRow, GameRow, SeatWithName};
 use crate::error::ApiError;
-use crate::resources::GameStatus;
 
 /// An event as one viewer may read it.
 #[derive(Debug)]
@@ -55,19 +54,17 @@ impl GameService {
         limit: i64,
     ) -> Result<LogPage, ApiError> {
         let (row, seats) = self.row_and_seats(game_id).await?;
-        let kind = kinds::find(&row.kind)
-            .ok_or_else(|| ApiError::internal(format!("unknown kind {}", row.kind)))?;
         let viewer = player_id.and_then(|p| seat_of(&seats, p));
         // "Finished" is judged by the row read before the events: a game
         // that ends meanwhile is still filtered, never the reverse.
-        let finished = row.status == GameStatus::Finished.as_str();
+        let finished = row.status == GameStatus::Finished;
         let events = self
             .db
             .events(&row.id, after, limit)
             .await?
             .into_iter()
             .map(|row| {
-                let (payload, redacted) = log::visible_payload(kind, &row, viewer, finished);
+                let (payload, redacted) = log::visible_payload(&row, viewer, finished);
                 VisibleEvent {
                     row,
                     payload,
@@ -90,14 +87,14 @@ impl GameService {
     ) -> Result<Vec<(GameRow, Vec<SeatWithName>)>, ApiError> {
         let mut filter = GameFilter {
             kind: query.kind.clone(),
-            status: query.status.map(|s| s.as_str().to_owned()),
+            status: query.status,
             player: query.to_act_for.clone(),
             limit: query.limit,
             offset: query.offset,
         };
         if query.to_act_for.is_some() {
             // Filter on the seat after reading; page in memory.
-            filter.status = Some(GameStatus::InProgress.as_str().to_owned());
+            filter.status = Some(GameStatus::InProgress);
             filter.limit = 10_000;
             filter.offset = 0;
         }

@@ -11,13 +11,15 @@ use game_record::{
     Actor as RecordActor, GameInfo, GameKind as RecordKind, GameRecord, RecordError, RecordedMove,
 };
 
+use super::event::{GameEvent, MovePlayed};
 use super::log::{self, Actor};
 use super::service::{GameService, Snapshot, seat_of};
+use super::status::GameStatus;
 use crate::db::DbError;
 use crate::db::models::{EventRow, GameRow, NewEvent, NewGame, PlayerRow, SeatRow, SeatWithName};
 use crate::error::ApiError;
 use crate::idempotency::{IdemRequest, Stored};
-use crate::resources::{GameStatus, ViewerKind};
+use crate::resources::ViewerKind;
 
 /// Events read per query while reading a whole log.
 const PAGE: i64 = 1000;
@@ -127,20 +129,23 @@ fn record_kind(row: &GameRow) -> Result<RecordKind, ApiError> {
 fn recorded_moves(events: &[EventRow]) -> Result<Vec<RecordedMove>, ApiError> {
     events
         .iter()
-        .filter(|e| e.event_type == log::MOVE)
-        .map(|e| {
+        .filter_map(|e| match &e.event {
+            GameEvent::Move(MovePlayed(mv)) => Some((e, mv)),
+            _ => None,
+        })
+        .map(|(e, mv)| {
             let seat = e
                 .actor_seat
                 .and_then(|s| u8::try_from(s).ok())
                 .ok_or_else(|| ApiError::internal(format!("move {} has no seat", e.seq)))?;
-            Ok(RecordedMove::new(seat, e.payload.clone(), record_actor(e)))
+            Ok(RecordedMove::new(seat, mv.clone(), record_actor(e)))
         })
         .collect()
 }
 
 impl History {
     fn finished(&self) -> bool {
-        self.row.status == GameStatus::Finished.as_str()
+        self.row.status == GameStatus::Finished
     }
 
     /// Everything but the moves. The seed is the stored one: callers reveal
@@ -149,7 +154,7 @@ impl History {
         let ended = self
             .events
             .iter()
-            .find(|e| e.event_type == log::GAME_FINISHED)
+            .find(|e| matches!(e.event, GameEvent::GameFinished(_)))
             .map(|e| record_time(e.created_at));
         Ok(GameInfo {
             kind: record_kind(&self.row)?,
@@ -215,7 +220,7 @@ impl GameService {
         seq: Option<i64>,
     ) -> Result<ReplayPoint, ApiError> {
         let history = self.history(game_id).await?;
-        if history.row.status == GameStatus::Open.as_str() {
+        if history.row.status == GameStatus::Open {
             return Err(ApiError::conflict(
                 "game_not_started",
                 "nothing is dealt before every seat is filled",
@@ -269,16 +274,10 @@ impl GameService {
         let info = history.info()?;
         let mut findings = Vec::new();
         let computed = game_record::fairness::commitment(&info.server_seed);
-        let published = history
-            .events
-            .iter()
-            .find(|e| e.event_type == log::GAME_STARTED)
-            .and_then(|e| {
-                e.payload
-                    .get("seed_commitment")?
-                    .as_str()
-                    .map(str::to_owned)
-            });
+        let published = history.events.iter().find_map(|e| match &e.event {
+            GameEvent::GameStarted(started) => Some(started.seed_commitment.clone()),
+            _ => None,
+        });
         for claimed in [Some(history.row.seed_commitment.clone()), published]
             .into_iter()
             .flatten()
@@ -399,7 +398,7 @@ impl GameService {
             id: id.clone(),
             kind: record.kind.code().to_owned(),
             config: game.config_json(),
-            status: GameStatus::Finished.as_str().to_owned(),
+            status: GameStatus::Finished,
             version: events.len() as i64,
             to_act: 0,
             seed_commitment: record.commitment.clone(),
@@ -415,7 +414,7 @@ impl GameService {
             id: row.id.clone(),
             kind: row.kind.clone(),
             config: row.config.clone(),
-            status: row.status.clone(),
+            status: row.status,
             to_act: 0,
             seed_commitment: row.seed_commitment.clone(),
             seed: row.seed.clone(),
@@ -492,7 +491,7 @@ fn imported_log(
             RecordActor::Bot => Actor::Bot { seat },
             RecordActor::Deadline => Actor::Deadline { seat },
         };
-        events.push(log::moved(played.json, &actor));
+        events.push(log::moved(seat, played, &actor));
     }
     if game.outcome().is_none() {
         return Err(ApiError::internal("a finished record replays unfinished"));

@@ -16,10 +16,11 @@ use cards::{Seat, SeatSet};
 use super::any_game::AnyGame;
 use super::cache::{Known, LoadedGame, StateCache};
 use super::error::ServiceError;
+use super::event::GameEvent;
 use super::log;
+use super::status::GameStatus;
 use crate::db::Db;
 use crate::db::models::{GameRow, SeatWithName};
-use crate::resources::GameStatus;
 
 /// Events read per query while folding a log.
 const FOLD_PAGE: i64 = 1000;
@@ -39,7 +40,7 @@ impl Snapshot {
     }
 
     pub fn status(&self) -> GameStatus {
-        GameStatus::parse(&self.row.status)
+        self.row.status
     }
 }
 
@@ -249,13 +250,13 @@ impl GameService {
         let events = self.db.events(&row.id, loaded.version, missing).await?;
         // Autoplay and deadline events change no seat's entropy either.
         let only_play = events.iter().all(|e| {
-            [
-                log::MOVE,
-                log::GAME_FINISHED,
-                log::AUTOPLAY,
-                log::DEADLINE_EXPIRED,
-            ]
-            .contains(&e.event_type.as_str())
+            matches!(
+                e.event,
+                GameEvent::Move(_)
+                    | GameEvent::GameFinished(_)
+                    | GameEvent::Autoplay(_)
+                    | GameEvent::DeadlineExpired(_)
+            )
         });
         if events.len() as i64 != missing || !only_play {
             return Ok(false);

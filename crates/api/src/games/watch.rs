@@ -3,19 +3,19 @@
 //! reading, then reads the log from its cursor, so an append between the
 //! read and the wait is never missed; a signal only says "read again".
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use cards::Seat;
 use tokio::sync::mpsc;
 
-use super::log;
+use super::event::GameEvent;
 use super::notify::{Changed, Subscription};
 use super::reads::LogPage;
 use super::service::{GameService, seat_of};
+use super::status::GameStatus;
 use crate::error::ApiError;
-use crate::resources::GameStatus;
 use crate::resources::streams::{GameNotice, YourTurn};
 use crate::resources::{EventResource, streams::GameStateResource};
 
@@ -146,9 +146,6 @@ impl GameService {
         tx: mpsc::Sender<PlayerStreamItem>,
     ) -> Result<(), ApiError> {
         let mut followed: HashMap<String, Followed> = HashMap::new();
-        // Games under way or over where the player holds no seat: they can
-        // never become theirs, so their changes need no look.
-        let mut ignored: HashSet<String> = HashSet::new();
         for (game_id, version) in self.db.active_games_of(&player_id).await? {
             followed.insert(
                 game_id,
@@ -194,7 +191,7 @@ impl GameService {
             };
             for game_id in to_check {
                 let notices = self
-                    .player_notices(&game_id, &player_id, &mut followed, &mut ignored)
+                    .player_notices(&game_id, &player_id, &mut followed)
                     .await?;
                 for notice in notices {
                     if tx.send(notice).await.is_err() {
@@ -211,18 +208,14 @@ impl GameService {
         game_id: &str,
         player_id: &str,
         followed: &mut HashMap<String, Followed>,
-        ignored: &mut HashSet<String>,
     ) -> Result<Vec<PlayerStreamItem>, ApiError> {
         let Some(row) = self.db.game(game_id).await? else {
             return Ok(Vec::new());
         };
         let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
         let Some(seat) = seat_of(&seats, player_id) else {
-            // Not (or no longer) theirs; once started, never theirs.
+            // Not (or no longer) theirs.
             followed.remove(game_id);
-            if row.status != GameStatus::Open.as_str() {
-                ignored.insert(game_id.to_owned());
-            }
             return Ok(Vec::new());
         };
         let mut f = followed.get(game_id).copied().unwrap_or(Followed {
@@ -242,26 +235,29 @@ impl GameService {
             let notice = |event: &crate::db::models::EventRow| GameNotice {
                 game_id: game_id.to_owned(),
                 seq: event.seq,
-                event: event.payload.clone(),
+                event: event.event.payload(),
             };
-            match event.event_type.as_str() {
-                log::SEAT_TAKEN => out.push(PlayerStreamItem::SeatTaken(notice(&event))),
-                log::GAME_STARTED => out.push(PlayerStreamItem::GameStarted(notice(&event))),
-                log::GAME_FINISHED => out.push(PlayerStreamItem::GameOver(notice(&event))),
-                log::MOVE if event.actor_seat == Some(i32::from(seat.number())) => moved = true,
+            match &event.event {
+                GameEvent::SeatTaken(_) => out.push(PlayerStreamItem::SeatTaken(notice(&event))),
+                GameEvent::GameStarted(_) => {
+                    out.push(PlayerStreamItem::GameStarted(notice(&event)));
+                }
+                GameEvent::GameFinished(_) => out.push(PlayerStreamItem::GameOver(notice(&event))),
+                GameEvent::Move(_) if event.actor_seat == Some(i32::from(seat.number())) => {
+                    moved = true;
+                }
                 _ => {}
             }
             f.cursor = event.seq;
         }
-        let to_act =
-            row.status == GameStatus::InProgress.as_str() && row.to_act & (1 << seat.number()) != 0;
+        let to_act = row.status == GameStatus::InProgress && row.to_act & (1 << seat.number()) != 0;
         if f.cursor == row.version && to_act && (!f.was_to_act || moved) {
             out.push(PlayerStreamItem::YourTurn(
                 self.your_turn(&row, seat).await?,
             ));
         }
         f.was_to_act = to_act;
-        if row.status == GameStatus::Finished.as_str() {
+        if row.status == GameStatus::Finished {
             followed.remove(game_id);
         } else {
             followed.insert(game_id.to_owned(), f);

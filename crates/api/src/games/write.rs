@@ -33,10 +33,10 @@ use super::cache::{Known, LoadedGame};
 use super::error::ServiceError;
 use super::log;
 use super::service::{GameService, Snapshot};
+use super::status::GameStatus;
 use crate::db::DbError;
 use crate::db::models::{GameRow, GameUpdate, NewEvent, PlayerRow, SeatChange, SeatWithName};
 use crate::idempotency::{IdemRequest, Stored, committed_answer};
-use crate::resources::GameStatus;
 
 /// How many times a change is decided again after lost races.
 pub(super) const MAX_ATTEMPTS: u32 = 20;
@@ -281,7 +281,7 @@ impl GameService {
         let first_seq = loaded.version + 1;
         let next_row = GameRow {
             version: loaded.version + change.events.len() as i64,
-            status: update.status.clone(),
+            status: update.status,
             to_act: update.to_act,
             deadline_at: update.deadline_at,
             updated_at: update.updated_at,
@@ -383,7 +383,7 @@ fn row_update(row: &GameRow, change: &Change, after: &dyn AnyGame) -> GameUpdate
     };
     let now = crate::db::now();
     GameUpdate {
-        status: change.status.as_str().to_owned(),
+        status: change.status,
         to_act,
         deadline_at: super::deadlines::next_deadline(
             row,

@@ -17,7 +17,7 @@ impl EventResource {
     pub fn from_visible(event: VisibleEvent) -> EventResource {
         EventResource {
             seq: event.row.seq,
-            event_type: event.row.event_type,
+            event_type: event.row.event_type().to_owned(),
             schema_version: event.row.schema_version,
             actor: ActorResource {
                 seat: event.row.actor_seat.and_then(|s| u8::try_from(s).ok()),
@@ -81,7 +81,7 @@ impl GameStateResource {
         GameStateResource {
             game_id: row.id.clone(),
             version: row.version,
-            status: GameStatus::parse(&row.status),
+            status: row.status,
             to_act: mask_seats(row.to_act),
             deadline_at: row.deadline_at,
         }

@@ -104,18 +104,14 @@ async fn ten_passes_at_once(backend: Backend) {
     // and writes nothing.
     let db = &a.server.state.db;
     let stale = db.game(&id).await.unwrap().unwrap().version - 1;
-    let event = api::db::models::NewEvent {
-        event_type: "move",
-        schema_version: 1,
-        payload: json!({"type": "play", "card": "2C"}),
-        actor_player_id: None,
-        actor_seat: Some(0),
-        actor_bot: false,
-        actor_deadline: false,
-        created_at: None,
+    let seat = cards::Seat::new(0);
+    let played = api::games::any_game::PlayedMove {
+        json: json!({"type": "play", "card": "2C"}),
+        visibility: cards::Visibility::Public,
     };
+    let event = api::games::log::moved(seat, played, &api::games::log::Actor::Bot { seat });
     let update = api::db::models::GameUpdate {
-        status: "in_progress".to_owned(),
+        status: api::games::status::GameStatus::InProgress,
         to_act: 0,
         deadline_at: None,
         updated_at: api::db::now(),

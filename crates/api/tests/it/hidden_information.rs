@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use crate::common::{Answer, Backend, Player, TestServer, random_move, rng, start};
-use cards::{Seat, Viewer, Visibility};
+use cards::{Seat, Viewer};
 use serde_json::{Value, json};
 
 /// Every string in `value` that is the canonical code of a card of `kind`.
@@ -38,16 +38,18 @@ fn card_codes(kind: &str, value: &Value, out: &mut BTreeSet<String>) {
 async fn secret_codes(ts: &TestServer, id: &str, seat: Option<Seat>) -> (i64, BTreeSet<String>) {
     let truth = ts.server.state.games.rebuild_from_log(id).await.unwrap();
     let kind_name = truth.row.kind.clone();
-    let kind = api::games::kinds::find(&kind_name).unwrap();
     let mut all = BTreeSet::new();
     card_codes(&kind_name, &truth.game.view(Viewer::Omniscient), &mut all);
     let mut known = BTreeSet::new();
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
     card_codes(&kind_name, &truth.game.view(viewer), &mut known);
     let log = ts.server.state.db.events(id, 0, 100_000).await.unwrap();
-    for event in log.iter().filter(|e| e.event_type == "move") {
-        if kind.visibility(&event.payload) == Visibility::Public {
-            card_codes(&kind_name, &event.payload, &mut known);
+    // Face up: every move but a pass or a discard (CH-3, CH-10), judged
+    // here from the move itself, not from the audience the server stored.
+    for event in log.iter().filter(|e| e.event_type() == "move") {
+        let payload = event.payload();
+        if !matches!(payload["type"].as_str(), Some("pass_cards" | "discard")) {
+            card_codes(&kind_name, &payload, &mut known);
         }
     }
     let secret: BTreeSet<String> = all.difference(&known).cloned().collect();

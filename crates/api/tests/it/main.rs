@@ -8,6 +8,7 @@ mod audit;
 mod concurrency;
 mod e2e;
 mod errors;
+mod event_log;
 mod fairness;
 mod hidden_information;
 mod idempotency;

@@ -54,7 +54,7 @@ async fn continues_after_restart(backend: Backend) {
     assert!(after["version"].as_i64().unwrap() >= log_at_stop.len() as i64);
     let log_after = second.server.state.db.events(&id, 0, 10_000).await.unwrap();
     for (old, new) in log_at_stop.iter().zip(&log_after) {
-        assert_eq!((old.seq, &old.payload), (new.seq, &new.payload));
+        assert_eq!((old.seq, old.payload()), (new.seq, new.payload()));
     }
     let moves = second
         .play_out(&id, std::slice::from_ref(&ann), &mut r)

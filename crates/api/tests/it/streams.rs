@@ -248,7 +248,7 @@ async fn a_spectator_stream_carries_no_hidden_card() {
         assert_eq!(pass.data["redacted"], true);
         let seq = pass.id.unwrap();
         let logged = raw.iter().find(|e| e.seq == seq).unwrap();
-        assert_eq!(logged.payload["cards"].as_array().unwrap().len(), 3);
+        assert_eq!(logged.payload()["cards"].as_array().unwrap().len(), 3);
     }
     // The seat's own stream shows its own pass in full, the others' not.
     let mut own = Sse::open(
@@ -731,7 +731,11 @@ async fn a_deadline_survives_a_restart(backend: Backend) {
     first.server.stop().await;
     tokio::time::sleep(Duration::from_millis(1200)).await;
     let untouched = first.server.state.db.events(&id, 0, 1000).await.unwrap();
-    assert!(!untouched.iter().any(|e| e.event_type == "deadline_expired"));
+    assert!(
+        !untouched
+            .iter()
+            .any(|e| e.event_type() == "deadline_expired")
+    );
     let second = start_on(first.target.clone()).await;
     let start = Instant::now();
     loop {

@@ -1,0 +1,2 @@
+DROP TRIGGER game_events_known_type;
+ALTER TABLE game_events DROP COLUMN visible_to;
