@@ -130,11 +130,31 @@ pub trait Ruleset: Clone + Debug + Sized {
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
-    /// The sensible bot's move for `seat`, computed from that seat's view
-    /// only; `None` when `seat` need not act.
-    fn bot_move<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Self::Move>;
-
     fn is_over(&self) -> bool {
         self.outcome().is_some()
+    }
+}
+
+/// A ruleset's sensible bot: a computer player that sees what a player at
+/// its seat would see and nothing more.
+///
+/// Kept apart from [`Ruleset`] so that an engine's rules never depend on its
+/// bot: each engine implements this in its `bot` module, over its view and
+/// legal-move types only, and the signature of [`Bot::choose`] is what makes
+/// the bot unable to cheat (G-2).
+pub trait Bot: Ruleset {
+    /// The bot's move for the seat `view` was made for, from that view and
+    /// that seat's `legal` moves (plus `rng`, for ties); always one of
+    /// `legal`, `None` when `legal` is empty.
+    fn choose<R: rand::Rng + ?Sized>(
+        view: &Self::View,
+        legal: &Self::Legal,
+        rng: &mut R,
+    ) -> Option<Self::Move>;
+
+    /// The bot's move for `seat` now: [`Bot::choose`] on that seat's view
+    /// and legal moves; `None` when `seat` need not act.
+    fn bot_move<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Self::Move> {
+        Self::choose(&self.view(Viewer::Seat(seat)), &self.legal_moves(seat), rng)
     }
 }

@@ -100,7 +100,7 @@ impl Engine for LostHeir {
     fn play(&mut self, seat: u8, mv: &Value) -> Result<(), Refusal> {
         let mv: rules_lost_heir::Move =
             serde_json::from_value(mv.clone()).map_err(|e| Refusal::malformed(e.to_string()))?;
-        LostHeir::play(self, seat_of(seat), &mv).map_err(|e| Refusal::from_rule(&e))
+        Ruleset::play(self, seat_of(seat), &mv).map_err(|e| Refusal::from_rule(&e))
     }
 
     fn round_number(&self) -> u32 {
@@ -139,7 +139,7 @@ impl Engine for LostHeir {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        LostHeir::outcome(self)
+        Ruleset::outcome(self)
     }
 
     fn view_json(&self, viewer: Viewer) -> Value {
