@@ -26,7 +26,7 @@ impl GameService {
         idem: Option<&IdemRequest>,
         respond: impl Fn(&Snapshot, i64) -> Result<Stored, ApiError>,
     ) -> Result<Stored, ApiError> {
-        let kind = kinds::find(request.kind.as_str())
+        let kind = kinds::find(request.kind.code())
             .ok_or_else(|| ApiError::unprocessable("unknown_kind", "no such game kind"))?;
         let take_seat = request.take_seat;
         let entropy = checked_entropy(request.entropy.as_deref())?;
