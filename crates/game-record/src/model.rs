@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::engines::{Engine, Refusal, TrickEnd};
-pub use crate::kinds::GameKind;
-use crate::kinds::EngineVisitor;
 use crate::fairness::{commitment, dealing_seed};
+use crate::kinds::EngineVisitor;
+pub use crate::kinds::GameKind;
 
 /// Who made a move (issue 6, audit): the seated player, a bot playing for
 /// the seat, or the server when the seat's deadline passed.
