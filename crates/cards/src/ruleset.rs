@@ -85,7 +85,8 @@ pub struct Outcome {
 /// every state exactly. The state is private and only reachable through these
 /// checked operations. Implementations do no I/O.
 pub trait Ruleset: Clone + Debug + Sized {
-    /// The kind's stable name in the api (`lost-heir`, `cancellation-hearts`).
+    /// The kind's stable name in the api and in records (`lost-heir`,
+    /// `cancellation-hearts`); the list of kinds is `game_record::for_each_kind!`.
     const KIND: &'static str;
 
     /// Choices made at creation: player count, targets, variants.
