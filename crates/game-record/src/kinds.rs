@@ -12,7 +12,7 @@ use std::fmt;
 
 use cards::Ruleset;
 
-use crate::engines::Engine;
+use crate::engines::{Engine, Notation};
 
 /// Calls the macro `$callback` with every game kind, one entry each:
 /// `Variant = "Title", engine type;` (each with its doc comment).
@@ -74,6 +74,13 @@ macro_rules! declare_game_kind {
             pub const fn title(self) -> &'static str {
                 match self {
                     $(GameKind::$variant => $title,)*
+                }
+            }
+
+            /// How this kind is written in records.
+            pub(crate) fn notation(self) -> &'static Notation {
+                match self {
+                    $(GameKind::$variant => &<$engine as Engine>::NOTATION,)*
                 }
             }
 
