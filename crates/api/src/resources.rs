@@ -15,22 +15,9 @@ use crate::db::models::{GameRow, SeatWithName};
 use crate::games::Snapshot;
 use crate::games::log::mask_seats;
 
-/// A game kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameKindName {
-    LostHeir,
-    CancellationHearts,
-}
-
-impl GameKindName {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameKindName::LostHeir => "lost-heir",
-            GameKindName::CancellationHearts => "cancellation-hearts",
-        }
-    }
-}
+/// A game kind: the one list of kinds (`game_record::for_each_kind!`), also
+/// the document's `GameKindName` enum.
+pub use game_record::GameKind;
 
 pub use crate::db::status::{DeadlinePolicy, GameStatus};
 
@@ -76,7 +63,7 @@ pub use crate::games::{MAX_MOVE_DEADLINE_SECS, SeatSpec};
     "on_deadline": "bot"
 }))]
 pub struct CreateGameRequest {
-    pub kind: GameKindName,
+    pub kind: GameKind,
     /// The kind's configuration. Lost Heir: `{"players": 2|3|4,
     /// "partnerships": bool, "target": int}`; Cancellation Hearts:
     /// `{"players": 6..10, "target": int, "all_cancelled": "extend"|"carry_over"}`.
@@ -110,7 +97,7 @@ impl CreateGameRequest {
     /// The service's command for this request.
     pub fn command(&self) -> crate::games::CreateGame {
         crate::games::CreateGame {
-            kind: self.kind.as_str(),
+            kind: self.kind.code(),
             config: self.config.clone(),
             seats: self.seats.clone(),
             take_seat: self.take_seat,
@@ -464,11 +451,10 @@ mod tests {
 
     #[test]
     fn the_kind_names_in_requests_are_the_registered_kinds() {
-        let documented = [GameKindName::LostHeir, GameKindName::CancellationHearts];
         let registered: Vec<&str> = kinds::all().iter().map(|k| k.name()).collect();
-        assert_eq!(documented.map(GameKindName::as_str).to_vec(), registered);
-        for kind in documented {
-            assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+        assert_eq!(GameKind::CODES.to_vec(), registered);
+        for kind in GameKind::ALL {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.code());
         }
     }
 }

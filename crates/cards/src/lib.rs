@@ -10,7 +10,8 @@
 //! * [`Seat`], [`PlayerCount`], [`SeatSet`]: seat arithmetic (left, right, across).
 //! * [`Trick`]: the cards on the table, in play order from the leader.
 //! * [`Seed`], [`GameRng`], [`shuffle`]: the documented, deterministic shuffle.
-//! * [`Ruleset`]: what every engine implements so the api drives any game through one code path.
+//! * [`Ruleset`]: what every engine implements so the api drives any game through one code path;
+//!   [`Bot`]: each engine's sensible bot, over one seat's view and legal moves.
 
 mod hand;
 pub mod heir;
@@ -21,7 +22,7 @@ pub mod standard;
 mod trick;
 
 pub use hand::{CardKind, CardMask, Hand, MaskIter, TooManyCopies};
-pub use ruleset::{LegalMoves, Outcome, RuleViolation, Ruleset, Viewer, Visibility};
+pub use ruleset::{Bot, LegalMoves, Outcome, RuleViolation, Ruleset, Viewer, Visibility};
 pub use seat::{PlayerCount, Seat, SeatSet};
 pub use shuffle::{GameRng, ParseSeedError, Seed, SeedStream, random_below, shuffle};
 pub use trick::Trick;

@@ -85,7 +85,8 @@ pub struct Outcome {
 /// every state exactly. The state is private and only reachable through these
 /// checked operations. Implementations do no I/O.
 pub trait Ruleset: Clone + Debug + Sized {
-    /// The kind's stable name in the api (`lost-heir`, `cancellation-hearts`).
+    /// The kind's stable name in the api and in records (`lost-heir`,
+    /// `cancellation-hearts`); the list of kinds is `game_record::for_each_kind!`.
     const KIND: &'static str;
 
     /// Choices made at creation: player count, targets, variants.
@@ -130,11 +131,31 @@ pub trait Ruleset: Clone + Debug + Sized {
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
-    /// The sensible bot's move for `seat`, computed from that seat's view
-    /// only; `None` when `seat` need not act.
-    fn bot_move<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Self::Move>;
-
     fn is_over(&self) -> bool {
         self.outcome().is_some()
+    }
+}
+
+/// A ruleset's sensible bot: a computer player that sees what a player at
+/// its seat would see and nothing more.
+///
+/// Kept apart from [`Ruleset`] so that an engine's rules never depend on its
+/// bot: each engine implements this in its `bot` module, over its view and
+/// legal-move types only, and the signature of [`Bot::choose`] is what makes
+/// the bot unable to cheat (G-2).
+pub trait Bot: Ruleset {
+    /// The bot's move for the seat `view` was made for, from that view and
+    /// that seat's `legal` moves (plus `rng`, for ties); always one of
+    /// `legal`, `None` when `legal` is empty.
+    fn choose<R: rand::Rng + ?Sized>(
+        view: &Self::View,
+        legal: &Self::Legal,
+        rng: &mut R,
+    ) -> Option<Self::Move>;
+
+    /// The bot's move for `seat` now: [`Bot::choose`] on that seat's view
+    /// and legal moves; `None` when `seat` need not act.
+    fn bot_move<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Self::Move> {
+        Self::choose(&self.view(Viewer::Seat(seat)), &self.legal_moves(seat), rng)
     }
 }

@@ -6,6 +6,8 @@ use cards::standard::Card;
 use cards::{Hand, Outcome, RuleViolation, Ruleset, Seat, Seed, Viewer};
 use rules_cancel_hearts::{AllCancelled, CancelHearts, MoonChoice};
 use rules_lost_heir::{City, HeirCard, LostHeir};
+use std::ops::RangeInclusive;
+
 use serde_json::Value;
 
 use crate::GameKind;
@@ -46,8 +48,28 @@ pub(crate) enum TrickEnd {
     SetAside,
 }
 
+/// How a kind is written in records, beyond what its engine says: the one
+/// place per kind for the record format's notation (`docs/record-format.md`).
+#[derive(Debug)]
+pub(crate) struct Notation {
+    /// The player counts a configuration may give.
+    pub players: RangeInclusive<u8>,
+    /// A move's text form, if the JSON is a move of this kind.
+    pub move_text: fn(&Value) -> Option<String>,
+    /// A move's text form (split into words) back to its JSON form.
+    pub parse_move: fn(&[&str]) -> Result<Value, String>,
+    /// A score-sheet row's `(label, JSON key)` pairs, in text order.
+    pub score_fields: &'static [(&'static str, &'static str)],
+    /// A card code's readable name (`symbols`: suit symbols where the deck has them).
+    pub card_name: fn(&str, bool) -> String,
+    /// Between card names in a replay.
+    pub card_separator: &'static str,
+}
+
 /// A running game of either kind, as the record builder needs it.
 pub(crate) trait Engine: Sized {
+    /// The kind's notation.
+    const NOTATION: Notation;
     /// Checks the configuration (JSON form) and deals the first round.
     fn start(config: &Value, seed: Seed) -> Result<Self, String>;
     fn players(&self) -> u8;
@@ -83,6 +105,23 @@ fn to_json<T: serde::Serialize>(value: &T) -> Value {
 }
 
 impl Engine for LostHeir {
+    const NOTATION: Notation = Notation {
+        players: 2..=4,
+        move_text: |mv| serde_json::from_value(mv.clone()).ok().map(lost_heir_text),
+        parse_move: |words| parse_lost_heir(words).map(|mv| to_json(&mv)),
+        score_fields: &[
+            ("tricks", "tricks"),
+            ("points", "points"),
+            ("round", "round_scores"),
+            ("totals", "totals"),
+        ],
+        card_name: |code, _symbols| {
+            code.parse::<HeirCard>()
+                .map_or_else(|_| code.to_owned(), HeirCard::name)
+        },
+        card_separator: ", ",
+    };
+
     fn start(config: &Value, seed: Seed) -> Result<Self, String> {
         let config: rules_lost_heir::Config =
             serde_json::from_value(config.clone()).map_err(|e| e.to_string())?;
@@ -100,7 +139,7 @@ impl Engine for LostHeir {
     fn play(&mut self, seat: u8, mv: &Value) -> Result<(), Refusal> {
         let mv: rules_lost_heir::Move =
             serde_json::from_value(mv.clone()).map_err(|e| Refusal::malformed(e.to_string()))?;
-        LostHeir::play(self, seat_of(seat), &mv).map_err(|e| Refusal::from_rule(&e))
+        Ruleset::play(self, seat_of(seat), &mv).map_err(|e| Refusal::from_rule(&e))
     }
 
     fn round_number(&self) -> u32 {
@@ -139,7 +178,7 @@ impl Engine for LostHeir {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        LostHeir::outcome(self)
+        Ruleset::outcome(self)
     }
 
     fn view_json(&self, viewer: Viewer) -> Value {
@@ -148,6 +187,22 @@ impl Engine for LostHeir {
 }
 
 impl Engine for CancelHearts {
+    const NOTATION: Notation = Notation {
+        players: 6..=10,
+        move_text: |mv| {
+            serde_json::from_value(mv.clone())
+                .ok()
+                .map(cancel_hearts_text)
+        },
+        parse_move: |words| parse_cancel_hearts(words).map(|mv| to_json(&mv)),
+        score_fields: &[("points", "points"), ("totals", "scores")],
+        card_name: |code, symbols| {
+            code.parse::<Card>()
+                .map_or_else(|_| code.to_owned(), |card| card.pretty(symbols))
+        },
+        card_separator: " ",
+    };
+
     fn start(config: &Value, seed: Seed) -> Result<Self, String> {
         let config: rules_cancel_hearts::Config =
             serde_json::from_value(config.clone()).map_err(|e| e.to_string())?;
@@ -255,22 +310,13 @@ impl GameKind {
     /// A move's text form (a play is written inside its trick line). A move
     /// this kind cannot read is written as its JSON, which parsing refuses.
     pub(crate) fn move_text(self, mv: &Value) -> String {
-        let text = match self {
-            GameKind::LostHeir => serde_json::from_value(mv.clone()).ok().map(lost_heir_text),
-            GameKind::CancellationHearts => serde_json::from_value(mv.clone())
-                .ok()
-                .map(cancel_hearts_text),
-        };
-        text.unwrap_or_else(|| mv.to_string())
+        (self.notation().move_text)(mv).unwrap_or_else(|| mv.to_string())
     }
 
     /// Reads a move's text form back to its JSON form.
     pub(crate) fn parse_move(self, text: &str) -> Result<Value, String> {
         let words: Vec<&str> = text.split_whitespace().collect();
-        match self {
-            GameKind::LostHeir => parse_lost_heir(&words).map(|mv| to_json(&mv)),
-            GameKind::CancellationHearts => parse_cancel_hearts(&words).map(|mv| to_json(&mv)),
-        }
+        (self.notation().parse_move)(&words)
     }
 
     /// The card code if `mv` plays a card to a trick.
@@ -287,16 +333,7 @@ impl GameKind {
 
     /// A score-sheet row as its one-line text form.
     pub(crate) fn score_text(self, row: &Value) -> String {
-        let fields: &[(&str, &str)] = match self {
-            GameKind::LostHeir => &[
-                ("tricks", "tricks"),
-                ("points", "points"),
-                ("round", "round_scores"),
-                ("totals", "totals"),
-            ],
-            GameKind::CancellationHearts => &[("points", "points"), ("totals", "scores")],
-        };
-        let parts: Vec<String> = fields
+        let parts: Vec<String> = (self.notation().score_fields)
             .iter()
             .map(|(label, key)| format!("{label} {}", numbers(row.get(*key))))
             .collect();
@@ -306,14 +343,7 @@ impl GameKind {
     /// A card's readable name: Lost Heir cards by name ("Toronto Mayor"),
     /// standard cards with suit symbols (`Q♠`) or plain (`QS`).
     pub fn card_name(self, code: &str, symbols: bool) -> String {
-        match self {
-            GameKind::LostHeir => code
-                .parse::<HeirCard>()
-                .map_or_else(|_| code.to_owned(), HeirCard::name),
-            GameKind::CancellationHearts => code
-                .parse::<Card>()
-                .map_or_else(|_| code.to_owned(), |card| card.pretty(symbols)),
-        }
+        (self.notation().card_name)(code, symbols)
     }
 }
 

@@ -17,6 +17,7 @@
 //! * [`view_after`] / [`GameRecord::view_after`]: the game after any move, as
 //!   one viewer saw it then (the engine's view, G-2).
 //! * [`replay`]: a finished game printed trick by trick for a terminal.
+//! * [`for_each_kind!`] / [`GameKind`]: the one list of game kinds.
 //!
 //! ```
 //! use game_record::{GameRecord, parse};
@@ -31,6 +32,7 @@
 
 mod engines;
 pub mod fairness;
+mod kinds;
 mod model;
 mod parse;
 pub mod replay;
@@ -43,3 +45,9 @@ pub use model::{
 };
 pub use parse::{Problem, RecordError, parse, parse_json};
 pub use verify::{verify, verify_record};
+
+// The engines, for the paths in `for_each_kind!` (usable from any crate).
+#[doc(hidden)]
+pub use rules_cancel_hearts;
+#[doc(hidden)]
+pub use rules_lost_heir;

@@ -1,47 +1,14 @@
 //! A whole game as a record: who played, the seeds, every move in order,
 //! and what the engine derived from them (deals, tricks, scores, result).
 
-use cards::{Outcome, Seed, Viewer};
-use rules_cancel_hearts::CancelHearts;
-use rules_lost_heir::LostHeir;
+use cards::{Outcome, Ruleset, Seed, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::engines::{Engine, Refusal, TrickEnd};
 use crate::fairness::{commitment, dealing_seed};
-
-/// Which game a record is of (the engines' `Ruleset::KIND`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameKind {
-    #[serde(rename = "lost-heir")]
-    LostHeir,
-    #[serde(rename = "cancellation-hearts")]
-    CancellationHearts,
-}
-
-impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::LostHeir, GameKind::CancellationHearts];
-
-    /// The stable name: `lost-heir`, `cancellation-hearts`.
-    pub const fn code(self) -> &'static str {
-        match self {
-            GameKind::LostHeir => <LostHeir as cards::Ruleset>::KIND,
-            GameKind::CancellationHearts => <CancelHearts as cards::Ruleset>::KIND,
-        }
-    }
-
-    pub fn from_code(code: &str) -> Option<GameKind> {
-        GameKind::ALL.into_iter().find(|k| k.code() == code)
-    }
-
-    /// A readable title: "Lost Heir", "Cancellation Hearts".
-    pub const fn title(self) -> &'static str {
-        match self {
-            GameKind::LostHeir => "Lost Heir",
-            GameKind::CancellationHearts => "Cancellation Hearts",
-        }
-    }
-}
+use crate::kinds::EngineVisitor;
+pub use crate::kinds::GameKind;
 
 /// Who made a move (issue 6, audit): the seated player, a bot playing for
 /// the seat, or the server when the seat's deadline passed.
@@ -228,10 +195,14 @@ impl GameRecord {
     /// from the dealing seed (G-1). Every move is checked; the first refused
     /// one is reported with the engine's code and ruling.
     pub fn build(info: &GameInfo, moves: &[RecordedMove]) -> Result<GameRecord, BuildError> {
-        match info.kind {
-            GameKind::LostHeir => build_with::<LostHeir>(info, moves),
-            GameKind::CancellationHearts => build_with::<CancelHearts>(info, moves),
+        struct Build<'a>(&'a GameInfo, &'a [RecordedMove]);
+        impl EngineVisitor for Build<'_> {
+            type Output = Result<GameRecord, BuildError>;
+            fn visit<E: Engine + Ruleset>(self) -> Self::Output {
+                build_with::<E>(self.0, self.1)
+            }
         }
+        info.kind.visit(Build(info, moves))
     }
 
     /// The game's info (everything but the moves).
@@ -292,12 +263,14 @@ pub fn view_after(
     moves: &[RecordedMove],
     viewer: Viewer,
 ) -> Result<Value, BuildError> {
-    match info.kind {
-        GameKind::LostHeir => replay_to::<LostHeir>(info, moves).map(|g| g.view_json(viewer)),
-        GameKind::CancellationHearts => {
-            replay_to::<CancelHearts>(info, moves).map(|g| g.view_json(viewer))
+    struct ViewAfter<'a>(&'a GameInfo, &'a [RecordedMove], Viewer);
+    impl EngineVisitor for ViewAfter<'_> {
+        type Output = Result<Value, BuildError>;
+        fn visit<E: Engine + Ruleset>(self) -> Self::Output {
+            replay_to::<E>(self.0, self.1).map(|g| g.view_json(self.2))
         }
     }
+    info.kind.visit(ViewAfter(info, moves, viewer))
 }
 
 fn replay_to<E: Engine>(info: &GameInfo, moves: &[RecordedMove]) -> Result<E, BuildError> {

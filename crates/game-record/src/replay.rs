@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use crate::model::{Actor, Event, GameKind, GameRecord, RoundRecord, TrickRecord};
+use crate::model::{Actor, Event, GameRecord, RoundRecord, TrickRecord};
 use crate::parse::{RecordError, parse};
 use crate::text::join;
 
@@ -70,11 +70,7 @@ impl Teller<'_> {
 
     fn cards(&self, codes: &[String]) -> String {
         let names: Vec<String> = codes.iter().map(|c| self.card(c)).collect();
-        let sep = if self.record.kind == GameKind::LostHeir {
-            ", "
-        } else {
-            " "
-        };
+        let sep = self.record.kind.notation().card_separator;
         if names.is_empty() {
             "-".to_owned()
         } else {

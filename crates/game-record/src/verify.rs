@@ -66,11 +66,10 @@ fn is_deal_line(line: &str) -> bool {
 /// The player count from the configuration, if valid for the kind.
 fn players(_doc: &Document, config: &serde_json::Value, kind: GameKind) -> Option<u8> {
     let players = u8::try_from(config.get("players")?.as_u64()?).ok()?;
-    let range = match kind {
-        GameKind::LostHeir => 2..=4,
-        GameKind::CancellationHearts => 6..=10,
-    };
-    range.contains(&players).then_some(players)
+    kind.notation()
+        .players
+        .contains(&players)
+        .then_some(players)
 }
 
 /// A round's deal lines as written: the round line, then deal and kitty lines.

@@ -4,7 +4,7 @@
 //! (the items counter counts moves): each move builds the seat's view and
 //! lets `bot::choose` decide, as a server would.
 
-use cards::{GameRng, Ruleset, Seed};
+use cards::{Bot, GameRng, Ruleset, Seed};
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
 use rules_cancel_hearts::{CancelHearts, Config};

@@ -14,7 +14,7 @@
 //! a shared win counts as `1 / winners`. The baseline is the seat share 1 / n.
 //! Scores are final game totals (lower is better).
 
-use cards::{GameRng, LegalMoves, Ruleset, Seat, Seed};
+use cards::{Bot, GameRng, LegalMoves, Ruleset, Seat, Seed};
 use rules_cancel_hearts::{CancelHearts, Config};
 
 fn play_game(config: &Config, seed: u64, bots: &[bool]) -> cards::Outcome {

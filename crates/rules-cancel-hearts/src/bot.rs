@@ -25,9 +25,17 @@ use cards::standard::{Card, Rank, Suit};
 use cards::{CardMask, Hand, LegalMoves, Seat, random_below};
 use rand::Rng;
 
+use crate::game::CancelHearts;
 use crate::legal::Legal;
 use crate::moves::{MoonChoice, Move};
 use crate::view::View;
+
+/// The engine's [`cards::Bot`]: [`choose`] on a seat's view and legal moves.
+impl cards::Bot for CancelHearts {
+    fn choose<R: Rng + ?Sized>(view: &View, legal: &Legal, rng: &mut R) -> Option<Move> {
+        choose(view, legal, rng)
+    }
+}
 
 /// The sensible bot's move for the seat `view` was made for, if it must act.
 ///
@@ -413,7 +421,7 @@ fn play<R: Rng + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{CancelHearts, Config};
+    use crate::Config;
     use cards::{Ruleset, Seed, Viewer};
 
     fn view_with_scores(scores: &[i32]) -> View {

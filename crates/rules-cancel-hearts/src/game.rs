@@ -143,17 +143,6 @@ pub struct CancelHearts {
 }
 
 impl CancelHearts {
-    /// Deals a new game: draws the first dealer from the seed's stream, then
-    /// shuffles and deals from the same stream (CH-1, CH-2, G-1).
-    pub fn new(config: Config, seed: Seed) -> Result<CancelHearts, ConfigError> {
-        let players = config.validate()?;
-        let mut rng = SeedStream::new(seed);
-        let dealer = rng.draw(|rng| random_below(rng, u32::from(players.get())));
-        let mut game = CancelHearts::empty(config, players, rng, Seat::new(dealer as u8));
-        game.deal_from_seed();
-        Ok(game)
-    }
-
     /// A game starting from a hand-built deal, for tests and analysis. The
     /// deal is checked like a real one (CH-1). Later rounds are dealt from
     /// `seed`'s stream (no dealer is drawn from it).
@@ -226,7 +215,7 @@ impl CancelHearts {
     }
 
     /// The hand of `seat` (an engine-side accessor: the api shows hands only
-    /// through [`CancelHearts::view`], which applies G-2).
+    /// through [`Ruleset::view`], which applies G-2).
     pub fn hand(&self, seat: Seat) -> Hand<Card> {
         self.hands().get(seat.index()).copied().unwrap_or_default()
     }
@@ -753,6 +742,8 @@ pub(crate) fn winner_of(trick: &TableTrick, cards: &Hand<Card>) -> Option<Seat> 
         .map(|(seat, _)| seat)
 }
 
+/// The whole way to drive a game: there are no inherent twins of these
+/// methods (ARCHITECTURE.md, "One engine shape").
 impl Ruleset for CancelHearts {
     const KIND: &'static str = "cancellation-hearts";
 
@@ -763,8 +754,15 @@ impl Ruleset for CancelHearts {
     type ConfigError = ConfigError;
     type View = View;
 
+    /// Deals a new game: draws the first dealer from the seed's stream, then
+    /// shuffles and deals from the same stream (CH-1, CH-2, G-1).
     fn new(config: Config, seed: Seed) -> Result<Self, ConfigError> {
-        CancelHearts::new(config, seed)
+        let players = config.validate()?;
+        let mut rng = SeedStream::new(seed);
+        let dealer = rng.draw(|rng| random_below(rng, u32::from(players.get())));
+        let mut game = CancelHearts::empty(config, players, rng, Seat::new(dealer as u8));
+        game.deal_from_seed();
+        Ok(game)
     }
 
     fn config(&self) -> &Config {
@@ -837,10 +835,6 @@ impl Ruleset for CancelHearts {
             .filter(|s| scores[s.index()] == lowest)
             .collect();
         Some(Outcome { scores, winners })
-    }
-
-    fn bot_move<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Move> {
-        crate::bot::choose(&self.view(Viewer::Seat(seat)), &self.legal_moves(seat), rng)
     }
 }
 

@@ -6,9 +6,12 @@
 //! cited where the code implements it. The rules as implemented are in
 //! `docs/rules/cancellation-hearts.md`.
 //!
-//! [`CancelHearts`] implements [`cards::Ruleset`]: a private, validated state
-//! that only [`CancelHearts::new`] (or the test constructor
-//! [`CancelHearts::from_deal`]) and [`cards::Ruleset::play`] can change.
+//! [`CancelHearts`] implements [`cards::Ruleset`], the only way to drive it
+//! (the same surface as every engine): a private, validated state that only
+//! [`cards::Ruleset::new`] (or the test constructor
+//! [`CancelHearts::from_deal`]) and [`cards::Ruleset::play`] can change. Its
+//! inherent methods only read the state (`dealer`, `scores`, `hand`, …).
+//! [`bot`] is the sensible bot ([`cards::Bot`]), over a seat's view only.
 //! `play` checks a move completely before touching the state, so a refused
 //! move changes nothing (G-3). Passing and discarding are "choose k cards"
 //! and [`Legal`] enumerates them by index instead of listing them.

@@ -4,7 +4,7 @@
 mod common;
 
 use cards::standard::{Card, double_deck};
-use cards::{GameRng, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer, shuffle};
+use cards::{Bot, GameRng, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer, shuffle};
 use rules_cancel_hearts::{AllCancelled, CancelHearts, Config, Deal, Move, bot};
 
 /// Plays a game to the end, bots where `bots[seat]`, random elsewhere;

@@ -6,7 +6,7 @@
 //! score sheet's capacity); the `one_round` bench plays a round on a game
 //! made outside the measurement and shows that moves allocate nothing.
 
-use cards::{GameRng, LegalMoves, Seed};
+use cards::{GameRng, LegalMoves, Ruleset, Seed};
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
 use rules_lost_heir::{Config, LostHeir};

@@ -17,7 +17,7 @@
 //! at the top means another round, LH-12). The baseline is the seat's share,
 //! 1 / sides. Scores are final game totals.
 
-use cards::{GameRng, LegalMoves, Ruleset, Seat, Seed};
+use cards::{Bot, GameRng, LegalMoves, Ruleset, Seat, Seed};
 use rules_lost_heir::{Config, LostHeir};
 
 /// Who sits where: `true` for a sensible bot.

@@ -28,9 +28,20 @@ use cards::{CardMask, Hand, LegalMoves, Seat, random_below};
 use rand::Rng;
 
 use crate::error::Prompt;
+use crate::game::LostHeir;
 use crate::legal::Legal;
 use crate::moves::{Decision, Move, SuitLed};
+// The bot ranks and scores cards with the rules' own functions (LH-7,
+// LH-10, LH-11), so it cannot drift from them.
+use crate::tricks::{strength, suit_of, trick_points, trump_mask};
 use crate::view::View;
+
+/// The engine's [`cards::Bot`]: [`choose`] on a seat's view and legal moves.
+impl cards::Bot for LostHeir {
+    fn choose<R: Rng + ?Sized>(view: &View, legal: &Legal, rng: &mut R) -> Option<Move> {
+        choose(view, legal, rng)
+    }
+}
 
 /// The sensible bot's move for the seat `view` was made for, if it must act.
 ///
@@ -280,41 +291,6 @@ fn potential(card: HeirCard, trumps: Option<City>) -> f32 {
                 SIDE_POTENTIAL[rank as usize]
             }
         }
-    }
-}
-
-/// The trump suit: the trump city, the Lost Heir and the Wrong Boy (LH-7).
-const fn trump_mask(trumps: City) -> CardMask<HeirCard> {
-    trumps.mask().union(HeirCard::SPECIALS)
-}
-
-/// The suit `card` belongs to once trumps are named; `None` for a Blank.
-fn suit_of(card: HeirCard, trumps: City) -> Option<SuitLed> {
-    match card {
-        HeirCard::City { city, .. } if city != trumps => Some(SuitLed::City(city)),
-        HeirCard::Blank => None,
-        _ => Some(SuitLed::Trumps),
-    }
-}
-
-/// A trick's points for its taker (LH-11): 1, +5 for the Lost Heir, -3 for
-/// the Wrong Boy, neither when a Blank is in the trick.
-fn trick_points(cards: CardMask<HeirCard>) -> i32 {
-    if cards.intersects(HeirCard::BLANKS) {
-        return 1;
-    }
-    1 + 5 * i32::from(cards.contains(HeirCard::LostHeir))
-        - 3 * i32::from(cards.contains(HeirCard::WrongBoy))
-}
-
-/// How strongly `card` competes for a trick (LH-7, LH-10); 0 never wins.
-fn strength(card: HeirCard, suit: SuitLed, trumps: City) -> u8 {
-    match card {
-        HeirCard::LostHeir => 100,
-        HeirCard::City { city, rank } if city == trumps => 60 + rank as u8,
-        HeirCard::WrongBoy => 50,
-        HeirCard::City { city, rank } if suit == SuitLed::City(city) => 10 + rank as u8,
-        _ => 0,
     }
 }
 

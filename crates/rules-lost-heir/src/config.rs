@@ -14,7 +14,7 @@ pub const MAX_TARGET: i32 = 10_000;
 /// A game's configuration: player count, partnerships, target.
 ///
 /// [`Config::new`] gives the defaults (partnerships with 4 players, target 40
-/// or 25); the fields are public and are checked by [`LostHeir::new`](crate::LostHeir::new).
+/// or 25); the fields are public and are checked by [`Ruleset::new`](cards::Ruleset::new).
 ///
 /// JSON (behind the `serde` feature): `{"players": 4, "partnerships": false,
 /// "target": 30}`; `partnerships` and `target` may be left out for their

@@ -10,7 +10,7 @@ use cards::{RuleViolation, Seat};
 
 use crate::moves::{BidPoints, SuitLed};
 
-/// What a seat is asked to do (see [`LostHeir::prompt`](crate::LostHeir::prompt)).
+/// What a seat is asked to do (see [`Ruleset::prompt`](cards::Ruleset::prompt)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]

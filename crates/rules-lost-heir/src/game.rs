@@ -140,17 +140,6 @@ impl fmt::Debug for LostHeir {
 const SHEET_CAPACITY: usize = 32;
 
 impl LostHeir {
-    /// Checks `config`, draws the first dealer from the seed's RNG (LH-4) and deals.
-    pub fn new(config: Config, seed: Seed) -> Result<LostHeir, ConfigError> {
-        let players = config.validate()?;
-        let mut rng = SeedStream::new(seed);
-        let dealer = rng.draw(|rng| random_below(rng, u32::from(players.get())));
-        let dealer = Seat::new(dealer as u8);
-        let mut game = LostHeir::blank(config, players, rng, dealer);
-        game.deal(dealer, 1);
-        Ok(game)
-    }
-
     /// A game starting from a hand-built deal, for tests and analysis.
     ///
     /// `hands[i]` is seat `i`'s hand; together they must be exactly the deck
@@ -321,7 +310,7 @@ impl LostHeir {
     }
 
     /// `seat`'s hand. Hidden information: the api shows hands only through
-    /// [`LostHeir::view`] (G-2).
+    /// [`Ruleset::view`] (G-2).
     pub fn hand(&self, seat: Seat) -> Hand<HeirCard> {
         self.round
             .hands
@@ -357,44 +346,14 @@ impl LostHeir {
         }
     }
 
-    /// The seats that must act now (one, or none once the game is over).
-    pub fn to_act(&self) -> SeatSet {
-        self.turn().map_or(SeatSet::EMPTY, SeatSet::single)
-    }
-
     /// What the current step asks for, whoever must act.
-    pub fn current_prompt(&self) -> Option<Prompt> {
+    pub(crate) fn current_prompt(&self) -> Option<Prompt> {
         match self.round.phase {
             Phase::Bidding => Some(Prompt::Bid),
             Phase::Deciding => Some(Prompt::Decide),
             Phase::NamingTrumps { .. } => Some(Prompt::NameTrumps),
             Phase::Playing => Some(Prompt::PlayCard),
             Phase::Over => None,
-        }
-    }
-
-    /// What `seat` is asked to do now, if it must act.
-    pub fn prompt(&self, seat: Seat) -> Option<Prompt> {
-        if self.turn() == Some(seat) {
-            self.current_prompt()
-        } else {
-            None
-        }
-    }
-
-    /// The moves `seat` may make now; empty unless it is `seat`'s turn.
-    #[inline]
-    pub fn legal_moves(&self, seat: Seat) -> Legal {
-        if self.turn() != Some(seat) {
-            return Legal::NOTHING;
-        }
-        let round = &self.round;
-        match round.phase {
-            Phase::Bidding => Legal::calls(self.min_bid(), self.max_bid().0),
-            Phase::Deciding => Legal::DECIDE,
-            Phase::NamingTrumps { .. } => Legal::NAME_TRUMPS,
-            Phase::Playing => Legal::play(self.playable(seat)),
-            Phase::Over => Legal::NOTHING,
         }
     }
 
@@ -415,36 +374,10 @@ impl LostHeir {
         tricks::playable(&round.hands[seat.index()], round.suit, self.trumps_named())
     }
 
-    /// The result, once the game is over: totals by seat (partners share
-    /// their side's) and the winning seats.
-    pub fn outcome(&self) -> Option<Outcome> {
-        let side = self.winner?;
-        let scores = self
-            .players
-            .seats()
-            .map(|seat| self.scores[self.side_of(seat).index()])
-            .collect();
-        let winners = self
-            .players
-            .seats()
-            .filter(|&seat| self.side_of(seat) == side)
-            .collect();
-        Some(Outcome { scores, winners })
-    }
-
     // ---- moves ----------------------------------------------------------
 
-    /// Plays `mv` for `seat`. Everything is checked first; on `Err` the
-    /// state is exactly as before (G-3).
-    #[inline]
-    pub fn play(&mut self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
-        self.check(seat, mv)?;
-        self.apply(seat, *mv);
-        Ok(())
-    }
-
     /// Why `mv` by `seat` would be refused, if it would.
-    pub fn check(&self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
+    fn check(&self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
         let (Some(to_act), Some(prompt)) = (self.turn(), self.current_prompt()) else {
             return Err(RuleError::GameOver);
         };
@@ -727,6 +660,8 @@ impl Round {
     }
 }
 
+/// The whole way to drive a game: there are no inherent twins of these
+/// methods (ARCHITECTURE.md, "One engine shape").
 impl Ruleset for LostHeir {
     const KIND: &'static str = "lost-heir";
 
@@ -737,8 +672,15 @@ impl Ruleset for LostHeir {
     type ConfigError = ConfigError;
     type View = View;
 
+    /// Checks `config`, draws the first dealer from the seed's RNG (LH-4) and deals.
     fn new(config: Config, seed: Seed) -> Result<Self, ConfigError> {
-        LostHeir::new(config, seed)
+        let players = config.validate()?;
+        let mut rng = SeedStream::new(seed);
+        let dealer = rng.draw(|rng| random_below(rng, u32::from(players.get())));
+        let dealer = Seat::new(dealer as u8);
+        let mut game = LostHeir::blank(config, players, rng, dealer);
+        game.deal(dealer, 1);
+        Ok(game)
     }
 
     fn config(&self) -> &Config {
@@ -749,20 +691,41 @@ impl Ruleset for LostHeir {
         self.players
     }
 
+    /// One seat, or none once the game is over: Lost Heir is turn-based.
     fn to_act(&self) -> SeatSet {
-        LostHeir::to_act(self)
+        self.turn().map_or(SeatSet::EMPTY, SeatSet::single)
     }
 
     fn prompt(&self, seat: Seat) -> Option<&'static str> {
-        LostHeir::prompt(self, seat).map(Prompt::as_str)
+        if self.turn() == Some(seat) {
+            self.current_prompt().map(Prompt::as_str)
+        } else {
+            None
+        }
     }
 
+    /// Empty unless it is `seat`'s turn.
+    #[inline]
     fn legal_moves(&self, seat: Seat) -> Legal {
-        LostHeir::legal_moves(self, seat)
+        if self.turn() != Some(seat) {
+            return Legal::NOTHING;
+        }
+        let round = &self.round;
+        match round.phase {
+            Phase::Bidding => Legal::calls(self.min_bid(), self.max_bid().0),
+            Phase::Deciding => Legal::DECIDE,
+            Phase::NamingTrumps { .. } => Legal::NAME_TRUMPS,
+            Phase::Playing => Legal::play(self.playable(seat)),
+            Phase::Over => Legal::NOTHING,
+        }
     }
 
+    /// Everything is checked first; on `Err` the state is exactly as before (G-3).
+    #[inline]
     fn play(&mut self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
-        LostHeir::play(self, seat, mv)
+        self.check(seat, mv)?;
+        self.apply(seat, *mv);
+        Ok(())
     }
 
     /// Every Lost Heir move is made face up: bids, decisions, trumps and
@@ -772,19 +735,28 @@ impl Ruleset for LostHeir {
     }
 
     fn view(&self, viewer: Viewer) -> View {
-        LostHeir::view(self, viewer)
+        View::new(self, viewer)
     }
 
+    /// Totals by seat (partners share their side's) and the winning seats.
     fn outcome(&self) -> Option<Outcome> {
-        LostHeir::outcome(self)
+        let side = self.winner?;
+        let scores = self
+            .players
+            .seats()
+            .map(|seat| self.scores[self.side_of(seat).index()])
+            .collect();
+        let winners = self
+            .players
+            .seats()
+            .filter(|&seat| self.side_of(seat) == side)
+            .collect();
+        Some(Outcome { scores, winners })
     }
 
+    #[inline]
     fn is_over(&self) -> bool {
-        LostHeir::is_over(self)
-    }
-
-    fn bot_move<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Move> {
-        crate::bot::choose(&self.view(Viewer::Seat(seat)), &self.legal_moves(seat), rng)
+        self.round.phase == Phase::Over
     }
 }
 

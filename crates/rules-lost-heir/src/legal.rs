@@ -6,7 +6,7 @@ use cards::{CardMask, LegalMoves};
 use crate::error::Prompt;
 use crate::moves::{BidPoints, Move};
 
-/// The moves one seat may make now (see [`LostHeir::legal_moves`](crate::LostHeir::legal_moves)).
+/// The moves one seat may make now (see [`Ruleset::legal_moves`](cards::Ruleset::legal_moves)).
 ///
 /// Enumerated by [`LegalMoves::nth`] in a stable order: for bidding, `pass`
 /// then the bids from lowest to highest; for the dealer, `accept`, `reject`;

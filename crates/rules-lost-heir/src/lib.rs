@@ -5,19 +5,22 @@
 //! ruling in `RULINGS.md` (LH-1 … LH-12, G-1 … G-3), cited where the code
 //! implements it. `docs/rules/lost-heir.md` restates the rules as implemented.
 //!
-//! * [`LostHeir`] is the game state. It is created by [`LostHeir::new`]
+//! * [`LostHeir`] is the game state, driven through [`cards::Ruleset`] only
+//!   (the same surface as every engine). It is created by `Ruleset::new`
 //!   (checked [`Config`] + [`Seed`](cards::Seed)) and changed only by
-//!   [`LostHeir::play`], which validates a [`Move`] completely before it
+//!   `Ruleset::play`, which validates a [`Move`] completely before it
 //!   mutates anything, so a refused move ([`RuleError`]) leaves the state
-//!   exactly as it was (G-3).
-//! * [`LostHeir::legal_moves`] lists what a seat may do now ([`Legal`]),
+//!   exactly as it was (G-3). Its inherent methods only read the state
+//!   (`turn`, `dealer`, `scores`, `hand`, …) or build a test deal (`from_deal`).
+//! * `Ruleset::legal_moves` lists what a seat may do now ([`Legal`]),
 //!   without allocating.
-//! * [`LostHeir::view`] is what one viewer may know (G-2).
+//! * `Ruleset::view` is what one viewer may know (G-2).
+//! * [`bot`] is the sensible bot ([`cards::Bot`]), over a seat's view only.
 //! * A game is `(config, seed, moves)` (G-1): the state carries the seeded RNG
 //!   that draws the first dealer and shuffles every round.
 //!
 //! ```
-//! use cards::{LegalMoves, Seed, Viewer};
+//! use cards::{LegalMoves, Ruleset, Seed, Viewer};
 //! use rules_lost_heir::{BidPoints, Config, LostHeir, Move, RuleError};
 //!
 //! let mut game = LostHeir::new(Config::new(3), Seed::from_u64(1)).unwrap();

@@ -7,7 +7,7 @@ use cards::Seat;
 use cards::heir::{City, HeirCard};
 
 /// A bid's points: how many points the bidder says the dealer's side must
-/// take this round (LH-5). Any value can be written; [`LostHeir::play`](crate::LostHeir::play)
+/// take this round (LH-5). Any value can be written; [`Ruleset::play`](cards::Ruleset::play)
 /// checks the range (1 ..= tricks + 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -74,7 +74,7 @@ pub(crate) fn playable(
 
 /// How strongly `card` competes for the trick; 0 never wins (LH-10).
 /// Lost Heir > trump city Mayor..Policeman > Wrong Boy > suit led > the rest.
-fn strength(card: HeirCard, suit: SuitLed, trumps: City) -> u8 {
+pub(crate) fn strength(card: HeirCard, suit: SuitLed, trumps: City) -> u8 {
     match card {
         HeirCard::LostHeir => 100,
         HeirCard::City { city, rank } if city == trumps => 60 + rank as u8,

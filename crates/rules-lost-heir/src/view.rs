@@ -8,7 +8,7 @@
 //! taken pile. Nothing here derives from the seed or the RNG.
 
 use cards::heir::{City, HeirCard};
-use cards::{Seat, Viewer};
+use cards::{Ruleset, Seat, Viewer};
 
 use crate::error::Prompt;
 use crate::game::{CompletedTrick, LostHeir, RoundResult};

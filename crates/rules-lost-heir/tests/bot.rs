@@ -4,7 +4,7 @@
 mod common;
 
 use cards::heir::HeirCard;
-use cards::{GameRng, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer, shuffle};
+use cards::{Bot, GameRng, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer, shuffle};
 use rules_lost_heir::{Config, LostHeir, Move, bot};
 
 fn configs() -> [Config; 4] {

@@ -4,7 +4,7 @@
 mod common;
 
 use cards::heir::{City, HeirCard};
-use cards::{CardKind, LegalMoves, Seat, Seed, Viewer, random_below};
+use cards::{CardKind, LegalMoves, Ruleset, Seat, Seed, Viewer, random_below};
 use common::*;
 use proptest::prelude::*;
 use rules_lost_heir::{Config, Decision, LostHeir, Move, RoundRecord};

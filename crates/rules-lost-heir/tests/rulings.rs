@@ -4,7 +4,7 @@
 mod common;
 
 use cards::heir::{City, HeirCard};
-use cards::{LegalMoves, RuleViolation, Seat, Seed, Viewer, random_below};
+use cards::{LegalMoves, RuleViolation, Ruleset, Seat, Seed, Viewer, random_below};
 use common::*;
 use rules_lost_heir::{
     BidPoints, Call, Config, ConfigError, Decision, LostHeir, Move, Prompt, RuleError, SuitLed,
@@ -303,13 +303,13 @@ fn lh_4_first_dealer_is_drawn_from_the_seed_and_the_deal_passes_left() {
 #[test]
 fn lh_5_each_non_dealer_calls_once_in_turn_from_the_dealers_left() {
     let mut game = d4();
-    assert_eq!(game.prompt(seat(0)), Some(Prompt::Bid));
+    assert_eq!(game.prompt(seat(0)), Some(Prompt::Bid.as_str()));
     for expected in [0, 1, 2] {
         assert_eq!(game.turn(), Some(seat(expected)));
         act(&mut game, Move::bid(expected + 3));
     }
     assert_eq!(game.turn(), Some(seat(3)));
-    assert_eq!(game.prompt(seat(3)), Some(Prompt::Decide));
+    assert_eq!(game.prompt(seat(3)), Some(Prompt::Decide.as_str()));
     let calls = game.view(Viewer::Spectator).calls;
     let bid = |p| {
         Some(Call::Bid {
@@ -459,7 +459,7 @@ fn lh_6_when_all_pass_the_dealer_names_trumps_without_contract() {
     }
     assert_eq!(game.decision(), Some(Decision::AllPassed));
     assert_eq!(game.turn(), Some(seat(3)));
-    assert_eq!(game.prompt(seat(3)), Some(Prompt::NameTrumps));
+    assert_eq!(game.prompt(seat(3)), Some(Prompt::NameTrumps.as_str()));
     // No bid to decide on.
     assert_eq!(refused(&mut game, 3, Move::Accept).code(), "wrong_phase");
     act(&mut game, Move::name_trumps(City::Halifax));

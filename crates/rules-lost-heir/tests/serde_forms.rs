@@ -2,7 +2,7 @@
 #![cfg(feature = "serde")]
 
 use cards::heir::{City, HeirCard, HeirRank};
-use cards::{Seat, Seed, Viewer};
+use cards::{Ruleset, Seat, Seed, Viewer};
 use rules_lost_heir::{Config, LostHeir, Move};
 use serde_json::json;
 

@@ -1,4 +1,4 @@
-//! Throwaway databases for tests.
+//! Throwaway databases for tests, each removed when the test is done with it.
 //!
 //! * [`fresh_postgres_database`]: a new, empty, uniquely named database. On the
 //!   server named by `TEST_DATABASE_URL` when that is set; otherwise on a
@@ -6,7 +6,11 @@
 //!   PostgreSQL binaries (`initdb`, `pg_ctl`) on a free loopback port in a temp
 //!   dir, as an unprivileged user when running as root (PostgreSQL refuses to
 //!   run as root), and that a watchdog stops and deletes when the process exits.
-//! * [`fresh_sqlite_path`]: a path for a new SQLite file in a temp dir.
+//!   The returned [`PostgresDatabase`] drops the database when it is dropped,
+//!   so a long test run (or a shared `TEST_DATABASE_URL` server) does not pile
+//!   up one database per test.
+//! * [`fresh_sqlite_file`]: a path for a new SQLite file in a fresh temp dir;
+//!   [`fresh_temp_dir`]: an empty temp dir. Both remove the dir when dropped.
 //!
 //! Tests never depend on a PostgreSQL already running on the machine.
 
@@ -21,19 +25,107 @@ use cluster::PrivateCluster;
 
 static NEXT_ID: AtomicU32 = AtomicU32::new(0);
 
-/// A URL to a fresh, empty Postgres database that no other test uses.
-pub fn fresh_postgres_database() -> String {
+/// A fresh, empty Postgres database that no other test uses, dropped (with
+/// any connection still open to it) when this guard is dropped.
+#[derive(Debug)]
+pub struct PostgresDatabase {
+    server: &'static str,
+    name: String,
+    url: String,
+}
+
+impl PostgresDatabase {
+    /// The database's connection URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl Drop for PostgresDatabase {
+    fn drop(&mut self) {
+        // `FORCE` ends the connections a test's server may still hold (a
+        // server not stopped, a pool closing lazily). The SQL runs on a thread
+        // of its own: this guard is often dropped inside a tokio runtime, where
+        // starting another runtime on the same thread would panic. A failure is
+        // reported, not raised: panicking in `drop` during a failing test's
+        // unwinding would abort the whole test binary.
+        let sql = format!("DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)", self.name);
+        let server = self.server;
+        let dropped = std::thread::spawn(move || try_admin_sql(server, &sql)).join();
+        match dropped {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => eprintln!("test-db: could not drop {}: {e}", self.name),
+            Err(_) => eprintln!("test-db: dropping {} panicked", self.name),
+        }
+    }
+}
+
+/// A fresh, empty Postgres database that no other test uses.
+pub fn fresh_postgres_database() -> PostgresDatabase {
     let server = server_url();
     let name = unique_name("test");
     run_admin_sql(server, &format!("CREATE DATABASE \"{name}\""));
-    with_database(server, &name)
+    PostgresDatabase {
+        server,
+        url: with_database(server, &name),
+        name,
+    }
+}
+
+/// A fresh, empty temp dir, removed with everything in it when dropped.
+#[derive(Debug)]
+pub struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        // Best effort, like any temp dir: a file still open elsewhere (on
+        // some systems) must not turn a passing test into a failure.
+        if let Err(e) = std::fs::remove_dir_all(&self.path) {
+            eprintln!("test-db: could not remove {}: {e}", self.path.display());
+        }
+    }
+}
+
+/// A fresh, empty temp dir, removed when the returned guard is dropped.
+pub fn fresh_temp_dir() -> TempDir {
+    let path = std::env::temp_dir().join(unique_name("cardgames-test"));
+    std::fs::create_dir_all(&path).expect("create a temp dir");
+    TempDir { path }
+}
+
+/// Where a test may create an SQLite database: `test.sqlite` in a fresh temp
+/// dir, which (with the database and its `-wal`/`-shm` files) is removed
+/// when this guard is dropped.
+#[derive(Debug)]
+pub struct SqliteFile {
+    dir: TempDir,
+    path: PathBuf,
+}
+
+impl SqliteFile {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The temp dir holding the file.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
 }
 
 /// A path, in a fresh temp dir, where a test may create an SQLite database.
-pub fn fresh_sqlite_path() -> PathBuf {
-    let dir = std::env::temp_dir().join(unique_name("cardgames-sqlite"));
-    std::fs::create_dir_all(&dir).expect("create a temp dir for SQLite");
-    dir.join("test.sqlite")
+pub fn fresh_sqlite_file() -> SqliteFile {
+    let dir = fresh_temp_dir();
+    let path = dir.path().join("test.sqlite");
+    SqliteFile { dir, path }
 }
 
 /// The URL of the Postgres server tests use (its `postgres` database).
@@ -78,22 +170,28 @@ fn with_database(url: &str, database: &str) -> String {
 }
 
 fn run_admin_sql(url: &str, sql: &str) {
+    try_admin_sql(url, sql).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Runs `sql` on a connection of its own to `url`, on a runtime of its own.
+fn try_admin_sql(url: &str, sql: &str) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .expect("a tokio runtime");
+        .map_err(|e| format!("a tokio runtime: {e}"))?;
     runtime.block_on(async {
         let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
             .await
-            .unwrap_or_else(|e| panic!("connect to the test Postgres at {url}: {e}"));
+            .map_err(|e| format!("connect to the test Postgres at {url}: {e}"))?;
         let connection = tokio::spawn(connection);
-        client
+        let done = client
             .batch_execute(sql)
             .await
-            .unwrap_or_else(|e| panic!("`{sql}` on the test Postgres: {e}"));
+            .map_err(|e| format!("`{sql}` on the test Postgres: {e}"));
         drop(client);
         let _ = connection.await;
-    });
+        done
+    })
 }
 
 /// Runs `program` to completion, failing with its output on a non-zero exit.
@@ -139,14 +237,70 @@ mod tests {
     fn fresh_databases_are_distinct_and_usable() {
         let a = fresh_postgres_database();
         let b = fresh_postgres_database();
-        assert_ne!(a, b);
-        run_admin_sql(&a, "CREATE TABLE t (x int); INSERT INTO t VALUES (1);");
+        assert_ne!(a.url(), b.url());
+        run_admin_sql(a.url(), "CREATE TABLE t (x int); INSERT INTO t VALUES (1);");
         // The same table name in another database does not collide.
-        run_admin_sql(&b, "CREATE TABLE t (x int);");
+        run_admin_sql(b.url(), "CREATE TABLE t (x int);");
+    }
+
+    fn database_exists(name: &str) -> bool {
+        let sql = format!(
+            "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = '{name}') \
+             THEN RAISE EXCEPTION 'absent'; END IF; END $$"
+        );
+        try_admin_sql(server_url(), &sql).is_ok()
     }
 
     #[test]
-    fn sqlite_paths_are_distinct() {
-        assert_ne!(fresh_sqlite_path(), fresh_sqlite_path());
+    fn a_database_is_dropped_with_its_guard_even_while_connected() {
+        let db = fresh_postgres_database();
+        let name = db.name.clone();
+        assert!(database_exists(&name));
+        // A connection left open, as a server that was never stopped leaves one.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let (client, connection) = runtime
+            .block_on(tokio_postgres::connect(db.url(), tokio_postgres::NoTls))
+            .unwrap();
+        let connection = runtime.spawn(connection);
+        drop(db);
+        assert!(!database_exists(&name));
+        drop(client);
+        let _ = runtime.block_on(connection);
+    }
+
+    #[tokio::test]
+    async fn a_database_guard_may_be_dropped_inside_a_runtime() {
+        let db = tokio::task::spawn_blocking(fresh_postgres_database)
+            .await
+            .unwrap();
+        let name = db.name.clone();
+        drop(db);
+        let exists = tokio::task::spawn_blocking(move || database_exists(&name))
+            .await
+            .unwrap();
+        assert!(!exists);
+    }
+
+    #[test]
+    fn sqlite_files_are_distinct_and_removed_with_their_guard() {
+        let (a, b) = (fresh_sqlite_file(), fresh_sqlite_file());
+        assert_ne!(a.path(), b.path());
+        std::fs::write(a.path(), b"x").unwrap();
+        let dir = a.dir().to_path_buf();
+        drop(a);
+        assert!(!dir.exists());
+        assert!(b.dir().exists());
+    }
+
+    #[test]
+    fn temp_dirs_are_removed_with_their_guard() {
+        let dir = fresh_temp_dir();
+        std::fs::write(dir.path().join("f"), b"x").unwrap();
+        let path = dir.path().to_path_buf();
+        drop(dir);
+        assert!(!path.exists());
     }
 }

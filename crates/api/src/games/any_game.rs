@@ -7,7 +7,8 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use cards::{
-    GameRng, LegalMoves, Outcome, RuleViolation, Ruleset, Seat, SeatSet, Seed, Viewer, Visibility,
+    Bot, GameRng, LegalMoves, Outcome, RuleViolation, Ruleset, Seat, SeatSet, Seed, Viewer,
+    Visibility,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -67,7 +68,7 @@ pub trait AnyGame: Send + Sync + fmt::Debug {
     fn legal_moves(&self, seat: Seat, list_limit: usize) -> LegalSet;
     /// A uniformly random legal move for `seat`, if it has any.
     fn random_move(&self, seat: Seat, rng: &mut GameRng) -> Option<Value>;
-    /// The engine's sensible bot's move for `seat` (`Ruleset::bot_move`,
+    /// The engine's sensible bot's move for `seat` (`Bot::bot_move`,
     /// computed from that seat's view only), if it has any move.
     fn bot_move(&self, seat: Seat, rng: &mut GameRng) -> Option<Value>;
     /// Parses and plays `mv` for `seat`; on `Err` nothing changed (G-3).
@@ -121,7 +122,7 @@ fn to_json<T: Serialize>(value: &T) -> Value {
 
 impl<R> AnyGame for Erased<R>
 where
-    R: Ruleset + Send + Sync + 'static,
+    R: Ruleset + Bot + Send + Sync + 'static,
     R::Config: Serialize + DeserializeOwned,
     R::Move: Serialize + DeserializeOwned,
     R::Legal: Serialize,
@@ -200,7 +201,7 @@ where
 
 impl<R> GameKind for KindOf<R>
 where
-    R: Ruleset + Send + Sync + 'static,
+    R: Ruleset + Bot + Send + Sync + 'static,
     R::Config: Serialize + DeserializeOwned,
     R::Move: Serialize + DeserializeOwned,
     R::Legal: Serialize,

@@ -15,7 +15,7 @@ use diesel::connection::SimpleConnection;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 use serde_json::{Value, json};
 
-use crate::common::{Backend, start, start_on};
+use crate::common::{Backend, TestDatabase, start, start_on};
 
 const FIXTURE: &str = include_str!("fixtures/cancellation_hearts_v1_log.json");
 const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -301,13 +301,13 @@ fn with_raw_connection<T>(target: &DatabaseTarget, f: impl FnOnce(&mut RawConnec
 /// The fixture stored under the untyped schema (a finished copy and one
 /// stopped after [`UNFINISHED_AT`] events), then the server started on it:
 /// its migration types the log. Returns the fresh target.
-async fn untyped_database_with_the_fixture(backend: Backend) -> DatabaseTarget {
+async fn untyped_database_with_the_fixture(backend: Backend) -> TestDatabase {
     let target = tokio::task::spawn_blocking(move || backend.fresh_target())
         .await
         .unwrap();
     let sql = fixture_inserts(backend, "v1-finished", None)
         + &fixture_inserts(backend, "v1-running", Some(UNFINISHED_AT));
-    let at = target.clone();
+    let at: DatabaseTarget = (*target).clone();
     tokio::task::spawn_blocking(move || {
         with_raw_connection(&at, |conn| {
             conn.migrate_up_to(LAST_UNTYPED_MIGRATION);

@@ -10,11 +10,11 @@ use serde_json::json;
 /// A server like `crate::common::start`, with `tune` applied to its config.
 async fn start_with(tune: impl FnOnce(&mut Config)) -> TestServer {
     let target = Backend::Sqlite.fresh_target();
-    let data_dir = test_db::fresh_sqlite_path().parent().unwrap().to_path_buf();
+    let data_dir = test_db::fresh_temp_dir();
     let mut config = Config {
         port: 0,
-        database: Some(target.clone()),
-        data_dir,
+        database: Some((*target).clone()),
+        data_dir: data_dir.path().to_path_buf(),
         jwt_secret: Some(crate::common::JWT_SECRET.to_owned()),
         pool_size: 4,
         ..Config::default()
@@ -25,6 +25,7 @@ async fn start_with(tune: impl FnOnce(&mut Config)) -> TestServer {
         server,
         client: reqwest::Client::new(),
         target,
+        data_dir,
     }
 }
 

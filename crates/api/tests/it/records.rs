@@ -337,7 +337,7 @@ async fn unfinished_games_keep_their_secrets_and_tampering_is_found() {
 
     // A finished game whose stored seed was changed behind the api's back.
     let done = bot_game(&ts, &ann, "lost-heir", json!({"players": 2, "target": 5})).await;
-    let api::config::DatabaseTarget::Sqlite(path) = ts.target.clone() else {
+    let api::config::DatabaseTarget::Sqlite(path) = (*ts.target).clone() else {
         unreachable!()
     };
     let sql = format!(

@@ -152,7 +152,8 @@ async fn lists_filter_by_kind_status_and_turn() {
 /// key under its data dir, and a restart reuses both: old tokens still work.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn defaults_keep_sqlite_and_key_under_the_data_dir() {
-    let data_dir = test_db::fresh_sqlite_path().parent().unwrap().join("data");
+    let temp = test_db::fresh_temp_dir();
+    let data_dir = temp.path().join("data");
     let config = api::config::Config {
         port: 0,
         data_dir: data_dir.clone(),

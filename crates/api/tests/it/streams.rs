@@ -365,10 +365,11 @@ async fn the_long_poll_answers_before_the_request_timeout() {
     let target = tokio::task::spawn_blocking(|| Backend::Sqlite.fresh_target())
         .await
         .unwrap();
+    let data_dir = test_db::fresh_temp_dir();
     let config = api::config::Config {
         port: 0,
-        database: Some(target.clone()),
-        data_dir: test_db::fresh_sqlite_path().parent().unwrap().to_path_buf(),
+        database: Some((*target).clone()),
+        data_dir: data_dir.path().to_path_buf(),
         jwt_secret: Some(crate::common::JWT_SECRET.to_owned()),
         rate_limit: 0.0,
         request_timeout: Duration::from_millis(1500),
@@ -378,6 +379,7 @@ async fn the_long_poll_answers_before_the_request_timeout() {
         server: api::app::spawn(config).await.expect("server starts"),
         client: reqwest::Client::new(),
         target,
+        data_dir,
     };
     let ann = ts.register("Ann").await;
     let game = ts

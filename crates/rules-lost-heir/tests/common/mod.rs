@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use cards::heir::{City, HeirCard};
-use cards::{CardKind, Hand, LegalMoves, Seat, Seed, Viewer};
+use cards::{CardKind, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer};
 use rules_lost_heir::{CompletedTrickView, Config, LostHeir, Move, RuleError};
 
 pub fn card(code: &str) -> HeirCard {

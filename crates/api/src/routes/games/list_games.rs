@@ -6,7 +6,7 @@ use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::ListQuery;
-use crate::resources::{GameKindName, GameList, GameStatus, GameSummary};
+use crate::resources::{GameKind, GameList, GameStatus, GameSummary};
 use crate::routes::doc;
 
 const DEFAULT_LIMIT: i64 = 50;
@@ -17,7 +17,7 @@ const MAX_LIMIT: i64 = 200;
 #[serde(deny_unknown_fields)]
 pub struct ListGamesQuery {
     /// Only games of this kind.
-    pub kind: Option<GameKindName>,
+    pub kind: Option<GameKind>,
     /// Only games in this state.
     pub status: Option<GameStatus>,
     /// Only games in progress where the caller's seat must act now (needs a token).
@@ -69,7 +69,7 @@ pub async fn list_games(
     let rows = state
         .games
         .list(&ListQuery {
-            kind: query.kind.map(|k| k.as_str().to_owned()),
+            kind: query.kind.map(|k| k.code().to_owned()),
             status: query.status,
             to_act_for,
             limit,

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+use std::ops::Deref;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use api::app::RunningServer;
@@ -20,19 +22,55 @@ pub enum Backend {
 }
 
 impl Backend {
-    pub fn fresh_target(self) -> DatabaseTarget {
-        match self {
-            Backend::Postgres => DatabaseTarget::Postgres(test_db::fresh_postgres_database()),
-            Backend::Sqlite => DatabaseTarget::Sqlite(test_db::fresh_sqlite_path()),
+    /// A fresh database of this backend, dropped when the last clone of the
+    /// returned handle (and so the last server on it) is gone.
+    pub fn fresh_target(self) -> TestDatabase {
+        let owner = match self {
+            Backend::Postgres => DatabaseOwner::Postgres(test_db::fresh_postgres_database()),
+            Backend::Sqlite => DatabaseOwner::Sqlite(test_db::fresh_sqlite_file()),
+        };
+        let target = match &owner {
+            DatabaseOwner::Postgres(db) => DatabaseTarget::Postgres(db.url().to_owned()),
+            DatabaseOwner::Sqlite(file) => DatabaseTarget::Sqlite(file.path().to_path_buf()),
+        };
+        TestDatabase {
+            target,
+            _owner: Arc::new(owner),
         }
     }
 }
 
-/// A running server and a client for it.
+/// A test's database: where it is (derefs to the server's `DatabaseTarget`)
+/// and, shared by every clone, the guard that drops it. Tests that restart a
+/// server, or run two on one database, clone it into each `TestServer`, so
+/// the database outlives all of them and goes when the test ends.
+#[derive(Debug, Clone)]
+pub struct TestDatabase {
+    target: DatabaseTarget,
+    _owner: Arc<DatabaseOwner>,
+}
+
+#[derive(Debug)]
+enum DatabaseOwner {
+    Postgres(test_db::PostgresDatabase),
+    Sqlite(test_db::SqliteFile),
+}
+
+impl Deref for TestDatabase {
+    type Target = DatabaseTarget;
+
+    fn deref(&self) -> &DatabaseTarget {
+        &self.target
+    }
+}
+
+/// A running server and a client for it. Holds its database and data dir,
+/// so both go when the test is done with the server.
 pub struct TestServer {
     pub server: RunningServer,
     pub client: reqwest::Client,
-    pub target: DatabaseTarget,
+    pub target: TestDatabase,
+    pub data_dir: test_db::TempDir,
 }
 
 /// A registered player.
@@ -89,12 +127,12 @@ pub async fn start(backend: Backend) -> TestServer {
     start_on(target).await
 }
 
-pub async fn start_on(target: DatabaseTarget) -> TestServer {
-    let data_dir = test_db::fresh_sqlite_path().parent().unwrap().to_path_buf();
+pub async fn start_on(target: TestDatabase) -> TestServer {
+    let data_dir = test_db::fresh_temp_dir();
     let config = Config {
         port: 0,
-        database: Some(target.clone()),
-        data_dir,
+        database: Some(target.target.clone()),
+        data_dir: data_dir.path().to_path_buf(),
         jwt_secret: Some(JWT_SECRET.to_owned()),
         pool_size: 6,
         workers: 2,
@@ -108,6 +146,7 @@ pub async fn start_on(target: DatabaseTarget) -> TestServer {
         server,
         client: reqwest::Client::new(),
         target,
+        data_dir,
     }
 }
 
