@@ -12,6 +12,7 @@ pub mod listen;
 pub mod models;
 mod queries;
 pub mod schema;
+mod tokens;
 
 use diesel::Connection as _;
 use diesel::SqliteConnection;
