@@ -169,9 +169,8 @@ pub fn bearer_token(value: &HeaderValue) -> Option<&str> {
     let text = value.to_str().ok()?.trim();
     let (scheme, token) = text.split_once([' ', '\t'])?;
     let token = token.trim();
-    let well_formed = scheme.eq_ignore_ascii_case("bearer")
-        && !token.is_empty()
-        && !token.contains([' ', '\t']);
+    let well_formed =
+        scheme.eq_ignore_ascii_case("bearer") && !token.is_empty() && !token.contains([' ', '\t']);
     well_formed.then_some(token)
 }
 
@@ -302,7 +301,13 @@ mod tests {
 
     #[test]
     fn bearer_scheme_is_case_insensitive_and_whitespace_tolerant() {
-        for value in ["Bearer abc", "bearer abc", "BEARER abc", "  Bearer   abc  ", "Bearer\tabc"] {
+        for value in [
+            "Bearer abc",
+            "bearer abc",
+            "BEARER abc",
+            "  Bearer   abc  ",
+            "Bearer\tabc",
+        ] {
             let v = HeaderValue::from_str(value).unwrap();
             assert_eq!(bearer_token(&v), Some("abc"), "{value:?}");
         }

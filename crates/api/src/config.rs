@@ -327,17 +327,17 @@ pub fn help_text() -> String {
          usage: api [FLAGS]\n       api --print-openapi > openapi/openapi.json\n\n",
     );
     out.push_str(&format!(
-        "{:<22} {:<19} {:<44} {}\n",
+        "{:<22} {:<21} {:<44} {}\n",
         "flag", "env", "default", "meaning"
     ));
     for s in SETTINGS {
         out.push_str(&format!(
-            "{:<22} {:<19} {:<44} {}\n",
+            "{:<22} {:<21} {:<44} {}\n",
             s.flag, s.env, s.default, s.help
         ));
     }
     out.push_str(&format!(
-        "{:<22} {:<19} {:<44} {}\n",
+        "{:<22} {:<21} {:<44} {}\n",
         "--print-openapi", "", "", "print the OpenAPI document and exit"
     ));
     out

@@ -24,9 +24,8 @@ impl Db {
         issued_at: i64,
     ) -> Result<bool, DbError> {
         with_conn!(self, |conn, s| {
-            let logged_out = exists(
-                s::revoked_tokens::table.filter(s::revoked_tokens::token_id.eq(token_id)),
-            );
+            let logged_out =
+                exists(s::revoked_tokens::table.filter(s::revoked_tokens::token_id.eq(token_id)));
             let cut_off = exists(
                 s::token_cutoffs::table
                     .filter(s::token_cutoffs::player_id.eq(player_id))
@@ -69,7 +68,11 @@ impl Db {
 
     /// Revokes every token of `player_id` issued at or before `through`
     /// (unix seconds); `through` is the caller's clock, now.
-    pub async fn revoke_tokens_through(&self, player_id: &str, through: i64) -> Result<(), DbError> {
+    pub async fn revoke_tokens_through(
+        &self,
+        player_id: &str,
+        through: i64,
+    ) -> Result<(), DbError> {
         let now = super::now();
         with_conn!(self, |conn, s| {
             diesel::insert_into(s::token_cutoffs::table)

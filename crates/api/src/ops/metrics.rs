@@ -145,8 +145,8 @@ const METHODS: [&str; 9] = [
 
 /// The statuses that are their own label value; any other is its class.
 pub const STATUSES: [u16; 24] = [
-    200, 201, 202, 204, 301, 304, 307, 308, 400, 401, 403, 404, 405, 406, 408, 409, 412, 413,
-    415, 422, 428, 429, 500, 503,
+    200, 201, 202, 204, 301, 304, 307, 308, 400, 401, 403, 404, 405, 406, 408, 409, 412, 413, 415,
+    422, 428, 429, 500, 503,
 ];
 
 /// `method`'s label: itself when standard, else `OTHER` (any token is a
@@ -238,21 +238,32 @@ impl Metrics {
     /// are not labels: that would be unbounded); method and status are
     /// bounded here ([`method_label`], [`status_label`]).
     pub fn record_request(&self, method: &str, route: &str, status: u16) {
-        let key = (bounded_method(method), route.to_owned(), status_label(status));
+        let key = (
+            bounded_method(method),
+            route.to_owned(),
+            status_label(status),
+        );
         let mut map = self.requests.lock().unwrap_or_else(|e| e.into_inner());
         *map.entry(key).or_default() += 1;
     }
 
     /// How many requests matched (method, route, status) so far.
     pub fn requests(&self, method: &str, route: &str, status: u16) -> u64 {
-        let key = (bounded_method(method), route.to_owned(), status_label(status));
+        let key = (
+            bounded_method(method),
+            route.to_owned(),
+            status_label(status),
+        );
         let map = self.requests.lock().unwrap_or_else(|e| e.into_inner());
         map.get(&key).copied().unwrap_or(0)
     }
 
     /// How many request series exist (each a line of the exposition).
     pub fn request_series(&self) -> usize {
-        self.requests.lock().unwrap_or_else(|e| e.into_inner()).len()
+        self.requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
     }
 
     /// The Prometheus text exposition (format 0.0.4).
@@ -402,7 +413,11 @@ mod tests {
             m.record_request(&format!("FOO{i}"), "unmatched", 400 + (i % 200) as u16);
         }
         // One method (OTHER) by the known 4xx and 5xx codes and classes.
-        assert!(m.request_series() <= STATUSES.len() + 2, "{}", m.request_series());
+        assert!(
+            m.request_series() <= STATUSES.len() + 2,
+            "{}",
+            m.request_series()
+        );
         assert_eq!(m.requests("BAR", "unmatched", 404), 3);
         assert_eq!(status_label(418), "4xx");
         assert_eq!(status_label(404), "404");

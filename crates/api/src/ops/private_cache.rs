@@ -13,8 +13,8 @@
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::Method;
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::middleware::Next;
 use actix_web::{HttpMessage as _, HttpRequest};
 use sha2::{Digest as _, Sha256};
@@ -47,7 +47,10 @@ pub async fn mark(
             headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private"));
         }
         headers.append(header::VARY, HeaderValue::from_static("Authorization"));
-        if let Some(tag) = headers.get(header::ETAG).and_then(|t| viewer_etag(t, &viewer)) {
+        if let Some(tag) = headers
+            .get(header::ETAG)
+            .and_then(|t| viewer_etag(t, &viewer))
+        {
             headers.insert(header::ETAG, tag);
         }
     }

@@ -125,7 +125,10 @@ pub async fn limit(
     if let Some(limiter) = limiter.filter(|l| l.enabled())
         && !EXEMPT.contains(&req.path())
         && let Err(wait) = limiter.take(
-            client_key(&client_of(&req, req.app_data::<web::Data<Keys>>().map(|k| k.as_ref()))),
+            client_key(&client_of(
+                &req,
+                req.app_data::<web::Data<Keys>>().map(|k| k.as_ref()),
+            )),
             Instant::now(),
         )
     {

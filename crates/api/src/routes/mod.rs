@@ -77,12 +77,14 @@ pub fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
         return Ok(None);
     }
     // A tag of any viewer names the version: the version guard is what counts.
-    parse_tag(text).map(|(version, _)| Some(version)).ok_or_else(|| {
-        ApiError::bad_request(
-            "bad_if_match",
-            "If-Match must be a game version as sent in ETag, e.g. \"12\"",
-        )
-    })
+    parse_tag(text)
+        .map(|(version, _)| Some(version))
+        .ok_or_else(|| {
+            ApiError::bad_request(
+                "bad_if_match",
+                "If-Match must be a game version as sent in ETag, e.g. \"12\"",
+            )
+        })
 }
 
 /// Whether `If-None-Match` already names `version` as this caller sees it
@@ -95,9 +97,8 @@ pub fn if_none_match(req: &HttpRequest, version: i64) -> bool {
         .is_some_and(|v| {
             v.split(',').any(|tag| {
                 tag.trim() == "*"
-                    || parse_tag(tag).is_some_and(|(v, who)| {
-                        v == version && who.is_none_or(|who| who == viewer)
-                    })
+                    || parse_tag(tag)
+                        .is_some_and(|(v, who)| v == version && who.is_none_or(|who| who == viewer))
             })
         })
 }

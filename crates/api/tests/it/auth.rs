@@ -87,7 +87,10 @@ async fn logout_revokes_that_token_on_every_server(backend: Backend) {
     let b = server_on(&target, |_| {}).await;
     let ada = a.register("Ada").await;
     let second = another_token(&ada.id);
-    assert_eq!(a.get("/v1/players/me/inbox", Some(&ada.token)).await.status, 200);
+    assert_eq!(
+        a.get("/v1/players/me/inbox", Some(&ada.token)).await.status,
+        200
+    );
 
     let out = a
         .post("/v1/players/me/logout", Some(&ada.token), &json!({}))
@@ -136,7 +139,12 @@ async fn revoke_tokens_refuses_every_token_issued_so_far(backend: Backend) {
                 .assert_problem(401, "token_revoked");
         }
         // Another player is not affected.
-        assert_eq!(ts.get("/v1/players/me/inbox", Some(&bob.token)).await.status, 200);
+        assert_eq!(
+            ts.get("/v1/players/me/inbox", Some(&bob.token))
+                .await
+                .status,
+            200
+        );
     }
     // A token issued after the cut-off (a later `iat` second) is accepted.
     tokio::time::sleep(Duration::from_millis(1100)).await;
@@ -170,7 +178,10 @@ async fn a_rotated_key_verifies_old_tokens_until_it_is_removed(backend: Backend)
     c.get("/v1/players/me/inbox", Some(&ada.token))
         .await
         .assert_problem(401, "invalid_token");
-    assert_eq!(c.get("/v1/players/me/inbox", Some(&bob.token)).await.status, 200);
+    assert_eq!(
+        c.get("/v1/players/me/inbox", Some(&bob.token)).await.status,
+        200
+    );
 }
 on_both_backends!(a_rotated_key_verifies_old_tokens_until_it_is_removed);
 
@@ -188,14 +199,19 @@ async fn personal_answers_are_private_and_tagged_per_viewer(backend: Backend) {
         assert_eq!(a.header("cache-control"), Some("private"));
         let vary: Vec<_> = a.headers.get_all("vary").iter().collect();
         assert!(
-            vary.iter().any(|v| v.to_str().unwrap().contains("Authorization")),
+            vary.iter()
+                .any(|v| v.to_str().unwrap().contains("Authorization")),
             "{vary:?}"
         );
         tags.push(a.header("etag").unwrap().to_owned());
     }
     let version = as_ann.json["version"].as_i64().unwrap();
     assert_eq!(tags[2], format!("\"{version}-s\""));
-    assert!(tags[0].starts_with(&format!("\"{version}-p")), "{}", tags[0]);
+    assert!(
+        tags[0].starts_with(&format!("\"{version}-p")),
+        "{}",
+        tags[0]
+    );
     assert_ne!(tags[0], tags[1], "different views, different tags");
 
     let ann_view = revalidate(&ts, &id, Some(&ann.token), &tags[0]).await;
@@ -211,7 +227,9 @@ async fn personal_answers_are_private_and_tagged_per_viewer(backend: Backend) {
     let legal = ts.legal(&ann, &id).await;
     assert_eq!(legal.header("cache-control"), Some("private"));
     assert!(legal.header("etag").unwrap().contains("-p"));
-    let events = ts.get(&format!("/v1/games/{id}/events"), Some(&ann.token)).await;
+    let events = ts
+        .get(&format!("/v1/games/{id}/events"), Some(&ann.token))
+        .await;
     assert_eq!(events.header("cache-control"), Some("private"));
     let inbox = ts.get("/v1/players/me/inbox", Some(&ann.token)).await;
     assert_eq!(inbox.header("cache-control"), Some("private"));

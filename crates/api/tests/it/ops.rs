@@ -333,12 +333,20 @@ async fn made_up_methods_and_paths_leave_metrics_bounded(backend: Backend) {
             };
             let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
             let ts = &ts;
-            async move { ts.call(method, &path, None, None, &[]).await.status.as_u16() }
+            async move {
+                ts.call(method, &path, None, None, &[])
+                    .await
+                    .status
+                    .as_u16()
+            }
         })
         .buffer_unordered(8)
         .collect()
         .await;
-    assert!(answered.iter().all(|s| (400..500).contains(s)), "all refused");
+    assert!(
+        answered.iter().all(|s| (400..500).contains(s)),
+        "all refused"
+    );
     let m = ts.get("/metrics", None).await;
     let series = request_series(&m.text);
     assert!(series <= 6, "{series} series:\n{}", m.text);
