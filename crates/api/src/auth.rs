@@ -349,7 +349,7 @@ mod tests {
         let legacy = jsonwebtoken::encode(
             &Header::new(Algorithm::HS256),
             &claims,
-            &EncodingKey::from_secret(K1),
+            &EncodingKey::from_secret(K1).unwrap(),
         )
         .unwrap();
         let rotated = Keys::with_previous(K2, &[K1], TTL).unwrap();
