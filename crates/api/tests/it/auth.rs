@@ -279,3 +279,40 @@ async fn revalidate(ts: &TestServer, id: &str, token: Option<&str>, tag: &str) -
     .status
     .as_u16()
 }
+
+/// Sends `head` (a whole request head, CRLFs included) on a fresh TCP
+/// connection and reads until the server closes or 2 s pass.
+async fn raw_request(ts: &TestServer, head: &[u8]) -> String {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let mut stream = tokio::net::TcpStream::connect(ts.server.addr)
+        .await
+        .unwrap();
+    stream.write_all(head).await.unwrap();
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(2), stream.read_to_end(&mut answer)).await;
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+async fn bad_header_bytes_are_refused_not_failed(backend: Backend) {
+    let ts = crate::common::start(backend).await;
+    // A non-ASCII byte in Authorization reaches the server: a 401 problem.
+    let answer = raw_request(
+        &ts,
+        b"GET /v1/players/me/inbox HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \xff\xfe\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+    assert!(answer.contains("application/problem+json"), "{answer}");
+    assert!(answer.contains("\"code\":\"invalid_token\""), "{answer}");
+    // A DEL byte is refused by the HTTP parser before any handler runs: a
+    // 400 (without a problem body: see the report), never a 500, and the
+    // server goes on serving.
+    let answer = raw_request(
+        &ts,
+        b"GET /v1/games HTTP/1.1\r\nHost: x\r\nX-Odd: a\x7fb\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert_eq!(ts.get("/v1/games", None).await.status.as_u16(), 200);
+}
+on_both_backends!(bad_header_bytes_are_refused_not_failed);
