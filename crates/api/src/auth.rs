@@ -252,7 +252,7 @@ async fn authenticate(req: HttpRequest) -> Result<Option<Authenticated>, ApiErro
     let db = req
         .app_data::<web::Data<Db>>()
         .ok_or_else(|| ApiError::internal("Db missing from app data"))?;
-    if db.token_revoked(&token_id, &claims.sub, claims.iat).await? {
+    if revoked(db, &token_id, &claims.sub, claims.iat).await? {
         return Err(ApiError::unauthorized(
             "token_revoked",
             "the bearer token has been revoked",
@@ -265,6 +265,25 @@ async fn authenticate(req: HttpRequest) -> Result<Option<Authenticated>, ApiErro
     };
     req.extensions_mut().insert(auth.clone());
     Ok(Some(auth))
+}
+
+/// [`Db::token_revoked`] in a task of its own: the extractor runs before
+/// the body is read, and actix drops a request's future when the
+/// connection goes (a body too large, a client gone). Dropping an SQLite
+/// query mid-way blocks in place, which panics on an HTTP worker's
+/// single-threaded runtime; a task runs the lookup to its end instead.
+async fn revoked(
+    db: &web::Data<Db>,
+    token_id: &str,
+    player_id: &str,
+    issued_at: i64,
+) -> Result<bool, ApiError> {
+    let (db, token_id, player_id) = (db.clone(), token_id.to_owned(), player_id.to_owned());
+    let lookup =
+        actix_web::rt::spawn(
+            async move { db.token_revoked(&token_id, &player_id, issued_at).await },
+        );
+    Ok(lookup.await.map_err(ApiError::internal)??)
 }
 
 impl FromRequest for Authenticated {
