@@ -13,6 +13,7 @@ use crate::db::Db;
 use crate::error;
 use crate::games::GameService;
 use crate::ops;
+use crate::ops::metrics::MetricsAccess;
 use crate::ops::rate_limit::RateLimiter;
 use crate::ops::timeout::RequestTimeout;
 use crate::routes::docs::openapi::OpenApiDocument;
@@ -21,7 +22,7 @@ use crate::routes::docs::openapi::OpenApiDocument;
 #[derive(Debug)]
 pub struct AppState {
     pub db: Db,
-    pub keys: Keys,
+    pub keys: Arc<Keys>,
     pub games: Arc<GameService>,
 }
 
@@ -49,14 +50,23 @@ pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
         None => auth::load_or_create_secret(&config.data_dir)
             .map_err(|e| StartError::Key(e.to_string()))?,
     };
-    let keys = Keys::new(secret.as_bytes(), config.token_ttl)
+    let previous: Vec<&[u8]> = config
+        .jwt_previous_secrets
+        .iter()
+        .map(|k| k.as_bytes())
+        .collect();
+    let keys = Keys::with_previous(secret.as_bytes(), &previous, config.token_ttl)
         .map_err(|e| StartError::Key(e.to_string()))?;
     let games = Arc::new(GameService::new(
         db.clone(),
         config.cache_capacity,
         tokio::runtime::Handle::current(),
     ));
-    Ok(AppState { db, keys, games })
+    Ok(AppState {
+        db,
+        keys: Arc::new(keys),
+        games,
+    })
 }
 
 /// A server running in the background (for tests and embedding).
@@ -102,6 +112,11 @@ async fn start(
     let app_state = state.clone();
     let limiter = web::Data::new(RateLimiter::new(config.rate_limit, config.rate_burst));
     let timeout = web::Data::new(RequestTimeout(config.request_timeout));
+    // What auth and ops take instead of the whole state.
+    let keys = web::Data::from(state.keys.clone());
+    let db = web::Data::new(state.db.clone());
+    let metrics = web::Data::from(state.games.metrics_handle());
+    let metrics_access = web::Data::new(MetricsAccess::new(config.metrics_token.as_deref()));
     let mut server = HttpServer::new(move || {
         // The same registrations the OpenAPI document is generated from.
         let (app, _) = App::new()
@@ -110,6 +125,10 @@ async fn start(
             .app_data(document.clone())
             .app_data(limiter.clone())
             .app_data(timeout.clone())
+            .app_data(keys.clone())
+            .app_data(db.clone())
+            .app_data(metrics.clone())
+            .app_data(metrics_access.clone())
             .app_data(
                 web::JsonConfig::default()
                     .limit(body_limit)
@@ -129,6 +148,7 @@ async fn start(
         .wrap(actix_web::middleware::from_fn(
             error::problem_for_every_error,
         ))
+        .wrap(actix_web::middleware::from_fn(ops::private_cache::mark))
         // Outermost last: the id and the log see everything, including 429s
         // and timeouts; limits apply before any work; the timeout covers the
         // handler and error rendering.

@@ -7,6 +7,9 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The shortest accepted signing or verification key.
+pub const MIN_SECRET_BYTES: usize = 32;
+
 /// Which database to store in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DatabaseTarget {
@@ -26,12 +29,17 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// HS256 signing key; `None`: generated once and kept in `data_dir/jwt-secret`.
     pub jwt_secret: Option<String>,
+    /// Keys that still verify tokens but sign none (key rotation).
+    pub jwt_previous_secrets: Vec<String>,
+    /// When set, `GET /metrics` needs `Authorization: Bearer <it>`.
+    pub metrics_token: Option<String>,
     pub token_ttl: Duration,
     pub pool_size: usize,
     pub cache_capacity: usize,
     pub body_limit: usize,
     pub workers: usize,
-    /// Requests per second per client (bearer token, else IP); 0 = no limit.
+    /// Requests per second per client (the player of a valid bearer token,
+    /// else the peer IP); 0 = no limit.
     pub rate_limit: f64,
     pub rate_burst: f64,
     /// The longest a request may take to produce its response head.
@@ -51,6 +59,8 @@ impl Default for Config {
             database: None,
             data_dir: PathBuf::from("./data"),
             jwt_secret: None,
+            jwt_previous_secrets: Vec::new(),
+            metrics_token: None,
             token_ttl: Duration::from_secs(30 * 24 * 3600),
             pool_size: 8,
             cache_capacity: 1024,
@@ -122,10 +132,20 @@ const SETTINGS: &[Setting] = &[
         default: "generated once, kept in DATA_DIR/jwt-secret",
         help: "HS256 key for bearer tokens (at least 32 bytes)",
         apply: |c, v| {
-            if v.len() < 32 {
+            if v.len() < MIN_SECRET_BYTES {
                 return Err("JWT_SECRET must be at least 32 bytes".to_owned());
             }
             c.jwt_secret = Some(v.to_owned());
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--jwt-previous-secrets",
+        env: "JWT_PREVIOUS_SECRETS",
+        default: "none",
+        help: "comma-separated old keys that still verify tokens (each at least 32 bytes); remove one to refuse its tokens",
+        apply: |c, v| {
+            c.jwt_previous_secrets = parse_previous_secrets(v)?;
             Ok(())
         },
     },
@@ -183,7 +203,7 @@ const SETTINGS: &[Setting] = &[
         flag: "--rate-limit",
         env: "RATE_LIMIT",
         default: "50",
-        help: "requests per second per bearer token (anonymous: per IP); 0 = off",
+        help: "requests per second per player (valid bearer token), else per peer IP (X-Forwarded-For is ignored); 0 = off",
         apply: |c, v| {
             c.rate_limit = parse_rate(v)?;
             Ok(())
@@ -196,6 +216,19 @@ const SETTINGS: &[Setting] = &[
         help: "requests a client may make at once before the rate applies",
         apply: |c, v| {
             c.rate_burst = parse_positive(v)? as f64;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--metrics-token",
+        env: "METRICS_TOKEN",
+        default: "none (/metrics is open)",
+        help: "when set, GET /metrics needs `Authorization: Bearer <it>` (at least 16 bytes)",
+        apply: |c, v| {
+            if v.len() < 16 {
+                return Err("METRICS_TOKEN must be at least 16 bytes".to_owned());
+            }
+            c.metrics_token = Some(v.to_owned());
             Ok(())
         },
     },
@@ -297,17 +330,17 @@ pub fn help_text() -> String {
          usage: api [FLAGS]\n       api --print-openapi > openapi/openapi.json\n\n",
     );
     out.push_str(&format!(
-        "{:<22} {:<19} {:<44} {}\n",
+        "{:<22} {:<21} {:<44} {}\n",
         "flag", "env", "default", "meaning"
     ));
     for s in SETTINGS {
         out.push_str(&format!(
-            "{:<22} {:<19} {:<44} {}\n",
+            "{:<22} {:<21} {:<44} {}\n",
             s.flag, s.env, s.default, s.help
         ));
     }
     out.push_str(&format!(
-        "{:<22} {:<19} {:<44} {}\n",
+        "{:<22} {:<21} {:<44} {}\n",
         "--print-openapi", "", "", "print the OpenAPI document and exit"
     ));
     out
@@ -318,6 +351,20 @@ fn parse_positive(v: &str) -> Result<usize, String> {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!("not a positive number: {v}")),
     }
+}
+
+/// Old signing keys, comma-separated; each must be a usable key.
+fn parse_previous_secrets(v: &str) -> Result<Vec<String>, String> {
+    let keys: Vec<String> = v
+        .split(',')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if keys.iter().any(|k| k.len() < MIN_SECRET_BYTES) {
+        return Err("every previous secret must be at least 32 bytes".to_owned());
+    }
+    Ok(keys)
 }
 
 fn parse_rate(v: &str) -> Result<f64, String> {
@@ -392,11 +439,25 @@ mod tests {
     }
 
     #[test]
+    fn previous_secrets_are_a_comma_separated_list() {
+        let (a, b) = ("a".repeat(32), "b".repeat(40));
+        let Command::Serve(c) =
+            parse(&[("JWT_PREVIOUS_SECRETS", &format!(" {a}, {b} ,"))], &[]).unwrap()
+        else {
+            panic!("expected serve")
+        };
+        assert_eq!(c.jwt_previous_secrets, vec![a, b]);
+    }
+
+    #[test]
     fn bad_input_is_reported() {
         assert!(parse(&[("PORT", "http")], &[]).is_err());
         assert!(parse(&[], &["--nope"]).is_err());
         assert!(parse(&[], &["--port"]).is_err());
         assert!(parse(&[("JWT_SECRET", "short")], &[]).is_err());
+        let long = "k".repeat(32);
+        assert!(parse(&[("JWT_PREVIOUS_SECRETS", &format!("{long},short"))], &[]).is_err());
+        assert!(parse(&[("METRICS_TOKEN", "short")], &[]).is_err());
         assert!(matches!(parse(&[], &["--help"]), Ok(Command::Help)));
         assert!(parse_database_url("mysql://x").is_err());
     }

@@ -65,6 +65,17 @@ impl Modify for BearerAuth {
                     .build(),
             ),
         );
+        components.add_security_scheme(
+            "metrics_token",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "The server's `METRICS_TOKEN`, when set (else `/metrics` is open).",
+                    ))
+                    .build(),
+            ),
+        );
     }
 }
 

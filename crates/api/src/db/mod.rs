@@ -14,6 +14,7 @@ pub mod models;
 mod queries;
 pub mod schema;
 pub mod status;
+mod tokens;
 
 use diesel::Connection as _;
 use diesel::SqliteConnection;

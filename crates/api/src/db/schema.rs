@@ -78,6 +78,25 @@ macro_rules! tables {
             }
         }
 
+        diesel::table! {
+            /// Tokens logged out, kept until they expire (see `db::tokens`).
+            revoked_tokens (token_id) {
+                token_id -> Text,
+                player_id -> Text,
+                expires_at -> $time,
+            }
+        }
+
+        diesel::table! {
+            /// A player's tokens issued at or before `revoked_through` (unix
+            /// seconds, against `iat`) are refused.
+            token_cutoffs (player_id) {
+                player_id -> Text,
+                revoked_through -> BigInt,
+                updated_at -> $time,
+            }
+        }
+
         diesel::joinable!(seats -> games (game_id));
         diesel::joinable!(game_events -> games (game_id));
         diesel::allow_tables_to_appear_in_same_query!(
@@ -85,7 +104,9 @@ macro_rules! tables {
             games,
             seats,
             game_events,
-            idempotency_keys
+            idempotency_keys,
+            revoked_tokens,
+            token_cutoffs
         );
     };
 }

@@ -2,10 +2,19 @@
 //! rendered in the text exposition format by `GET /metrics`.
 //!
 //! One [`Metrics`] lives in the [`crate::games::GameService`] (reach it with
-//! `state.games.metrics()`). Other modules bump its fields directly; e.g. a
-//! stream endpoint holds an [`GaugeGuard`] from `metrics.open_streams.enter()`
-//! for as long as the stream is open.
+//! `state.games.metrics()`; middleware takes it as `web::Data<Metrics>`).
+//! Other modules bump its fields directly; e.g. a stream endpoint holds an
+//! [`GaugeGuard`] from `metrics.open_streams.enter()` for as long as the
+//! stream is open.
+//!
+//! Every label has a bounded set of values, whatever clients send: the
+//! method is one of the standard ones or `OTHER`, the route is the matched
+//! template (`unmatched` for none), the status is one of [`STATUSES`] or its
+//! class (`4xx`). So the exposition's size does not grow with traffic.
+//!
+//! `/metrics` is open unless `METRICS_TOKEN` is set ([`MetricsAccess`]).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Mutex;
@@ -106,8 +115,8 @@ impl Histogram {
 /// Every metric the server exports.
 #[derive(Debug, Default)]
 pub struct Metrics {
-    /// Requests by (method, route pattern, status).
-    requests: Mutex<HashMap<(String, String, u16), u64>>,
+    /// Requests by (method, route pattern, status), each label bounded.
+    requests: Mutex<HashMap<RequestLabels, u64>>,
     /// `post_move` latency, from request to response head.
     pub move_latency: Histogram,
     /// Transactions appended to a game's log (one per accepted change).
@@ -126,6 +135,95 @@ pub struct Metrics {
     pub open_streams: Gauge,
 }
 
+/// The labels of one request series: (method, route, status).
+type RequestLabels = (&'static str, String, Cow<'static, str>);
+
+/// The methods that are their own label value; any other is `OTHER`.
+const METHODS: [&str; 9] = [
+    "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE",
+];
+
+/// The statuses that are their own label value; any other is its class.
+pub const STATUSES: [u16; 24] = [
+    200, 201, 202, 204, 301, 304, 307, 308, 400, 401, 403, 404, 405, 406, 408, 409, 412, 413, 415,
+    422, 428, 429, 500, 503,
+];
+
+/// `method`'s label: itself when standard, else `OTHER` (any token is a
+/// valid HTTP method, so clients could otherwise mint series at will).
+pub fn method_label(method: &actix_web::http::Method) -> &'static str {
+    bounded_method(method.as_str())
+}
+
+fn bounded_method(method: &str) -> &'static str {
+    METHODS
+        .iter()
+        .find(|m| **m == method)
+        .copied()
+        .unwrap_or("OTHER")
+}
+
+/// `status`'s label: the code when in [`STATUSES`], else its class (`5xx`).
+pub fn status_label(status: u16) -> Cow<'static, str> {
+    if STATUSES.contains(&status) {
+        Cow::Owned(status.to_string())
+    } else {
+        Cow::Borrowed(match status {
+            100..=199 => "1xx",
+            200..=299 => "2xx",
+            300..=399 => "3xx",
+            400..=499 => "4xx",
+            _ => "5xx",
+        })
+    }
+}
+
+/// Who may read `/metrics`: anyone, or (with `METRICS_TOKEN`) whoever sends
+/// `Authorization: Bearer <token>`.
+#[derive(Default)]
+pub struct MetricsAccess {
+    /// SHA-256 of the token: comparing digests takes the same time whatever
+    /// the guess, and the length of the token is not leaked either.
+    token_digest: Option<[u8; 32]>,
+}
+
+impl std::fmt::Debug for MetricsAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MetricsAccess")
+            .field("protected", &self.token_digest.is_some())
+            .finish()
+    }
+}
+
+impl MetricsAccess {
+    pub fn new(token: Option<&str>) -> Self {
+        MetricsAccess {
+            token_digest: token.map(digest),
+        }
+    }
+
+    /// Whether a request with this `Authorization` value may scrape.
+    pub fn allows(&self, authorization: Option<&actix_web::http::header::HeaderValue>) -> bool {
+        let Some(expected) = &self.token_digest else {
+            return true;
+        };
+        let Some(token) = authorization.and_then(crate::auth::bearer_token) else {
+            return false;
+        };
+        constant_time_eq(expected, &digest(token))
+    }
+}
+
+fn digest(token: &str) -> [u8; 32] {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(token.as_bytes()).into()
+}
+
+/// Equality without an early exit (no timing hint of how much matched).
+fn constant_time_eq(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 /// Values read at scrape time from elsewhere (the cache, the database).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Sampled {
@@ -137,19 +235,35 @@ pub struct Sampled {
 
 impl Metrics {
     /// Counts one answered request; `route` is the matched pattern (ids
-    /// are not labels: that would be unbounded).
+    /// are not labels: that would be unbounded); method and status are
+    /// bounded here ([`method_label`], [`status_label`]).
     pub fn record_request(&self, method: &str, route: &str, status: u16) {
+        let key = (
+            bounded_method(method),
+            route.to_owned(),
+            status_label(status),
+        );
         let mut map = self.requests.lock().unwrap_or_else(|e| e.into_inner());
-        *map.entry((method.to_owned(), route.to_owned(), status))
-            .or_default() += 1;
+        *map.entry(key).or_default() += 1;
     }
 
     /// How many requests matched (method, route, status) so far.
     pub fn requests(&self, method: &str, route: &str, status: u16) -> u64 {
+        let key = (
+            bounded_method(method),
+            route.to_owned(),
+            status_label(status),
+        );
         let map = self.requests.lock().unwrap_or_else(|e| e.into_inner());
-        map.get(&(method.to_owned(), route.to_owned(), status))
-            .copied()
-            .unwrap_or(0)
+        map.get(&key).copied().unwrap_or(0)
+    }
+
+    /// How many request series exist (each a line of the exposition).
+    pub fn request_series(&self) -> usize {
+        self.requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
     }
 
     /// The Prometheus text exposition (format 0.0.4).
@@ -290,5 +404,32 @@ mod tests {
         ));
         assert!(text.contains("cards_open_streams 0\n"));
         assert!(!text.contains("cards_active_games"));
+    }
+
+    #[test]
+    fn labels_are_bounded_whatever_the_client_sends() {
+        let m = Metrics::default();
+        for i in 0..500 {
+            m.record_request(&format!("FOO{i}"), "unmatched", 400 + (i % 200) as u16);
+        }
+        // One method (OTHER) by the known 4xx and 5xx codes and classes.
+        assert!(
+            m.request_series() <= STATUSES.len() + 2,
+            "{}",
+            m.request_series()
+        );
+        assert_eq!(m.requests("BAR", "unmatched", 404), 3);
+        assert_eq!(status_label(418), "4xx");
+        assert_eq!(status_label(404), "404");
+    }
+
+    #[test]
+    fn a_metrics_token_is_required_when_set() {
+        use actix_web::http::header::HeaderValue;
+        assert!(MetricsAccess::new(None).allows(None));
+        let access = MetricsAccess::new(Some("scrape-0123456789"));
+        assert!(!access.allows(None));
+        assert!(!access.allows(Some(&HeaderValue::from_static("Bearer nope"))));
+        assert!(access.allows(Some(&HeaderValue::from_static("bearer scrape-0123456789"))));
     }
 }

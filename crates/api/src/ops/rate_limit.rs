@@ -1,10 +1,19 @@
-//! A per-client token bucket: each bearer token (or, without one, each peer
-//! IP address) may make `rate` requests per second on average and `burst`
-//! at once; beyond that the answer is 429 problem+json with `Retry-After`.
+//! A per-client token bucket: each player (a bearer token that verifies) or
+//! else each peer IP address may make `rate` requests per second on average
+//! and `burst` at once; beyond that the answer is 429 problem+json with
+//! `Retry-After`.
+//!
+//! The key is never the raw header: the same token written another way
+//! (padding, the scheme's case) is the same player, and every token of a
+//! player shares one bucket. Anything unauthenticated, malformed, expired
+//! or badly signed counts against the peer address, so garbage tokens are
+//! limited like anonymous requests. The peer is the TCP peer:
+//! `X-Forwarded-For` is ignored (behind a proxy every client shares the
+//! proxy's bucket; limit at the proxy then). Revocation is not checked here
+//! (that needs the database): a revoked token still counts against its player.
 //!
 //! In memory, per process: behind a load balancer with N processes a client
 //! gets N times the rate. Health checks and `/metrics` are never limited.
-//! Garbage tokens get their own buckets, but are refused with 401 anyway.
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
@@ -18,8 +27,9 @@ use actix_web::http::header;
 use actix_web::middleware::Next;
 use actix_web::{ResponseError, web};
 
-use crate::app::AppState;
+use crate::auth::{Keys, bearer_token};
 use crate::error::ApiError;
+use crate::ops::metrics::Metrics;
 
 /// Buckets kept before full (idle) ones are dropped.
 const PRUNE_ABOVE: usize = 50_000;
@@ -78,23 +88,32 @@ impl RateLimiter {
     }
 }
 
-/// The client a request counts against: its bearer token, else its peer IP.
-fn client_key(req: &ServiceRequest) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    match req
+/// Who a request counts against.
+#[derive(Debug, Hash, PartialEq, Eq)]
+enum Client {
+    Player(String),
+    Peer(Option<std::net::IpAddr>),
+}
+
+/// The player of a bearer token that verifies (signature, issuer, expiry),
+/// else the peer IP.
+fn client_of(req: &ServiceRequest, keys: Option<&Keys>) -> Client {
+    let player = req
         .headers()
         .get(header::AUTHORIZATION)
-        .filter(|v| !v.is_empty())
-    {
-        Some(token) => {
-            "token".hash(&mut hasher);
-            token.as_bytes().hash(&mut hasher);
-        }
-        None => {
-            "ip".hash(&mut hasher);
-            req.peer_addr().map(|a| a.ip()).hash(&mut hasher);
-        }
+        .and_then(bearer_token)
+        .zip(keys)
+        .and_then(|(token, keys)| keys.verify(token).ok())
+        .map(|claims| claims.sub);
+    match player {
+        Some(player) => Client::Player(player),
+        None => Client::Peer(req.peer_addr().map(|a| a.ip())),
     }
+}
+
+fn client_key(client: &Client) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    client.hash(&mut hasher);
     hasher.finish()
 }
 
@@ -105,10 +124,16 @@ pub async fn limit(
     let limiter = req.app_data::<web::Data<RateLimiter>>().cloned();
     if let Some(limiter) = limiter.filter(|l| l.enabled())
         && !EXEMPT.contains(&req.path())
-        && let Err(wait) = limiter.take(client_key(&req), Instant::now())
+        && let Err(wait) = limiter.take(
+            client_key(&client_of(
+                &req,
+                req.app_data::<web::Data<Keys>>().map(|k| k.as_ref()),
+            )),
+            Instant::now(),
+        )
     {
-        if let Some(state) = req.app_data::<web::Data<AppState>>() {
-            state.games.metrics().rate_limited.inc();
+        if let Some(metrics) = req.app_data::<web::Data<Metrics>>() {
+            metrics.rate_limited.inc();
         }
         let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
         let error = ApiError::too_many_requests(secs);

@@ -13,7 +13,7 @@ use actix_web::middleware::Next;
 use actix_web::web;
 use tracing::Instrument as _;
 
-use crate::app::AppState;
+use crate::ops::metrics::{Metrics, method_label};
 
 /// The request and response header carrying the id.
 pub const HEADER: &str = "x-request-id";
@@ -53,9 +53,9 @@ pub async fn observe(
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let method = req.method().clone();
     let path = req.path().to_owned();
-    let metrics = req
-        .app_data::<web::Data<AppState>>()
-        .map(|s| s.games.metrics_handle());
+    let metrics = req.app_data::<web::Data<Metrics>>().cloned();
+    // The route template (never the path: ids and made-up paths would be
+    // unbounded label values); requests no route matched share one label.
     let route = req
         .match_pattern()
         .unwrap_or_else(|| "unmatched".to_owned());
@@ -71,7 +71,7 @@ pub async fn observe(
         Err(e) => e.as_response_error().status_code().as_u16(),
     };
     if let Some(metrics) = metrics {
-        metrics.record_request(method.as_str(), &route, status);
+        metrics.record_request(method_label(&method), &route, status);
         if route == MOVE_ROUTE && method == actix_web::http::Method::POST {
             metrics.move_latency.observe(elapsed);
         }

@@ -15,8 +15,8 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::middleware::Next;
 use actix_web::web;
 
-use crate::app::AppState;
 use crate::error::ApiError;
+use crate::ops::metrics::Metrics;
 
 /// How long a request may take to produce its response head.
 #[derive(Debug, Clone, Copy)]
@@ -29,9 +29,7 @@ pub async fn enforce(
     let Some(limit) = req.app_data::<web::Data<RequestTimeout>>().map(|t| t.0) else {
         return next.call(req).await;
     };
-    let metrics = req
-        .app_data::<web::Data<AppState>>()
-        .map(|s| s.games.metrics_handle());
+    let metrics = req.app_data::<web::Data<Metrics>>().cloned();
     match tokio::time::timeout(limit, next.call(req)).await {
         Ok(response) => response,
         Err(_) => {

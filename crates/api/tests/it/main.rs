@@ -5,6 +5,7 @@
 mod common;
 
 mod audit;
+mod auth;
 mod concurrency;
 mod e2e;
 mod errors;

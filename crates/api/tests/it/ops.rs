@@ -226,3 +226,158 @@ async fn a_request_past_the_timeout_is_a_503_timeout_with_its_id() {
         m.text
     );
 }
+
+/// A server on a fresh `backend` database with `tune` applied.
+async fn start_on_with(backend: Backend, tune: impl FnOnce(&mut Config)) -> TestServer {
+    let target = tokio::task::spawn_blocking(move || backend.fresh_target())
+        .await
+        .unwrap();
+    let data_dir = test_db::fresh_temp_dir();
+    let mut config = Config {
+        port: 0,
+        database: Some((*target).clone()),
+        data_dir: data_dir.path().to_path_buf(),
+        jwt_secret: Some(crate::common::JWT_SECRET.to_owned()),
+        pool_size: 4,
+        ..Config::default()
+    };
+    tune(&mut config);
+    let server = api::app::spawn(config).await.expect("server starts");
+    TestServer {
+        server,
+        client: reqwest::Client::new(),
+        target,
+        data_dir,
+    }
+}
+
+/// `GET /v1/games` with this raw `Authorization` value; the status.
+async fn list_with(ts: &TestServer, authorization: &str) -> u16 {
+    ts.call(
+        reqwest::Method::GET,
+        "/v1/games",
+        None,
+        None,
+        &[("authorization", authorization)],
+    )
+    .await
+    .status
+    .as_u16()
+}
+
+async fn the_rate_limit_keys_on_the_player_then_the_peer(backend: Backend) {
+    let ts = start_on_with(backend, |c| {
+        c.rate_limit = 0.2;
+        c.rate_burst = 5.0;
+    })
+    .await;
+    // The peer's bucket: 1 of 5.
+    let ada = ts.register("Ada").await;
+    // The player's bucket: the same token written five ways is one client.
+    let t = &ada.token;
+    for written in [
+        format!("Bearer {t}"),
+        format!("bearer {t}"),
+        format!("BEARER   {t}  "),
+        format!("  Bearer {t}"),
+        format!("Bearer\t{t}"),
+    ] {
+        assert_eq!(list_with(&ts, &written).await, 200, "{written:?}");
+    }
+    assert_eq!(list_with(&ts, &format!("Bearer   {t}   ")).await, 429);
+    // Another token of the same player shares the bucket.
+    let keys = api::auth::Keys::new(
+        crate::common::JWT_SECRET.as_bytes(),
+        Duration::from_secs(60),
+    )
+    .unwrap();
+    let second = keys.issue(&ada.id).unwrap().0;
+    assert_eq!(list_with(&ts, &format!("Bearer {second}")).await, 429);
+
+    // Garbage tokens count against the peer (4 left), each new one too.
+    for i in 0..4 {
+        assert_eq!(list_with(&ts, &format!("Bearer garbage-{i}")).await, 401);
+    }
+    ts.call(
+        reqwest::Method::GET,
+        "/v1/games",
+        None,
+        None,
+        &[("authorization", "Bearer garbage-new")],
+    )
+    .await
+    .assert_problem(429, "rate_limited");
+    // And so does an anonymous request from the same peer.
+    ts.get("/v1/games", None)
+        .await
+        .assert_problem(429, "rate_limited");
+}
+on_both_backends!(the_rate_limit_keys_on_the_player_then_the_peer);
+
+/// The request series in a `/metrics` exposition.
+fn request_series(text: &str) -> usize {
+    text.lines()
+        .filter(|l| l.starts_with("cards_http_requests_total{"))
+        .count()
+}
+
+async fn made_up_methods_and_paths_leave_metrics_bounded(backend: Backend) {
+    use futures_util::StreamExt as _;
+    let ts = start_on_with(backend, |c| c.rate_limit = 0.0).await;
+    // Made-up methods on a real route and on made-up paths, made-up paths
+    // with a real method.
+    let answered: Vec<u16> = futures_util::stream::iter(0..2_000)
+        .map(|i| {
+            let (method, path) = match i % 3 {
+                0 => (format!("FOO{i}"), "/v1/games".to_owned()),
+                1 => (format!("BAR{i}"), format!("/made/up/{i}")),
+                _ => ("GET".to_owned(), format!("/v1/made/up/{i}")),
+            };
+            let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+            let ts = &ts;
+            async move {
+                ts.call(method, &path, None, None, &[])
+                    .await
+                    .status
+                    .as_u16()
+            }
+        })
+        .buffer_unordered(8)
+        .collect()
+        .await;
+    assert!(
+        answered.iter().all(|s| (400..500).contains(s)),
+        "all refused"
+    );
+    let m = ts.get("/metrics", None).await;
+    let series = request_series(&m.text);
+    assert!(series <= 6, "{series} series:\n{}", m.text);
+    assert!(m.text.contains("method=\"OTHER\""), "{}", m.text);
+    assert!(m.text.contains("route=\"unmatched\""), "{}", m.text);
+    assert!(!m.text.contains("FOO"), "no made-up method is a label");
+    assert!(!m.text.contains("/made/up"), "no path is a label");
+    assert!(m.text.len() < 16 * 1024, "{} bytes", m.text.len());
+}
+on_both_backends!(made_up_methods_and_paths_leave_metrics_bounded);
+
+async fn metrics_token_protects_the_scrape(backend: Backend) {
+    const TOKEN: &str = "scrape-me-0123456789";
+    let ts = start_on_with(backend, |c| c.metrics_token = Some(TOKEN.to_owned())).await;
+    ts.get("/metrics", None)
+        .await
+        .assert_problem(401, "metrics_token");
+    ts.get("/metrics", Some("scrape-me-012345678X"))
+        .await
+        .assert_problem(401, "metrics_token");
+    // A player's token is not the metrics token.
+    let ada = ts.register("Ada").await;
+    ts.get("/metrics", Some(&ada.token))
+        .await
+        .assert_problem(401, "metrics_token");
+    let ok = ts.get("/metrics", Some(TOKEN)).await;
+    assert_eq!(ok.status.as_u16(), 200, "{}", ok.text);
+    assert!(ok.text.contains("cards_appends_total"));
+    // Probes stay open.
+    assert_eq!(ts.get("/healthz", None).await.status.as_u16(), 200);
+}
+on_both_backends!(metrics_token_protects_the_scrape);

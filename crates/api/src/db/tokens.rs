@@ -1,0 +1,103 @@
+//! Token revocation (see `auth`): tokens logged out one by one, kept until
+//! they expire, and per-player cut-offs ("every token issued so far").
+//!
+//! The auth path runs [`Db::token_revoked`] once per authenticated request:
+//! one statement with two primary-key lookups.
+
+use chrono::{DateTime, SubsecRound as _, Utc};
+use diesel::dsl::exists;
+use diesel::prelude::*;
+use diesel::upsert::excluded;
+use diesel_async::RunQueryDsl;
+
+use super::{Db, DbError};
+use crate::with_conn;
+
+impl Db {
+    /// Whether the token `token_id` of `player_id`, issued at `issued_at`
+    /// (unix seconds), was logged out or issued at or before the player's
+    /// cut-off.
+    pub async fn token_revoked(
+        &self,
+        token_id: &str,
+        player_id: &str,
+        issued_at: i64,
+    ) -> Result<bool, DbError> {
+        with_conn!(self, |conn, s| {
+            let logged_out =
+                exists(s::revoked_tokens::table.filter(s::revoked_tokens::token_id.eq(token_id)));
+            let cut_off = exists(
+                s::token_cutoffs::table
+                    .filter(s::token_cutoffs::player_id.eq(player_id))
+                    .filter(s::token_cutoffs::revoked_through.ge(issued_at)),
+            );
+            let (logged_out, cut_off) = diesel::select((logged_out, cut_off))
+                .get_result::<(bool, bool)>(conn)
+                .await?;
+            Ok(logged_out || cut_off)
+        })
+    }
+
+    /// Revokes one token until `expires_at` (idempotent), and purges the
+    /// revocations of tokens that have expired since: an expired token is
+    /// refused by its `exp` anyway.
+    pub async fn revoke_token(
+        &self,
+        token_id: &str,
+        player_id: &str,
+        expires_at: DateTime<Utc>,
+    ) -> Result<(), DbError> {
+        let now = Utc::now().trunc_subsecs(0);
+        with_conn!(self, |conn, s| {
+            diesel::insert_into(s::revoked_tokens::table)
+                .values((
+                    s::revoked_tokens::token_id.eq(token_id),
+                    s::revoked_tokens::player_id.eq(player_id),
+                    s::revoked_tokens::expires_at.eq(expires_at),
+                ))
+                .on_conflict(s::revoked_tokens::token_id)
+                .do_nothing()
+                .execute(conn)
+                .await?;
+            diesel::delete(s::revoked_tokens::table.filter(s::revoked_tokens::expires_at.lt(now)))
+                .execute(conn)
+                .await?;
+            Ok(())
+        })
+    }
+
+    /// Revokes every token of `player_id` issued at or before `through`
+    /// (unix seconds); `through` is the caller's clock, now.
+    pub async fn revoke_tokens_through(
+        &self,
+        player_id: &str,
+        through: i64,
+    ) -> Result<(), DbError> {
+        let now = super::now();
+        with_conn!(self, |conn, s| {
+            diesel::insert_into(s::token_cutoffs::table)
+                .values((
+                    s::token_cutoffs::player_id.eq(player_id),
+                    s::token_cutoffs::revoked_through.eq(through),
+                    s::token_cutoffs::updated_at.eq(now),
+                ))
+                .on_conflict(s::token_cutoffs::player_id)
+                .do_update()
+                .set((
+                    s::token_cutoffs::revoked_through
+                        .eq(excluded(s::token_cutoffs::revoked_through)),
+                    s::token_cutoffs::updated_at.eq(excluded(s::token_cutoffs::updated_at)),
+                ))
+                .execute(conn)
+                .await?;
+            Ok(())
+        })
+    }
+
+    /// How many logged-out tokens are remembered (for tests and operators).
+    pub async fn revoked_token_count(&self) -> Result<i64, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::revoked_tokens::table.count().get_result(conn).await?)
+        })
+    }
+}

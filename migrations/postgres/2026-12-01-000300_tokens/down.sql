@@ -1,0 +1,2 @@
+DROP TABLE token_cutoffs;
+DROP TABLE revoked_tokens;
