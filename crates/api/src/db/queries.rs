@@ -114,6 +114,73 @@ macro_rules! insert_events {
     };
 }
 
+/// Applies `$change` (a `&SeatChange`) to the game's seat row, guarded so
+/// that it changes nothing when the seat is no longer as the decision saw
+/// it. Evaluates to the diesel result: the number of rows changed (1, or 0
+/// when the guard refused).
+macro_rules! change_seat {
+    ($conn:ident, $s:ident, $game_id:expr, $change:expr) => {
+        match $change {
+            SeatChange::Take {
+                seat,
+                player_id,
+                entropy,
+            } => {
+                diesel::update(
+                    $s::seats::table
+                        .filter($s::seats::game_id.eq($game_id))
+                        .filter($s::seats::seat.eq(*seat))
+                        .filter($s::seats::is_bot.eq(false))
+                        .filter($s::seats::player_id.is_null()),
+                )
+                .set((
+                    $s::seats::player_id.eq(Some(player_id)),
+                    $s::seats::entropy.eq(entropy),
+                ))
+                .execute($conn)
+                .await
+            }
+            SeatChange::Release { seat, player_id } => {
+                diesel::update(
+                    $s::seats::table
+                        .filter($s::seats::game_id.eq($game_id))
+                        .filter($s::seats::seat.eq(*seat))
+                        .filter($s::seats::player_id.eq(player_id)),
+                )
+                .set((
+                    $s::seats::player_id.eq(None::<String>),
+                    $s::seats::entropy.eq(None::<String>),
+                ))
+                .execute($conn)
+                .await
+            }
+            SeatChange::Autoplay {
+                seat,
+                player_id,
+                enabled,
+                forfeit,
+            } => {
+                let target = $s::seats::table
+                    .filter($s::seats::game_id.eq($game_id))
+                    .filter($s::seats::seat.eq(*seat))
+                    .filter($s::seats::player_id.eq(player_id));
+                if *forfeit {
+                    diesel::update(target)
+                        .set(($s::seats::autoplay.eq(true), $s::seats::forfeited.eq(true)))
+                        .execute($conn)
+                        .await
+                } else {
+                    // A forfeited seat stays with the server.
+                    diesel::update(target.filter($s::seats::forfeited.eq(false)))
+                        .set($s::seats::autoplay.eq(*enabled))
+                        .execute($conn)
+                        .await
+                }
+            }
+        }
+    };
+}
+
 impl Db {
     /// `SELECT 1`: is the database reachable?
     pub async fn ping(&self) -> Result<(), DbError> {
@@ -346,11 +413,13 @@ impl Db {
                 idem,
                 now: super::now(),
             };
-            let mut conn = crate::checkout!(pool, self);
-            let counts = statement
-                .get_result::<AppendCounts>(&mut *conn)
-                .await
-                .map_err(DbError::unique_violation)?;
+            let mut pooled = crate::checkout!(pool, self);
+            let counts = crate::bounded!(self, pooled, |conn: diesel_async::AsyncPgConnection| {
+                statement
+                    .get_result::<AppendCounts>(conn)
+                    .await
+                    .map_err(DbError::unique_violation)
+            })?;
             return match counts.moved {
                 1 if counts.logged == events.len() as i64 => Ok(new_version),
                 1 => Err(DbError::Query(diesel::result::Error::NotFound)),
@@ -383,68 +452,8 @@ impl Db {
                 }
                 insert_events!(conn, s, game_id, expected_version + 1, events);
                 if let Some(change) = seat_change {
-                    let changed = match change {
-                        SeatChange::Take {
-                            seat,
-                            player_id,
-                            entropy,
-                        } => {
-                            diesel::update(
-                                s::seats::table
-                                    .filter(s::seats::game_id.eq(game_id))
-                                    .filter(s::seats::seat.eq(*seat))
-                                    .filter(s::seats::is_bot.eq(false))
-                                    .filter(s::seats::player_id.is_null()),
-                            )
-                            .set((
-                                s::seats::player_id.eq(Some(player_id)),
-                                s::seats::entropy.eq(entropy),
-                            ))
-                            .execute(conn)
-                            .await
-                        }
-                        SeatChange::Release { seat, player_id } => {
-                            diesel::update(
-                                s::seats::table
-                                    .filter(s::seats::game_id.eq(game_id))
-                                    .filter(s::seats::seat.eq(*seat))
-                                    .filter(s::seats::player_id.eq(player_id)),
-                            )
-                            .set((
-                                s::seats::player_id.eq(None::<String>),
-                                s::seats::entropy.eq(None::<String>),
-                            ))
-                            .execute(conn)
-                            .await
-                        }
-                        SeatChange::Autoplay {
-                            seat,
-                            player_id,
-                            enabled,
-                            forfeit,
-                        } => {
-                            let target = s::seats::table
-                                .filter(s::seats::game_id.eq(game_id))
-                                .filter(s::seats::seat.eq(*seat))
-                                .filter(s::seats::player_id.eq(player_id));
-                            if *forfeit {
-                                diesel::update(target)
-                                    .set((
-                                        s::seats::autoplay.eq(true),
-                                        s::seats::forfeited.eq(true),
-                                    ))
-                                    .execute(conn)
-                                    .await
-                            } else {
-                                // A forfeited seat stays with the server.
-                                diesel::update(target.filter(s::seats::forfeited.eq(false)))
-                                    .set(s::seats::autoplay.eq(*enabled))
-                                    .execute(conn)
-                                    .await
-                            }
-                        }
-                    }
-                    .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;
+                    let changed = change_seat!(conn, s, game_id, change)
+                        .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;
                     if changed != 1 {
                         return Err(DbError::Conflict);
                     }
@@ -564,12 +573,14 @@ impl Db {
         let Pools::Postgres(pool) = self.pools() else {
             return Ok(());
         };
-        let mut conn = crate::checkout!(pool, self);
-        diesel::sql_query("SELECT pg_notify($1, $2)")
-            .bind::<diesel::sql_types::Text, _>(super::listen::CHANNEL)
-            .bind::<diesel::sql_types::Text, _>(payload)
-            .execute(&mut *conn)
-            .await?;
-        Ok(())
+        let mut pooled = crate::checkout!(pool, self);
+        crate::bounded!(self, pooled, |conn: diesel_async::AsyncPgConnection| {
+            diesel::sql_query("SELECT pg_notify($1, $2)")
+                .bind::<diesel::sql_types::Text, _>(super::listen::CHANNEL)
+                .bind::<diesel::sql_types::Text, _>(payload)
+                .execute(conn)
+                .await?;
+            Ok(())
+        })
     }
 }

@@ -362,15 +362,7 @@ impl GameService {
         let created = time(&record.created, "Created")?;
         let ended = time(&record.ended, "Ended")?;
         let id = uuid::Uuid::new_v4().to_string();
-        let players: Vec<PlayerRow> = record
-            .players
-            .iter()
-            .map(|name| PlayerRow {
-                id: uuid::Uuid::new_v4().to_string(),
-                display_name: name.clone(),
-                created_at: now,
-            })
-            .collect();
+        let players = placeholder_players(record, now)?;
         let seats: Vec<SeatWithName> = players
             .iter()
             .zip(&record.entropy)
@@ -445,6 +437,27 @@ impl GameService {
             })?;
         Ok(stored)
     }
+}
+
+/// A placeholder player per seat of `record`, named as in the record under
+/// the rules every name follows (`input::display_name`: the same door as
+/// registration, so an import cannot store what registering refuses), after
+/// checking its entropy is text both backends can store.
+fn placeholder_players(record: &GameRecord, now: DateTime<Utc>) -> Result<Vec<PlayerRow>, ApiError> {
+    for entropy in record.entropy.iter().flatten() {
+        crate::input::printable(entropy, "invalid_entropy", "a seat's entropy")?;
+    }
+    record
+        .players
+        .iter()
+        .map(|name| {
+            Ok(PlayerRow {
+                id: uuid::Uuid::new_v4().to_string(),
+                display_name: crate::input::display_name(name)?,
+                created_at: now,
+            })
+        })
+        .collect()
 }
 
 /// The events a game played as `record` says would have logged, and its

@@ -2,6 +2,7 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
@@ -65,7 +66,7 @@ pub async fn stream_game(
     req: HttpRequest,
     state: web::Data<AppState>,
     auth: MaybeAuthenticated,
-    game_id: web::Path<String>,
+    game_id: GameId,
     query: web::Query<StreamQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let cursor = match sse::last_event_id(&req)? {

@@ -5,6 +5,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::get_events::{DEFAULT_LIMIT, MAX_LIMIT};
+use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
@@ -55,7 +56,7 @@ pub async fn wait_events(
     req: HttpRequest,
     state: web::Data<AppState>,
     auth: MaybeAuthenticated,
-    game_id: web::Path<String>,
+    game_id: GameId,
     query: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);

@@ -1,6 +1,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 
+use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
@@ -36,7 +37,7 @@ pub async fn join_game(
     state: web::Data<AppState>,
     auth: Authenticated,
     key: IdempotencyKey,
-    game_id: web::Path<String>,
+    game_id: GameId,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     // The body is optional, so it is parsed here rather than by `web::Json`

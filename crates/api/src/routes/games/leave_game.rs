@@ -1,6 +1,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 
+use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
@@ -33,7 +34,7 @@ pub async fn leave_game(
     state: web::Data<AppState>,
     auth: Authenticated,
     key: IdempotencyKey,
-    game_id: web::Path<String>,
+    game_id: GameId,
 ) -> Result<HttpResponse, ApiError> {
     let idem = IdemRequest::new(
         Some(&auth.player_id),

@@ -1,6 +1,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 
+use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
@@ -41,7 +42,7 @@ pub async fn set_autoplay(
     state: web::Data<AppState>,
     auth: Authenticated,
     key: IdempotencyKey,
-    game_id: web::Path<String>,
+    game_id: GameId,
     body: web::Json<AutoplayRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let enabled = body.enabled;

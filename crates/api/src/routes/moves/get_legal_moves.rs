@@ -1,6 +1,7 @@
 use actix_web::{HttpResponse, get, web};
 use serde_json::json;
 
+use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
@@ -33,7 +34,7 @@ pub const LIST_LIMIT: usize = 200;
 pub async fn get_legal_moves(
     state: web::Data<AppState>,
     auth: Authenticated,
-    game_id: web::Path<String>,
+    game_id: GameId,
 ) -> Result<HttpResponse, ApiError> {
     let snapshot = state.games.snapshot(&game_id).await?;
     let seat = snapshot

@@ -2,6 +2,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde_json::Value;
 
+use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
@@ -46,7 +47,7 @@ pub async fn post_move(
     state: web::Data<AppState>,
     auth: Authenticated,
     key: IdempotencyKey,
-    game_id: web::Path<String>,
+    game_id: GameId,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, ApiError> {
     let expected = if_match(&req)?;
