@@ -9,6 +9,7 @@ mod concurrency;
 mod e2e;
 mod errors;
 mod fairness;
+mod hardening;
 mod hidden_information;
 mod openapi;
 mod ops;
