@@ -161,33 +161,29 @@ pub fn now() -> chrono::DateTime<chrono::Utc> {
     chrono::Utc::now().trunc_subsecs(6)
 }
 
-/// Takes a connection from `$pool`, waiting at most `$db.timeout()`
-/// (deadpool's own timeouts need a runtime feature this build lacks).
+/// Takes a connection from `$pool` and runs `$body` (a block evaluating
+/// to `Result<_, DbError>`, which may use `?`) on `$conn`, a `&mut` to it,
+/// all within `$db.timeout()` (`DB_TIMEOUT_MS`), the wait for the
+/// connection included. A database that stops answering (a frozen server
+/// enforces no `statement_timeout`) is then an outage, a 503 `unavailable`
+/// in that time, not a request left hanging until the request timeout. A
+/// connection that ran out of time is closed rather than handed to the next
+/// caller: a statement may still be in flight on it. (deadpool's own
+/// timeouts need a runtime feature this build lacks.)
 #[macro_export]
-macro_rules! checkout {
-    ($pool:expr, $db:expr) => {
-        match ::tokio::time::timeout($db.timeout(), $pool.get()).await {
+macro_rules! bounded {
+    ($db:expr, $pool:expr, |$conn:ident: $conn_type:ty| $body:block) => {{
+        let deadline = ::tokio::time::Instant::now() + $db.timeout();
+        let mut pooled = match ::tokio::time::timeout_at(deadline, $pool.get()).await {
             Ok(got) => got.map_err($crate::db::DbError::pool)?,
             Err(_) => Err($crate::db::DbError::Pool(format!(
                 "no connection within {} ms",
                 $db.timeout().as_millis()
             )))?,
-        }
-    };
-}
-
-/// Runs `$body` (a block evaluating to `Result<_, DbError>`, which may use
-/// `?`) on `$conn`, a `&mut` to the pooled connection `$pooled`, for at
-/// most `$db.timeout()`. A database that stops answering (a frozen server
-/// enforces no `statement_timeout`) is then an outage, a 503 `unavailable`
-/// within `DB_TIMEOUT_MS`; the connection, with a statement still in
-/// flight, is closed rather than handed to the next caller.
-#[macro_export]
-macro_rules! bounded {
-    ($db:expr, $pooled:ident, |$conn:ident: $conn_type:ty| $body:block) => {{
+        };
         let answered = {
-            let $conn: &mut $conn_type = &mut $pooled;
-            ::tokio::time::timeout($db.timeout(), async move {
+            let $conn: &mut $conn_type = &mut pooled;
+            ::tokio::time::timeout_at(deadline, async move {
                 let out: ::std::result::Result<_, $crate::db::DbError> = $body;
                 out
             })
@@ -196,9 +192,7 @@ macro_rules! bounded {
         match answered {
             Ok(result) => result,
             Err(_) => {
-                // Closed, not returned to the pool: a statement may still
-                // be in flight on it.
-                drop(::diesel_async::pooled_connection::deadpool::Object::take($pooled));
+                drop(::diesel_async::pooled_connection::deadpool::Object::take(pooled));
                 Err($crate::db::DbError::unanswered($db.timeout()))
             }
         }
@@ -217,14 +211,12 @@ macro_rules! with_conn {
             $crate::db::Pools::Postgres(pool) => {
                 #[allow(unused_imports)]
                 use $crate::db::schema::pg as $schema;
-                let mut pooled = $crate::checkout!(pool, db);
-                $crate::bounded!(db, pooled, |$conn: ::diesel_async::AsyncPgConnection| $body)
+                $crate::bounded!(db, pool, |$conn: ::diesel_async::AsyncPgConnection| $body)
             }
             $crate::db::Pools::Sqlite(pool) => {
                 #[allow(unused_imports)]
                 use $crate::db::schema::sqlite as $schema;
-                let mut pooled = $crate::checkout!(pool, db);
-                $crate::bounded!(db, pooled, |$conn: $crate::db::SqliteConn| $body)
+                $crate::bounded!(db, pool, |$conn: $crate::db::SqliteConn| $body)
             }
         }
     }};

@@ -190,18 +190,25 @@ impl Db {
         })
     }
 
-    /// Takes a pooled connection and keeps it idle for `duration`: lets the
+    /// Takes a pooled connection and keeps it idle for `duration`, past the
+    /// database timeout if asked (a query would be cut off there): lets the
     /// tests exhaust the pool to check the 503 on a database that is away.
     #[doc(hidden)]
     pub async fn hold_connection_for_test(
         &self,
         duration: std::time::Duration,
     ) -> Result<(), DbError> {
-        with_conn!(self, |conn, s| {
-            let _held = &conn;
-            tokio::time::sleep(duration).await;
-            Ok(())
-        })
+        match self.pools() {
+            Pools::Postgres(pool) => {
+                let _held = pool.get().await.map_err(DbError::pool)?;
+                tokio::time::sleep(duration).await;
+            }
+            Pools::Sqlite(pool) => {
+                let _held = pool.get().await.map_err(DbError::pool)?;
+                tokio::time::sleep(duration).await;
+            }
+        }
+        Ok(())
     }
 
     /// How many games are in progress (for the metrics).
@@ -413,8 +420,7 @@ impl Db {
                 idem,
                 now: super::now(),
             };
-            let mut pooled = crate::checkout!(pool, self);
-            let counts = crate::bounded!(self, pooled, |conn: diesel_async::AsyncPgConnection| {
+            let counts = crate::bounded!(self, pool, |conn: diesel_async::AsyncPgConnection| {
                 statement
                     .get_result::<AppendCounts>(conn)
                     .await
@@ -573,8 +579,7 @@ impl Db {
         let Pools::Postgres(pool) = self.pools() else {
             return Ok(());
         };
-        let mut pooled = crate::checkout!(pool, self);
-        crate::bounded!(self, pooled, |conn: diesel_async::AsyncPgConnection| {
+        crate::bounded!(self, pool, |conn: diesel_async::AsyncPgConnection| {
             diesel::sql_query("SELECT pg_notify($1, $2)")
                 .bind::<diesel::sql_types::Text, _>(super::listen::CHANNEL)
                 .bind::<diesel::sql_types::Text, _>(payload)
