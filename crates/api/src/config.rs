@@ -36,7 +36,8 @@ pub struct Config {
     pub rate_burst: f64,
     /// The longest a request may take to produce its response head.
     pub request_timeout: Duration,
-    /// The longest wait for a database connection or statement.
+    /// The longest wait on the database for one query (the wait for a
+    /// connection included): past it, a 503 `unavailable`.
     pub db_timeout: Duration,
     pub log_filter: String,
     /// Print the OpenAPI document and exit.
@@ -213,7 +214,7 @@ const SETTINGS: &[Setting] = &[
         flag: "--db-timeout-ms",
         env: "DB_TIMEOUT_MS",
         default: "5000",
-        help: "longest wait for a pooled connection, a new connection, or one Postgres statement",
+        help: "longest wait on the database for one query, the pooled or new connection included; past it: 503 `unavailable`",
         apply: |c, v| {
             c.db_timeout = Duration::from_millis(parse_positive(v)? as u64);
             Ok(())

@@ -51,8 +51,8 @@ pub enum Pools {
 #[derive(Clone)]
 pub struct Db {
     pools: Pools,
-    /// The longest wait for a pooled connection (and, on Postgres, for a
-    /// new connection and for one statement): past it, a 503.
+    /// The longest one query may take, the wait for its connection
+    /// included ([`bounded!`]): past it, a 503 `unavailable`.
     timeout: std::time::Duration,
     /// The Postgres URL, for the dedicated (unpooled) `LISTEN` connection.
     pg_url: Option<String>,
