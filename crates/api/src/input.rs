@@ -44,12 +44,8 @@ fn is_bidi_control(c: char) -> bool {
 pub fn display_name(raw: &str) -> Result<String, ApiError> {
     let name = raw.trim();
     let chars = name.chars().count();
-    let shows = name
-        .chars()
-        .any(|c| !c.is_whitespace() && !is_invisible(c));
-    let clean = !name
-        .chars()
-        .any(|c| c.is_control() || is_bidi_control(c));
+    let shows = name.chars().any(|c| !c.is_whitespace() && !is_invisible(c));
+    let clean = !name.chars().any(|c| c.is_control() || is_bidi_control(c));
     if chars == 0 || chars > MAX_NAME_CHARS || !shows || !clean {
         return Err(ApiError::unprocessable(
             "invalid_display_name",

@@ -192,7 +192,9 @@ macro_rules! bounded {
         match answered {
             Ok(result) => result,
             Err(_) => {
-                drop(::diesel_async::pooled_connection::deadpool::Object::take(pooled));
+                drop(::diesel_async::pooled_connection::deadpool::Object::take(
+                    pooled,
+                ));
                 Err($crate::db::DbError::unanswered($db.timeout()))
             }
         }
@@ -252,13 +254,19 @@ fn migrate_postgres(url: &str) -> Result<(), DbError> {
     let mut conn =
         <AsyncConnectionWrapper<AsyncPgConnection> as diesel::Connection>::establish(url)
             .map_err(DbError::pool)?;
-    SimpleConnection::batch_execute(&mut conn, &format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"))?;
+    SimpleConnection::batch_execute(
+        &mut conn,
+        &format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"),
+    )?;
     let migrated = conn
         .run_pending_migrations(PG_MIGRATIONS)
         .map(drop)
         .map_err(|e| DbError::Migration(e.to_string()));
     // Closing the connection would release the lock too; unlocking says so.
-    let unlocked = SimpleConnection::batch_execute(&mut conn, &format!("SELECT pg_advisory_unlock({MIGRATION_LOCK_KEY})"));
+    let unlocked = SimpleConnection::batch_execute(
+        &mut conn,
+        &format!("SELECT pg_advisory_unlock({MIGRATION_LOCK_KEY})"),
+    );
     migrated?;
     Ok(unlocked?)
 }
@@ -273,10 +281,7 @@ fn migrate_sqlite(url: &str) -> Result<(), DbError> {
 }
 
 /// Runs a blocking migration off the async runtime.
-async fn run_blocking(
-    migrate: fn(&str) -> Result<(), DbError>,
-    url: &str,
-) -> Result<(), DbError> {
+async fn run_blocking(migrate: fn(&str) -> Result<(), DbError>, url: &str) -> Result<(), DbError> {
     let url = url.to_owned();
     tokio::task::spawn_blocking(move || migrate(&url))
         .await
@@ -292,12 +297,9 @@ async fn establish_postgres(
 ) -> diesel::ConnectionResult<AsyncPgConnection> {
     let setup = async {
         let mut conn = AsyncPgConnection::establish(&url).await?;
-        conn.batch_execute(&format!(
-            "SET statement_timeout = {}",
-            timeout.as_millis()
-        ))
-        .await
-        .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+        conn.batch_execute(&format!("SET statement_timeout = {}", timeout.as_millis()))
+            .await
+            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
         Ok(conn)
     };
     tokio::time::timeout(timeout, setup).await.map_err(|_| {
@@ -360,9 +362,8 @@ impl Db {
                 run_blocking(migrate_sqlite, &url).await?;
                 let mut config = ManagerConfig::<SqliteConn>::default();
                 config.recycling_method = RecyclingMethod::Fast;
-                config.custom_setup = Box::new(move |url| {
-                    on_runtime(&runtime, establish_sqlite(url.to_owned()))
-                });
+                config.custom_setup =
+                    Box::new(move |url| on_runtime(&runtime, establish_sqlite(url.to_owned())));
                 let manager = AsyncDieselConnectionManager::new_with_config(url, config);
                 Ok(Db {
                     pools: Pools::Sqlite(

@@ -181,6 +181,26 @@ macro_rules! change_seat {
     };
 }
 
+/// The condition "nothing refers to this player row": no seat, no game
+/// it created, no logged action, no stored idempotent answer.
+macro_rules! unused_player {
+    ($s:ident) => {{
+        use diesel::dsl::{exists, not};
+        not(exists($s::seats::table.filter(
+            $s::seats::player_id.eq($s::players::id.nullable()),
+        )))
+        .and(not(exists(
+            $s::games::table.filter($s::games::created_by.eq($s::players::id)),
+        )))
+        .and(not(exists($s::game_events::table.filter(
+            $s::game_events::actor_player_id.eq($s::players::id.nullable()),
+        ))))
+        .and(not(exists(
+            $s::idempotency_keys::table.filter($s::idempotency_keys::player_id.eq($s::players::id)),
+        )))
+    }};
+}
+
 impl Db {
     /// `SELECT 1`: is the database reachable?
     pub async fn ping(&self) -> Result<(), DbError> {
@@ -569,6 +589,37 @@ impl Db {
                 .select((s::games::id, s::games::version))
                 .load::<(String, i64)>(conn)
                 .await?)
+        })
+    }
+
+    /// Deletes up to `limit` players registered before `cutoff` that
+    /// nothing refers to (no seat, no game created, no logged action, no
+    /// stored idempotent answer); returns how many. The candidates are
+    /// read first, then deleted by a statement that checks the same again,
+    /// so a player who starts using the server in between is kept.
+    pub async fn delete_unused_players(
+        &self,
+        cutoff: chrono::DateTime<Utc>,
+        limit: i64,
+    ) -> Result<usize, DbError> {
+        with_conn!(self, |conn, s| {
+            let candidates: Vec<String> = s::players::table
+                .filter(s::players::created_at.lt(cutoff))
+                .filter(unused_player!(s))
+                .select(s::players::id)
+                .limit(limit)
+                .load(conn)
+                .await?;
+            if candidates.is_empty() {
+                return Ok(0);
+            }
+            Ok(diesel::delete(
+                s::players::table
+                    .filter(s::players::id.eq_any(&candidates))
+                    .filter(unused_player!(s)),
+            )
+            .execute(conn)
+            .await?)
         })
     }
 

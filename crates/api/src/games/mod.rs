@@ -6,6 +6,7 @@ pub mod any_game;
 mod bots;
 pub mod cache;
 mod deadlines;
+pub mod expiry;
 pub mod kinds;
 mod lifecycle;
 pub mod log;

@@ -443,7 +443,10 @@ impl GameService {
 /// the rules every name follows (`input::display_name`: the same door as
 /// registration, so an import cannot store what registering refuses), after
 /// checking its entropy is text both backends can store.
-fn placeholder_players(record: &GameRecord, now: DateTime<Utc>) -> Result<Vec<PlayerRow>, ApiError> {
+fn placeholder_players(
+    record: &GameRecord,
+    now: DateTime<Utc>,
+) -> Result<Vec<PlayerRow>, ApiError> {
     for entropy in record.entropy.iter().flatten() {
         crate::input::printable(entropy, "invalid_entropy", "a seat's entropy")?;
     }

@@ -37,7 +37,12 @@ async fn game_ids_with_nul_are_not_found(backend: Backend) {
     let ts = start(backend).await;
     let ann = ts.register("Ann").await;
     let token = Some(ann.token.as_str());
-    for id in ["%00", "a%00b", "nope", "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d4%00"] {
+    for id in [
+        "%00",
+        "a%00b",
+        "nope",
+        "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d4%00",
+    ] {
         for tail in [
             "",
             "/events",
@@ -57,7 +62,9 @@ async fn game_ids_with_nul_are_not_found(backend: Backend) {
             ("/leave", json!({})),
             ("/autoplay", json!({"enabled": true})),
         ] {
-            let a = ts.post(&format!("/v1/games/{id}{tail}"), token, &body).await;
+            let a = ts
+                .post(&format!("/v1/games/{id}{tail}"), token, &body)
+                .await;
             a.assert_problem(404, "game_not_found");
         }
     }
@@ -67,7 +74,9 @@ async fn game_ids_with_nul_are_not_found(backend: Backend) {
         .assert_problem(404, "game_not_found");
     // An id in another spelling of the same UUID finds the game.
     let id = open_three_seat_game(&ts, &ann).await;
-    let upper = ts.get(&format!("/v1/games/{}", id.to_uppercase()), None).await;
+    let upper = ts
+        .get(&format!("/v1/games/{}", id.to_uppercase()), None)
+        .await;
     assert_eq!(upper.status, StatusCode::OK, "{}", upper.text);
     assert_eq!(upper.json["id"], id.as_str());
 }
@@ -273,10 +282,17 @@ async fn an_open_table_shows_nothing_dealt(backend: Backend) {
         }
         let (events, _) = ts.all_events(&id, Some(&bob.token)).await;
         for event in &events {
-            assert!(event["type"].as_str().unwrap().starts_with("seat"), "{event}");
+            assert!(
+                event["type"].as_str().unwrap().starts_with("seat"),
+                "{event}"
+            );
         }
         let left = ts
-            .post(&format!("/v1/games/{id}/leave"), Some(&bob.token), &json!({}))
+            .post(
+                &format!("/v1/games/{id}/leave"),
+                Some(&bob.token),
+                &json!({}),
+            )
             .await;
         assert_eq!(left.status, StatusCode::OK, "{}", left.text);
     }
@@ -296,29 +312,28 @@ on_both_backends!(an_open_table_shows_nothing_dealt);
 
 /// A Postgres URL with its host and port replaced by `address`.
 fn via(url: &str, address: std::net::SocketAddr) -> String {
-    let at = url.rfind('@').map_or_else(|| url.find("://").unwrap() + 3, |i| i + 1);
+    let at = url
+        .rfind('@')
+        .map_or_else(|| url.find("://").unwrap() + 3, |i| i + 1);
     let slash = at + url[at..].find('/').unwrap();
     format!("{}{address}{}", &url[..at], &url[slash..])
 }
 
-/// A test server on `target` with a short database timeout.
-async fn start_with_db_timeout(target: DatabaseTarget, db_timeout: Duration) -> TestServer {
+/// A test server on `target` with the usual test settings, then `tweak`.
+async fn start_configured(target: DatabaseTarget, tweak: impl FnOnce(&mut Config)) -> TestServer {
     let data_dir = test_db::fresh_sqlite_path().parent().unwrap().to_path_buf();
-    let config = Config {
+    let mut config = Config {
         port: 0,
         database: Some(target.clone()),
         data_dir,
         jwt_secret: Some(JWT_SECRET.to_owned()),
-        // Room to spare: the background tasks (deadlines, notifications)
-        // that hang on the frozen database must not be what refuses the
-        // requests below by leaving no connection to take.
-        pool_size: 32,
+        pool_size: 6,
         workers: 2,
+        body_limit: 16 * 1024,
         rate_limit: 0.0,
-        request_timeout: Duration::from_secs(8),
-        db_timeout,
         ..Config::default()
     };
+    tweak(&mut config);
     let server = api::app::spawn(config).await.expect("server starts");
     TestServer {
         server,
@@ -396,10 +411,14 @@ async fn a_frozen_database_answers_unavailable_within_the_db_timeout() {
     let upstream = url[at..at + url[at..].find('/').unwrap()].to_owned();
     let relay = FreezableRelay::start(upstream).await;
     let db_timeout = Duration::from_millis(1500);
-    let ts = start_with_db_timeout(
-        DatabaseTarget::Postgres(via(&url, relay.address)),
-        db_timeout,
-    )
+    let ts = start_configured(DatabaseTarget::Postgres(via(&url, relay.address)), |c| {
+        // Room to spare: the background tasks (deadlines, notifications)
+        // that hang on the frozen database must not be what refuses the
+        // requests below by leaving no connection to take.
+        c.pool_size = 32;
+        c.request_timeout = Duration::from_secs(8);
+        c.db_timeout = db_timeout;
+    })
     .await;
     let ann = ts.register("Ann").await;
     let id = open_three_seat_game(&ts, &ann).await;
@@ -456,3 +475,57 @@ async fn servers_started_together_on_a_new_database_all_start() {
         assert_eq!(seen.status, StatusCode::OK, "{}", seen.text);
     }
 }
+
+/// With a tiny `IDLE_PLAYER_TTL_SECS`, a player who never used the server
+/// is removed (its token answers 401 `unknown_player`), while players who
+/// created, joined, or joined and left a game stay.
+async fn unused_players_expire_and_players_in_use_stay(backend: Backend) {
+    let target = tokio::task::spawn_blocking(move || backend.fresh_target())
+        .await
+        .unwrap();
+    let ts = start_configured(target, |c| c.idle_player_ttl = Some(Duration::from_secs(1))).await;
+    let idle = ts.register("Idle").await;
+    let host = ts.register("Host").await;
+    let guest = ts.register("Guest").await;
+    let leaver = ts.register("Leaver").await;
+    let id = open_three_seat_game(&ts, &host).await;
+    assert_eq!(ts.join(&leaver, &id, Some(2)).await.status, StatusCode::OK);
+    let left = ts
+        .post(
+            &format!("/v1/games/{id}/leave"),
+            Some(&leaver.token),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(left.status, StatusCode::OK, "{}", left.text);
+    assert_eq!(ts.join(&guest, &id, Some(1)).await.status, StatusCode::OK);
+
+    // Asked of the store, not over HTTP: a request that checks the player
+    // (creating a game) would make it a player in use.
+    let db = ts.server.state.db.clone();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while db.player(&idle.id).await.unwrap().is_some() {
+        assert!(Instant::now() < deadline, "the unused player never expired");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let refused = ts
+        .post(
+            "/v1/games",
+            Some(&idle.token),
+            &json!({"kind": "lost-heir", "config": {"players": 2}, "seats": ["open", "open"]}),
+        )
+        .await;
+    refused.assert_problem(401, "unknown_player");
+    // Well past the TTL (several sweeps), the players in use are all kept.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    for player in [&host, &guest, &leaver] {
+        assert!(
+            db.player(&player.id).await.unwrap().is_some(),
+            "{}",
+            player.name
+        );
+    }
+    let a = ts.get(&format!("/v1/games/{id}"), Some(&guest.token)).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+}
+on_both_backends!(unused_players_expire_and_players_in_use_stay);

@@ -2,10 +2,10 @@ use actix_web::{HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::resources::EventPage;
 use crate::routes::{doc, etag};
 

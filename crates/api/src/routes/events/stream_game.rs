@@ -2,11 +2,11 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::watch::GameStreamItem;
+use crate::input::GameId;
 use crate::resources::GameResource;
 use crate::resources::streams::{GameStreamData, GameStreamEvent};
 use crate::routes::{doc, sse};

@@ -5,10 +5,10 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::get_events::{DEFAULT_LIMIT, MAX_LIMIT};
-use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::ops::timeout::RequestTimeout;
 use crate::resources::EventPage;
 use crate::routes::{doc, etag};

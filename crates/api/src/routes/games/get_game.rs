@@ -1,9 +1,9 @@
 use actix_web::{HttpRequest, HttpResponse, get, web};
 
-use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::resources::GameResource;
 use crate::routes::{doc, etag, if_none_match};
 

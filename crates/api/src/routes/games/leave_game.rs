@@ -1,11 +1,11 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 
-use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::input::GameId;
 use crate::resources::GameResource;
 use crate::routes::doc;
 

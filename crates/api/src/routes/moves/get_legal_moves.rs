@@ -1,10 +1,10 @@
 use actix_web::{HttpResponse, get, web};
 use serde_json::json;
 
-use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::resources::{GameStatus, LegalMovesResource};
 use crate::routes::{doc, etag};
 

@@ -2,11 +2,11 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde_json::Value;
 
-use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::{self, IdemRequest, IdempotencyKey, Stored};
+use crate::input::GameId;
 use crate::resources::{GameResource, MoveAccepted};
 use crate::routes::{doc, if_match};
 

@@ -4,9 +4,9 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
 use super::TEXT;
-use crate::input::GameId;
 use crate::app::AppState;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::routes::doc;
 
 /// A record's two forms.

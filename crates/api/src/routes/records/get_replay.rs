@@ -3,10 +3,10 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::ReplayResource;
-use crate::input::GameId;
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::routes::{doc, etag};
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -1,9 +1,9 @@
 use actix_web::{get, web};
 
 use super::{VerifyProblem, VerifyReport};
-use crate::input::GameId;
 use crate::app::AppState;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::routes::doc;
 
 /// Verify a finished game
