@@ -428,9 +428,7 @@ impl Db {
         idem: Option<&NewIdempotency>,
     ) -> Result<i64, DbError> {
         let new_version = expected_version + events.len() as i64;
-        if let Pools::Postgres(pool) = self.pools()
-            && seat_change.is_none()
-        {
+        if let (None, Pools::Postgres(pool)) = (seat_change, self.pools()) {
             let statement = AppendStatement {
                 game_id,
                 expected_version,
@@ -440,17 +438,7 @@ impl Db {
                 idem,
                 now: super::now(),
             };
-            let counts = crate::bounded!(self, pool, |conn: diesel_async::AsyncPgConnection| {
-                statement
-                    .get_result::<AppendCounts>(conn)
-                    .await
-                    .map_err(DbError::unique_violation)
-            })?;
-            return match counts.moved {
-                1 if counts.logged == events.len() as i64 => Ok(new_version),
-                1 => Err(DbError::Query(diesel::result::Error::NotFound)),
-                _ => Err(DbError::Conflict),
-            };
+            return self.append_in_one_statement(pool, statement).await;
         }
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
@@ -489,6 +477,27 @@ impl Db {
             })
             .await
         })
+    }
+
+    /// A Postgres append without a seat change as one statement (one round
+    /// trip, `append_pg.rs`), under the same version guard.
+    async fn append_in_one_statement(
+        &self,
+        pool: &diesel_async::pooled_connection::deadpool::Pool<diesel_async::AsyncPgConnection>,
+        statement: AppendStatement<'_>,
+    ) -> Result<i64, DbError> {
+        let (new_version, expected_events) = (statement.new_version, statement.events.len());
+        let counts = crate::bounded!(self, pool, |conn: diesel_async::AsyncPgConnection| {
+            statement
+                .get_result::<AppendCounts>(conn)
+                .await
+                .map_err(DbError::unique_violation)
+        })?;
+        match counts.moved {
+            1 if counts.logged == expected_events as i64 => Ok(new_version),
+            1 => Err(DbError::Query(diesel::result::Error::NotFound)),
+            _ => Err(DbError::Conflict),
+        }
     }
 
     /// Games matching `filter`, newest first.
