@@ -166,6 +166,7 @@ async fn start(
         tracing::info!(resumed, "resumed bots in games in progress");
     }
     state.games.start_background();
+    crate::games::expiry::spawn(state.db.clone(), config.idle_player_ttl);
     let running = RunningServer {
         addr,
         handle: server.handle(),

@@ -44,8 +44,12 @@ pub struct Config {
     pub rate_burst: f64,
     /// The longest a request may take to produce its response head.
     pub request_timeout: Duration,
-    /// The longest wait for a database connection or statement.
+    /// The longest wait on the database for one query (the wait for a
+    /// connection included): past it, a 503 `unavailable`.
     pub db_timeout: Duration,
+    /// Players that never used the server are removed after this
+    /// (`games::expiry`); `None`: never.
+    pub idle_player_ttl: Option<Duration>,
     pub log_filter: String,
     /// Print the OpenAPI document and exit.
     pub print_openapi: bool,
@@ -70,6 +74,7 @@ impl Default for Config {
             rate_burst: 100.0,
             request_timeout: Duration::from_secs(10),
             db_timeout: Duration::from_secs(5),
+            idle_player_ttl: Some(Duration::from_secs(30 * 24 * 3600)),
             log_filter: "info".to_owned(),
             print_openapi: false,
         }
@@ -246,9 +251,22 @@ const SETTINGS: &[Setting] = &[
         flag: "--db-timeout-ms",
         env: "DB_TIMEOUT_MS",
         default: "5000",
-        help: "longest wait for a pooled connection, a new connection, or one Postgres statement",
+        help: "longest wait on the database for one query, the pooled or new connection included; past it: 503 `unavailable`",
         apply: |c, v| {
             c.db_timeout = Duration::from_millis(parse_positive(v)? as u64);
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--idle-player-ttl-secs",
+        env: "IDLE_PLAYER_TTL_SECS",
+        default: "2592000 (30 days)",
+        help: "a player that never created, joined or played a game is removed this long after registering; 0 = never",
+        apply: |c, v| {
+            let secs: u64 = v
+                .parse()
+                .map_err(|_| format!("not a number of seconds: {v}"))?;
+            c.idle_player_ttl = (secs > 0).then(|| Duration::from_secs(secs));
             Ok(())
         },
     },

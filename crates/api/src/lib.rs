@@ -9,6 +9,7 @@ pub mod db;
 pub mod error;
 pub mod games;
 pub mod idempotency;
+pub mod input;
 pub mod openapi;
 pub mod ops;
 mod random;

@@ -219,7 +219,9 @@ pub struct GameResource {
     pub viewer: ViewerKind,
     /// The caller's seat, if they hold one.
     pub your_seat: Option<u8>,
-    /// The kind's view of the game for this viewer (see `docs/rules/`).
+    /// The kind's view of the game for this viewer (see `docs/rules/`);
+    /// empty (`{}`) while the game is open, since nothing is dealt before
+    /// every seat is filled.
     #[schema(value_type = Object)]
     pub view: Value,
     /// Final scores and winners, once over. When a seat forfeited on a
@@ -409,7 +411,15 @@ impl GameResource {
             summary: GameSummary::build(&snapshot.row, &snapshot.seats),
             viewer: viewer_kind,
             your_seat: seat.map(Seat::number),
-            view: snapshot.game.view(viewer),
+            view: if status == GameStatus::Open {
+                // Everything in a view (the dealer too) derives from the
+                // dealing seed, which changes with each seat's entropy: shown
+                // provisionally it would let a player leave and rejoin until
+                // the deal suits them (docs/fairness.md).
+                Value::Object(serde_json::Map::new())
+            } else {
+                snapshot.game.view(viewer)
+            },
             outcome: outcome_json(snapshot),
             seed: finished.then(|| snapshot.row.seed.clone()),
             entropy,

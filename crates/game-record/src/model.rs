@@ -40,6 +40,7 @@ impl Actor {
 /// One move as played: the seat, the move in the engine's JSON form
 /// (`{"type":"bid","points":7}`, `{"type":"play","card":"QS"}`, …) and who made it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RecordedMove {
     pub seat: u8,
     #[serde(rename = "move")]
@@ -79,6 +80,7 @@ pub struct GameInfo {
 
 /// One card played to a trick.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Play {
     pub seat: u8,
     pub card: String,
@@ -88,6 +90,7 @@ pub struct Play {
 
 /// A trick: its cards in play order and who took it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TrickRecord {
     /// 1 for the round's first trick (tricks set aside count too).
     pub number: u32,
@@ -109,6 +112,7 @@ pub enum Event {
 
 /// One round: its deal, what happened, its line of the score sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RoundRecord {
     /// 1 for the first round.
     pub number: u32,
@@ -128,6 +132,7 @@ pub struct RoundRecord {
 
 /// The end of the game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameResult {
     /// Final score by seat (partners share their side's).
     pub scores: Vec<i32>,
@@ -146,6 +151,7 @@ impl From<Outcome> for GameResult {
 /// A whole game: the portable record of issue 6, in JSON via serde and in
 /// text via [`GameRecord::to_text`] (`docs/record-format.md`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GameRecord {
     pub kind: GameKind,
     /// The configuration, canonical JSON form (defaults filled in).

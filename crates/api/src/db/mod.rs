@@ -54,8 +54,8 @@ pub enum Pools {
 #[derive(Clone)]
 pub struct Db {
     pools: Pools,
-    /// The longest wait for a pooled connection (and, on Postgres, for a
-    /// new connection and for one statement): past it, a 503.
+    /// The longest one query may take, the wait for its connection
+    /// included ([`bounded!`]): past it, a 503 `unavailable`.
     timeout: std::time::Duration,
     /// The Postgres URL, for the dedicated (unpooled) `LISTEN` connection.
     pg_url: Option<String>,
@@ -91,6 +91,12 @@ pub enum DbError {
 impl DbError {
     pub fn pool(e: impl std::fmt::Display) -> Self {
         DbError::Pool(e.to_string())
+    }
+
+    /// The database took longer than `timeout` to answer: an outage (a
+    /// 503 `unavailable`), like a pool with no connection to give.
+    pub fn unanswered(timeout: Duration) -> Self {
+        DbError::Pool(format!("no answer within {} ms", timeout.as_millis()))
     }
 
     /// The database went away or is too slow (connection lost, server
@@ -158,25 +164,50 @@ pub fn now() -> chrono::DateTime<chrono::Utc> {
     chrono::Utc::now().trunc_subsecs(6)
 }
 
-/// Takes a connection from `$pool`, waiting at most `$db.timeout()`
-/// (deadpool's own timeouts need a runtime feature this build lacks).
+/// Takes a connection from `$pool` and runs `$body` (a block evaluating
+/// to `Result<_, DbError>`, which may use `?`) on `$conn`, a `&mut` to it,
+/// all within `$db.timeout()` (`DB_TIMEOUT_MS`), the wait for the
+/// connection included. A database that stops answering (a frozen server
+/// enforces no `statement_timeout`) is then an outage, a 503 `unavailable`
+/// in that time, not a request left hanging until the request timeout. A
+/// connection that ran out of time is closed rather than handed to the next
+/// caller: a statement may still be in flight on it. (deadpool's own
+/// timeouts need a runtime feature this build lacks.)
 #[macro_export]
-macro_rules! checkout {
-    ($pool:expr, $db:expr) => {
-        match ::tokio::time::timeout($db.timeout(), $pool.get()).await {
+macro_rules! bounded {
+    ($db:expr, $pool:expr, |$conn:ident: $conn_type:ty| $body:block) => {{
+        let deadline = ::tokio::time::Instant::now() + $db.timeout();
+        let mut pooled = match ::tokio::time::timeout_at(deadline, $pool.get()).await {
             Ok(got) => got.map_err($crate::db::DbError::pool)?,
             Err(_) => Err($crate::db::DbError::Pool(format!(
                 "no connection within {} ms",
                 $db.timeout().as_millis()
             )))?,
+        };
+        let answered = {
+            let $conn: &mut $conn_type = &mut pooled;
+            ::tokio::time::timeout_at(deadline, async move {
+                let out: ::std::result::Result<_, $crate::db::DbError> = $body;
+                out
+            })
+            .await
+        };
+        match answered {
+            Ok(result) => result,
+            Err(_) => {
+                drop(::diesel_async::pooled_connection::deadpool::Object::take(
+                    pooled,
+                ));
+                Err($crate::db::DbError::unanswered($db.timeout()))
+            }
         }
-    };
+    }};
 }
 
 /// Runs `$body` with `$conn` bound to a pooled connection of whichever
-/// backend `$db` uses and `$schema` bound to that backend's table module.
-/// The body is compiled once per backend. Must be used in an async fn
-/// returning `Result<_, E>` with `E: From<DbError>`.
+/// backend `$db` uses and `$schema` bound to that backend's table module,
+/// bounded by the database timeout ([`bounded!`]). The body is compiled
+/// once per backend and evaluates to `Result<_, DbError>`.
 #[macro_export]
 macro_rules! with_conn {
     ($db:expr, |$conn:ident, $schema:ident| $body:block) => {{
@@ -185,16 +216,12 @@ macro_rules! with_conn {
             $crate::db::Pools::Postgres(pool) => {
                 #[allow(unused_imports)]
                 use $crate::db::schema::pg as $schema;
-                let mut pooled = $crate::checkout!(pool, db);
-                let $conn: &mut ::diesel_async::AsyncPgConnection = &mut pooled;
-                $body
+                $crate::bounded!(db, pool, |$conn: ::diesel_async::AsyncPgConnection| $body)
             }
             $crate::db::Pools::Sqlite(pool) => {
                 #[allow(unused_imports)]
                 use $crate::db::schema::sqlite as $schema;
-                let mut pooled = $crate::checkout!(pool, db);
-                let $conn: &mut $crate::db::SqliteConn = &mut pooled;
-                $body
+                $crate::bounded!(db, pool, |$conn: $crate::db::SqliteConn| $body)
             }
         }
     }};
@@ -215,65 +242,117 @@ fn on_runtime<C: Send + 'static>(
     })
 }
 
+/// The key of the session-level advisory lock every api process takes
+/// around its migrations, so processes starting together on a new database
+/// run them one after the other (concurrent `CREATE TABLE`s collide on
+/// `pg_type`). Any constant works as long as it never changes: it is
+/// "cardgame" in ASCII.
+const MIGRATION_LOCK_KEY: i64 = 0x6361_7264_6761_6d65;
+
+/// Runs the pending Postgres migrations on their own connection, holding
+/// [`MIGRATION_LOCK_KEY`]: a second process waits, then finds nothing left
+/// to run.
+fn migrate_postgres(url: &str) -> Result<(), DbError> {
+    use diesel::connection::SimpleConnection;
+    let mut conn =
+        <AsyncConnectionWrapper<AsyncPgConnection> as diesel::Connection>::establish(url)
+            .map_err(DbError::pool)?;
+    SimpleConnection::batch_execute(
+        &mut conn,
+        &format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"),
+    )?;
+    let migrated = conn
+        .run_pending_migrations(PG_MIGRATIONS)
+        .map(drop)
+        .map_err(|e| DbError::Migration(e.to_string()));
+    // Closing the connection would release the lock too; unlocking says so.
+    let unlocked = SimpleConnection::batch_execute(
+        &mut conn,
+        &format!("SELECT pg_advisory_unlock({MIGRATION_LOCK_KEY})"),
+    );
+    migrated?;
+    Ok(unlocked?)
+}
+
+/// Runs the pending SQLite migrations (SQLite serializes writers itself).
+fn migrate_sqlite(url: &str) -> Result<(), DbError> {
+    let mut conn = SqliteConnection::establish(url).map_err(DbError::pool)?;
+    diesel::connection::SimpleConnection::batch_execute(&mut conn, "PRAGMA journal_mode = WAL;")?;
+    conn.run_pending_migrations(SQLITE_MIGRATIONS)
+        .map(drop)
+        .map_err(|e| DbError::Migration(e.to_string()))
+}
+
+/// Runs a blocking migration off the async runtime.
+async fn run_blocking(migrate: fn(&str) -> Result<(), DbError>, url: &str) -> Result<(), DbError> {
+    let url = url.to_owned();
+    tokio::task::spawn_blocking(move || migrate(&url))
+        .await
+        .map_err(|e| DbError::Migration(e.to_string()))?
+}
+
+/// A new Postgres connection for the pool: connected and configured within
+/// `timeout`, each of its statements cut off by the server after `timeout`
+/// too.
+async fn establish_postgres(
+    url: String,
+    timeout: Duration,
+) -> diesel::ConnectionResult<AsyncPgConnection> {
+    let setup = async {
+        let mut conn = AsyncPgConnection::establish(&url).await?;
+        conn.batch_execute(&format!("SET statement_timeout = {}", timeout.as_millis()))
+            .await
+            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+        Ok(conn)
+    };
+    tokio::time::timeout(timeout, setup).await.map_err(|_| {
+        diesel::ConnectionError::BadConnection(format!(
+            "no connection within {} ms",
+            timeout.as_millis()
+        ))
+    })?
+}
+
+/// A new SQLite connection for the pool, in WAL mode, waiting up to
+/// [`SQLITE_BUSY_TIMEOUT_MS`] for another writer.
+async fn establish_sqlite(url: String) -> diesel::ConnectionResult<SqliteConn> {
+    let mut conn = SqliteConn::establish(&url).await?;
+    conn.batch_execute(&format!(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+         PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};"
+    ))
+    .await
+    .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
+    Ok(conn)
+}
+
 impl Db {
-    /// The default of [`Db::connect_with`]'s timeout.
-    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
-
-    /// Opens the pool for `target` and runs pending migrations.
-    pub async fn connect(target: &DatabaseTarget, pool_size: usize) -> Result<Db, DbError> {
-        Self::connect_with(target, pool_size, Self::DEFAULT_TIMEOUT).await
-    }
-
-    /// [`Db::connect`] with `timeout` for taking a pooled connection and, on
-    /// Postgres, for connecting and for each statement (`statement_timeout`).
+    /// Runs pending migrations on `target` and opens its pool of
+    /// `pool_size`, with `timeout` bounding every wait on the database: for
+    /// a pooled connection, for a new one, and for each query (on Postgres
+    /// `statement_timeout` too, so the server gives up when we do).
     pub async fn connect_with(
         target: &DatabaseTarget,
         pool_size: usize,
         timeout: Duration,
     ) -> Result<Db, DbError> {
+        let runtime = tokio::runtime::Handle::current();
         match target {
             DatabaseTarget::Postgres(url) => {
-                let migrate_url = url.clone();
-                tokio::task::spawn_blocking(move || {
-                    let mut conn =
-                        <AsyncConnectionWrapper<AsyncPgConnection> as diesel::Connection>::establish(
-                            &migrate_url,
-                        )
-                        .map_err(DbError::pool)?;
-                    conn.run_pending_migrations(PG_MIGRATIONS)
-                        .map(drop)
-                        .map_err(|e| DbError::Migration(e.to_string()))
-                })
-                .await
-                .map_err(|e| DbError::Migration(e.to_string()))??;
+                run_blocking(migrate_postgres, url).await?;
                 let mut config = ManagerConfig::<AsyncPgConnection>::default();
                 config.recycling_method = RecyclingMethod::Fast;
-                let runtime = tokio::runtime::Handle::current();
-                let statement_ms = timeout.as_millis();
                 config.custom_setup = Box::new(move |url| {
-                    let url = url.to_owned();
-                    on_runtime(&runtime, async move {
-                        let mut conn =
-                            tokio::time::timeout(timeout, AsyncPgConnection::establish(&url))
-                                .await
-                                .map_err(|_| {
-                                    diesel::ConnectionError::BadConnection(
-                                        "connect timed out".to_owned(),
-                                    )
-                                })??;
-                        conn.batch_execute(&format!("SET statement_timeout = {statement_ms}"))
-                            .await
-                            .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
-                        Ok(conn)
-                    })
+                    on_runtime(&runtime, establish_postgres(url.to_owned(), timeout))
                 });
                 let manager = AsyncDieselConnectionManager::new_with_config(url, config);
-                let pool = Pool::builder(manager)
-                    .max_size(pool_size)
-                    .build()
-                    .map_err(DbError::pool)?;
                 Ok(Db {
-                    pools: Pools::Postgres(pool),
+                    pools: Pools::Postgres(
+                        Pool::builder(manager)
+                            .max_size(pool_size)
+                            .build()
+                            .map_err(DbError::pool)?,
+                    ),
                     timeout,
                     pg_url: Some(url.clone()),
                 })
@@ -283,43 +362,19 @@ impl Db {
                     std::fs::create_dir_all(dir).map_err(DbError::pool)?;
                 }
                 let url = path.to_string_lossy().into_owned();
-                let migrate_url = url.clone();
-                tokio::task::spawn_blocking(move || {
-                    let mut conn =
-                        SqliteConnection::establish(&migrate_url).map_err(DbError::pool)?;
-                    diesel::connection::SimpleConnection::batch_execute(
-                        &mut conn,
-                        "PRAGMA journal_mode = WAL;",
-                    )?;
-                    conn.run_pending_migrations(SQLITE_MIGRATIONS)
-                        .map(drop)
-                        .map_err(|e| DbError::Migration(e.to_string()))
-                })
-                .await
-                .map_err(|e| DbError::Migration(e.to_string()))??;
+                run_blocking(migrate_sqlite, &url).await?;
                 let mut config = ManagerConfig::<SqliteConn>::default();
                 config.recycling_method = RecyclingMethod::Fast;
-                let runtime = tokio::runtime::Handle::current();
-                config.custom_setup = Box::new(move |url| {
-                    let url = url.to_owned();
-                    on_runtime(&runtime, async move {
-                        let mut conn = SqliteConn::establish(&url).await?;
-                        conn.batch_execute(&format!(
-                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};"
-                        ))
-                        .await
-                        .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
-                        Ok(conn)
-                    })
-                });
+                config.custom_setup =
+                    Box::new(move |url| on_runtime(&runtime, establish_sqlite(url.to_owned())));
                 let manager = AsyncDieselConnectionManager::new_with_config(url, config);
-                let pool = Pool::builder(manager)
-                    .max_size(pool_size)
-                    .build()
-                    .map_err(DbError::pool)?;
                 Ok(Db {
-                    pools: Pools::Sqlite(pool),
+                    pools: Pools::Sqlite(
+                        Pool::builder(manager)
+                            .max_size(pool_size)
+                            .build()
+                            .map_err(DbError::pool)?,
+                    ),
                     timeout,
                     pg_url: None,
                 })
@@ -338,12 +393,5 @@ impl Db {
 
     pub fn pools(&self) -> &Pools {
         &self.pools
-    }
-
-    pub fn backend_name(&self) -> &'static str {
-        match self.pools {
-            Pools::Postgres(_) => "postgres",
-            Pools::Sqlite(_) => "sqlite",
-        }
     }
 }

@@ -116,6 +116,93 @@ macro_rules! insert_events {
     };
 }
 
+/// Applies `$change` (a `&SeatChange`) to the game's seat row, guarded so
+/// that it changes nothing when the seat is no longer as the decision saw
+/// it. Evaluates to the diesel result: the number of rows changed (1, or 0
+/// when the guard refused).
+macro_rules! change_seat {
+    ($conn:ident, $s:ident, $game_id:expr, $change:expr) => {
+        match $change {
+            SeatChange::Take {
+                seat,
+                player_id,
+                entropy,
+            } => {
+                diesel::update(
+                    $s::seats::table
+                        .filter($s::seats::game_id.eq($game_id))
+                        .filter($s::seats::seat.eq(*seat))
+                        .filter($s::seats::is_bot.eq(false))
+                        .filter($s::seats::player_id.is_null()),
+                )
+                .set((
+                    $s::seats::player_id.eq(Some(player_id)),
+                    $s::seats::entropy.eq(entropy),
+                ))
+                .execute($conn)
+                .await
+            }
+            SeatChange::Release { seat, player_id } => {
+                diesel::update(
+                    $s::seats::table
+                        .filter($s::seats::game_id.eq($game_id))
+                        .filter($s::seats::seat.eq(*seat))
+                        .filter($s::seats::player_id.eq(player_id)),
+                )
+                .set((
+                    $s::seats::player_id.eq(None::<String>),
+                    $s::seats::entropy.eq(None::<String>),
+                ))
+                .execute($conn)
+                .await
+            }
+            SeatChange::Autoplay {
+                seat,
+                player_id,
+                enabled,
+                forfeit,
+            } => {
+                let target = $s::seats::table
+                    .filter($s::seats::game_id.eq($game_id))
+                    .filter($s::seats::seat.eq(*seat))
+                    .filter($s::seats::player_id.eq(player_id));
+                if *forfeit {
+                    diesel::update(target)
+                        .set(($s::seats::autoplay.eq(true), $s::seats::forfeited.eq(true)))
+                        .execute($conn)
+                        .await
+                } else {
+                    // A forfeited seat stays with the server.
+                    diesel::update(target.filter($s::seats::forfeited.eq(false)))
+                        .set($s::seats::autoplay.eq(*enabled))
+                        .execute($conn)
+                        .await
+                }
+            }
+        }
+    };
+}
+
+/// The condition "nothing refers to this player row": no seat, no game
+/// it created, no logged action, no stored idempotent answer.
+macro_rules! unused_player {
+    ($s:ident) => {{
+        use diesel::dsl::{exists, not};
+        not(exists($s::seats::table.filter(
+            $s::seats::player_id.eq($s::players::id.nullable()),
+        )))
+        .and(not(exists(
+            $s::games::table.filter($s::games::created_by.eq($s::players::id)),
+        )))
+        .and(not(exists($s::game_events::table.filter(
+            $s::game_events::actor_player_id.eq($s::players::id.nullable()),
+        ))))
+        .and(not(exists(
+            $s::idempotency_keys::table.filter($s::idempotency_keys::player_id.eq($s::players::id)),
+        )))
+    }};
+}
+
 impl Db {
     /// `SELECT 1`: is the database reachable?
     pub async fn ping(&self) -> Result<(), DbError> {
@@ -125,18 +212,25 @@ impl Db {
         })
     }
 
-    /// Takes a pooled connection and keeps it idle for `duration`: lets the
+    /// Takes a pooled connection and keeps it idle for `duration`, past the
+    /// database timeout if asked (a query would be cut off there): lets the
     /// tests exhaust the pool to check the 503 on a database that is away.
     #[doc(hidden)]
     pub async fn hold_connection_for_test(
         &self,
         duration: std::time::Duration,
     ) -> Result<(), DbError> {
-        with_conn!(self, |conn, s| {
-            let _held = &conn;
-            tokio::time::sleep(duration).await;
-            Ok(())
-        })
+        match self.pools() {
+            Pools::Postgres(pool) => {
+                let _held = pool.get().await.map_err(DbError::pool)?;
+                tokio::time::sleep(duration).await;
+            }
+            Pools::Sqlite(pool) => {
+                let _held = pool.get().await.map_err(DbError::pool)?;
+                tokio::time::sleep(duration).await;
+            }
+        }
+        Ok(())
     }
 
     /// How many games are in progress (for the metrics).
@@ -336,9 +430,7 @@ impl Db {
         idem: Option<&NewIdempotency>,
     ) -> Result<i64, DbError> {
         let new_version = expected_version + events.len() as i64;
-        if let Pools::Postgres(pool) = self.pools()
-            && seat_change.is_none()
-        {
+        if let (None, Pools::Postgres(pool)) = (seat_change, self.pools()) {
             let statement = AppendStatement {
                 game_id,
                 expected_version,
@@ -348,16 +440,7 @@ impl Db {
                 idem,
                 now: super::now(),
             };
-            let mut conn = crate::checkout!(pool, self);
-            let counts = statement
-                .get_result::<AppendCounts>(&mut *conn)
-                .await
-                .map_err(DbError::unique_violation)?;
-            return match counts.moved {
-                1 if counts.logged == events.len() as i64 => Ok(new_version),
-                1 => Err(DbError::Query(diesel::result::Error::NotFound)),
-                _ => Err(DbError::Conflict),
-            };
+            return self.append_in_one_statement(pool, statement).await;
         }
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
@@ -385,68 +468,8 @@ impl Db {
                 }
                 insert_events!(conn, s, game_id, expected_version + 1, events);
                 if let Some(change) = seat_change {
-                    let changed = match change {
-                        SeatChange::Take {
-                            seat,
-                            player_id,
-                            entropy,
-                        } => {
-                            diesel::update(
-                                s::seats::table
-                                    .filter(s::seats::game_id.eq(game_id))
-                                    .filter(s::seats::seat.eq(*seat))
-                                    .filter(s::seats::is_bot.eq(false))
-                                    .filter(s::seats::player_id.is_null()),
-                            )
-                            .set((
-                                s::seats::player_id.eq(Some(player_id)),
-                                s::seats::entropy.eq(entropy),
-                            ))
-                            .execute(conn)
-                            .await
-                        }
-                        SeatChange::Release { seat, player_id } => {
-                            diesel::update(
-                                s::seats::table
-                                    .filter(s::seats::game_id.eq(game_id))
-                                    .filter(s::seats::seat.eq(*seat))
-                                    .filter(s::seats::player_id.eq(player_id)),
-                            )
-                            .set((
-                                s::seats::player_id.eq(None::<String>),
-                                s::seats::entropy.eq(None::<String>),
-                            ))
-                            .execute(conn)
-                            .await
-                        }
-                        SeatChange::Autoplay {
-                            seat,
-                            player_id,
-                            enabled,
-                            forfeit,
-                        } => {
-                            let target = s::seats::table
-                                .filter(s::seats::game_id.eq(game_id))
-                                .filter(s::seats::seat.eq(*seat))
-                                .filter(s::seats::player_id.eq(player_id));
-                            if *forfeit {
-                                diesel::update(target)
-                                    .set((
-                                        s::seats::autoplay.eq(true),
-                                        s::seats::forfeited.eq(true),
-                                    ))
-                                    .execute(conn)
-                                    .await
-                            } else {
-                                // A forfeited seat stays with the server.
-                                diesel::update(target.filter(s::seats::forfeited.eq(false)))
-                                    .set(s::seats::autoplay.eq(*enabled))
-                                    .execute(conn)
-                                    .await
-                            }
-                        }
-                    }
-                    .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;
+                    let changed = change_seat!(conn, s, game_id, change)
+                        .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;
                     if changed != 1 {
                         return Err(DbError::Conflict);
                     }
@@ -456,6 +479,27 @@ impl Db {
             })
             .await
         })
+    }
+
+    /// A Postgres append without a seat change as one statement (one round
+    /// trip, `append_pg.rs`), under the same version guard.
+    async fn append_in_one_statement(
+        &self,
+        pool: &diesel_async::pooled_connection::deadpool::Pool<diesel_async::AsyncPgConnection>,
+        statement: AppendStatement<'_>,
+    ) -> Result<i64, DbError> {
+        let (new_version, expected_events) = (statement.new_version, statement.events.len());
+        let counts = crate::bounded!(self, pool, |conn: diesel_async::AsyncPgConnection| {
+            statement
+                .get_result::<AppendCounts>(conn)
+                .await
+                .map_err(DbError::unique_violation)
+        })?;
+        match counts.moved {
+            1 if counts.logged == expected_events as i64 => Ok(new_version),
+            1 => Err(DbError::Query(diesel::result::Error::NotFound)),
+            _ => Err(DbError::Conflict),
+        }
     }
 
     /// Games matching `filter`, newest first.
@@ -559,6 +603,37 @@ impl Db {
         })
     }
 
+    /// Deletes up to `limit` players registered before `cutoff` that
+    /// nothing refers to (no seat, no game created, no logged action, no
+    /// stored idempotent answer); returns how many. The candidates are
+    /// read first, then deleted by a statement that checks the same again,
+    /// so a player who starts using the server in between is kept.
+    pub async fn delete_unused_players(
+        &self,
+        cutoff: chrono::DateTime<Utc>,
+        limit: i64,
+    ) -> Result<usize, DbError> {
+        with_conn!(self, |conn, s| {
+            let candidates: Vec<String> = s::players::table
+                .filter(s::players::created_at.lt(cutoff))
+                .filter(unused_player!(s))
+                .select(s::players::id)
+                .limit(limit)
+                .load(conn)
+                .await?;
+            if candidates.is_empty() {
+                return Ok(0);
+            }
+            Ok(diesel::delete(
+                s::players::table
+                    .filter(s::players::id.eq_any(&candidates))
+                    .filter(unused_player!(s)),
+            )
+            .execute(conn)
+            .await?)
+        })
+    }
+
     /// Tells other processes on the same Postgres database which games
     /// reached which versions (`NOTIFY`, payload as
     /// [`super::listen::parse_payload`] reads it); nothing with SQLite.
@@ -566,12 +641,13 @@ impl Db {
         let Pools::Postgres(pool) = self.pools() else {
             return Ok(());
         };
-        let mut conn = crate::checkout!(pool, self);
-        diesel::sql_query("SELECT pg_notify($1, $2)")
-            .bind::<diesel::sql_types::Text, _>(super::listen::CHANNEL)
-            .bind::<diesel::sql_types::Text, _>(payload)
-            .execute(&mut *conn)
-            .await?;
-        Ok(())
+        crate::bounded!(self, pool, |conn: diesel_async::AsyncPgConnection| {
+            diesel::sql_query("SELECT pg_notify($1, $2)")
+                .bind::<diesel::sql_types::Text, _>(super::listen::CHANNEL)
+                .bind::<diesel::sql_types::Text, _>(payload)
+                .execute(conn)
+                .await?;
+            Ok(())
+        })
     }
 }

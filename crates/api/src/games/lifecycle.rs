@@ -512,6 +512,9 @@ pub const MAX_ENTROPY_BYTES: usize = 1024;
 
 /// A seat's entropy as given, if it is not too long.
 fn checked_entropy(entropy: Option<&str>) -> Result<Option<String>, ServiceError> {
+    if let Some(e) = entropy {
+        super::text::printable(e, "invalid_entropy", "entropy")?;
+    }
     match entropy {
         Some(e) if e.len() > MAX_ENTROPY_BYTES => Err(ServiceError::invalid(
             "entropy_too_long",

@@ -13,6 +13,7 @@ pub mod error;
 // The log's and the columns' vocabularies are the store's (it decodes
 // them); the service speaks them under these names.
 pub use crate::db::{event, status};
+pub mod expiry;
 pub mod kinds;
 mod lifecycle;
 pub mod log;
@@ -21,6 +22,7 @@ pub mod notify;
 mod reads;
 pub mod records;
 mod service;
+pub mod text;
 pub mod watch;
 pub mod write;
 

@@ -347,46 +347,11 @@ impl GameService {
             ));
         }
         let now = Utc::now();
-        let time = |value: &Option<String>, tag: &str| match value {
-            None => Ok(now),
-            Some(text) => DateTime::parse_from_rfc3339(text)
-                .map(|t| t.with_timezone(&Utc))
-                .map_err(|e| {
-                    ApiError::unprocessable(
-                        "record_bad_time",
-                        format!("[{tag} \"{text}\"] is not an RFC 3339 time: {e}"),
-                    )
-                }),
-        };
-        let created = time(&record.created, "Created")?;
-        let ended = time(&record.ended, "Ended")?;
+        let created = record_time_or(&record.created, "Created", now)?;
+        let ended = record_time_or(&record.ended, "Ended", now)?;
         let id = uuid::Uuid::new_v4().to_string();
-        let players: Vec<PlayerRow> = record
-            .players
-            .iter()
-            .map(|name| PlayerRow {
-                id: uuid::Uuid::new_v4().to_string(),
-                display_name: name.clone(),
-                created_at: now,
-            })
-            .collect();
-        let seats: Vec<SeatWithName> = players
-            .iter()
-            .zip(&record.entropy)
-            .enumerate()
-            .map(|(i, (player, entropy))| SeatWithName {
-                display_name: Some(player.display_name.clone()),
-                seat: SeatRow {
-                    game_id: id.clone(),
-                    seat: i as i32,
-                    player_id: Some(player.id.clone()),
-                    is_bot: false,
-                    entropy: entropy.clone(),
-                    autoplay: false,
-                    forfeited: false,
-                },
-            })
-            .collect();
+        let players = placeholder_players(record, now)?;
+        let seats = imported_seats(&id, &players, &record.entropy);
         let (game, mut events) = imported_log(record, &seats)?;
         for event in &mut events {
             event.created_at = Some(created);
@@ -394,36 +359,8 @@ impl GameService {
         if let Some(last) = events.last_mut() {
             last.created_at = Some(ended);
         }
-        let row = GameRow {
-            id: id.clone(),
-            kind: record.kind.code().to_owned(),
-            config: game.config_json(),
-            status: GameStatus::Finished,
-            version: events.len() as i64,
-            to_act: 0,
-            seed_commitment: record.commitment.clone(),
-            seed: record.seed.to_string(),
-            created_by: importer.id.clone(),
-            created_at: created,
-            updated_at: ended,
-            move_deadline_secs: None,
-            on_deadline: None,
-            deadline_at: None,
-        };
-        let new_game = NewGame {
-            id: row.id.clone(),
-            kind: row.kind.clone(),
-            config: row.config.clone(),
-            status: row.status,
-            to_act: 0,
-            seed_commitment: row.seed_commitment.clone(),
-            seed: row.seed.clone(),
-            created_by: row.created_by.clone(),
-            created_at: created,
-            move_deadline_secs: None,
-            on_deadline: None,
-            deadline_at: None,
-        };
+        let version = events.len() as i64;
+        let (row, new_game) = imported_rows(record, id, importer, &*game, version, created, ended);
         let seat_rows: Vec<SeatRow> = seats.iter().map(|s| s.seat.clone()).collect();
         let snapshot = Snapshot { row, seats, game };
         let stored = respond(&snapshot)?;
@@ -448,6 +385,121 @@ impl GameService {
             (Err(e), _) => Err(e.into()),
         }
     }
+}
+
+/// A time tag of a record (`tag`, for the message), or `default` when the
+/// record has none.
+fn record_time_or(
+    value: &Option<String>,
+    tag: &str,
+    default: DateTime<Utc>,
+) -> Result<DateTime<Utc>, ApiError> {
+    let Some(text) = value else {
+        return Ok(default);
+    };
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| {
+            ApiError::unprocessable(
+                "record_bad_time",
+                format!("[{tag} \"{text}\"] is not an RFC 3339 time: {e}"),
+            )
+        })
+}
+
+/// The seats of imported game `id`: `players` in order, with the record's
+/// entropy.
+fn imported_seats(
+    id: &str,
+    players: &[PlayerRow],
+    entropy: &[Option<String>],
+) -> Vec<SeatWithName> {
+    players
+        .iter()
+        .zip(entropy)
+        .enumerate()
+        .map(|(i, (player, entropy))| SeatWithName {
+            display_name: Some(player.display_name.clone()),
+            seat: SeatRow {
+                game_id: id.to_owned(),
+                seat: i as i32,
+                player_id: Some(player.id.clone()),
+                is_bot: false,
+                entropy: entropy.clone(),
+                autoplay: false,
+                forfeited: false,
+            },
+        })
+        .collect()
+}
+
+/// The row of imported game `id` (finished at `version`, the length of its
+/// log, its seed revealed, created by `importer`) as the cache keeps it and
+/// as it is inserted.
+fn imported_rows(
+    record: &GameRecord,
+    id: String,
+    importer: &PlayerRow,
+    game: &dyn super::AnyGame,
+    version: i64,
+    created: DateTime<Utc>,
+    ended: DateTime<Utc>,
+) -> (GameRow, NewGame) {
+    let row = GameRow {
+        id,
+        kind: record.kind.code().to_owned(),
+        config: game.config_json(),
+        status: GameStatus::Finished,
+        version,
+        to_act: 0,
+        seed_commitment: record.commitment.clone(),
+        seed: record.seed.to_string(),
+        created_by: importer.id.clone(),
+        created_at: created,
+        updated_at: ended,
+        move_deadline_secs: None,
+        on_deadline: None,
+        deadline_at: None,
+    };
+    let new_game = NewGame {
+        id: row.id.clone(),
+        kind: row.kind.clone(),
+        config: row.config.clone(),
+        status: row.status,
+        to_act: 0,
+        seed_commitment: row.seed_commitment.clone(),
+        seed: row.seed.clone(),
+        created_by: row.created_by.clone(),
+        created_at: created,
+        move_deadline_secs: None,
+        on_deadline: None,
+        deadline_at: None,
+    };
+    (row, new_game)
+}
+
+/// A placeholder player per seat of `record`, named as in the record under
+/// the rules every name follows (`text::display_name`: the same door as
+/// registration, so an import cannot store what registering refuses), after
+/// checking its entropy is text both backends can store.
+fn placeholder_players(
+    record: &GameRecord,
+    now: DateTime<Utc>,
+) -> Result<Vec<PlayerRow>, ApiError> {
+    for entropy in record.entropy.iter().flatten() {
+        super::text::printable(entropy, "invalid_entropy", "a seat's entropy")?;
+    }
+    record
+        .players
+        .iter()
+        .map(|name| {
+            Ok(PlayerRow {
+                id: uuid::Uuid::new_v4().to_string(),
+                display_name: super::text::display_name(name)?,
+                created_at: now,
+            })
+        })
+        .collect()
 }
 
 /// The events a game played as `record` says would have logged, and its

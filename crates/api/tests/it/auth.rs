@@ -18,25 +18,7 @@ const K2: &str = "rotation-key-two-0123456789abcdef0123456789";
 /// A server on `target` (shared with others when given twice) with `tune`
 /// applied to the usual test config.
 async fn server_on(target: &TestDatabase, tune: impl FnOnce(&mut Config)) -> TestServer {
-    let data_dir = test_db::fresh_temp_dir();
-    let mut config = Config {
-        port: 0,
-        database: Some((**target).clone()),
-        data_dir: data_dir.path().to_path_buf(),
-        jwt_secret: Some(JWT_SECRET.to_owned()),
-        pool_size: 4,
-        workers: 2,
-        rate_limit: 0.0,
-        ..Config::default()
-    };
-    tune(&mut config);
-    let server = api::app::spawn(config).await.expect("server starts");
-    TestServer {
-        server,
-        client: reqwest::Client::new(),
-        target: target.clone(),
-        data_dir,
-    }
+    crate::common::start_tuned(target.clone(), tune).await
 }
 
 async fn fresh_target(backend: Backend) -> TestDatabase {
@@ -103,7 +85,7 @@ async fn logout_revokes_that_token_on_every_server(backend: Backend) {
         ts.get("/v1/players/me/inbox", Some(&ada.token))
             .await
             .assert_problem(401, "token_revoked");
-        ts.game("nope", Some(&ada.token))
+        ts.game("00000000-0000-4000-8000-000000000000", Some(&ada.token))
             .await
             .assert_problem(401, "token_revoked");
         // The player's other token is untouched.

@@ -305,8 +305,12 @@ async fn untyped_database_with_the_fixture(backend: Backend) -> TestDatabase {
     let target = tokio::task::spawn_blocking(move || backend.fresh_target())
         .await
         .unwrap();
-    let sql = fixture_inserts(backend, "v1-finished", None)
-        + &fixture_inserts(backend, "v1-running", Some(UNFINISHED_AT));
+    let sql = fixture_inserts(backend, "00000000-0000-4000-8000-0000000000f1", None)
+        + &fixture_inserts(
+            backend,
+            "00000000-0000-4000-8000-0000000000a2",
+            Some(UNFINISHED_AT),
+        );
     let at: DatabaseTarget = (*target).clone();
     tokio::task::spawn_blocking(move || {
         with_raw_connection(&at, |conn| {
@@ -322,7 +326,9 @@ async fn untyped_database_with_the_fixture(backend: Backend) -> TestDatabase {
 async fn an_old_log_is_served_as_it_was_stored(backend: Backend) {
     let target = untyped_database_with_the_fixture(backend).await;
     let ts = start_on(target).await;
-    let (served, _) = ts.all_events("v1-finished", None).await;
+    let (served, _) = ts
+        .all_events("00000000-0000-4000-8000-0000000000f1", None)
+        .await;
     let stored = fixture_events();
     assert_eq!(served.len(), stored.len());
     for (s, e) in served.iter().zip(&stored) {
@@ -338,7 +344,12 @@ async fn an_old_log_is_served_as_it_was_stored(backend: Backend) {
         assert_eq!(s["redacted"], false, "the game is over: all is public");
     }
     // The record path reads it too: replayed, it verifies.
-    let verified = ts.get("/v1/games/v1-finished/verify", None).await;
+    let verified = ts
+        .get(
+            "/v1/games/00000000-0000-4000-8000-0000000000f1/verify",
+            None,
+        )
+        .await;
     assert_eq!(verified.status.as_u16(), 200, "{}", verified.text);
     assert_eq!(
         (&verified.json["ok"], &verified.json["problems"]),
@@ -373,7 +384,9 @@ async fn the_migration_backfills_who_may_read_each_move(backend: Backend) {
     assert!(expected.iter().filter(|(_, v)| v.is_some()).count() >= 8);
     let at = target.clone();
     let stored = tokio::task::spawn_blocking(move || {
-        with_raw_connection(&at, |c| c.visible_to("v1-running"))
+        with_raw_connection(&at, |c| {
+            c.visible_to("00000000-0000-4000-8000-0000000000a2")
+        })
     })
     .await
     .unwrap();
@@ -385,8 +398,12 @@ async fn the_migration_backfills_who_may_read_each_move(backend: Backend) {
     // (seat 0, the fixture's one player) her own in full and no other.
     let ann = fixture()["players"][0]["id"].as_str().unwrap().to_owned();
     let (ann_token, _) = ts.server.state.keys.issue(&ann).unwrap();
-    let (spectated, _) = ts.all_events("v1-running", None).await;
-    let (as_ann, _) = ts.all_events("v1-running", Some(&ann_token)).await;
+    let (spectated, _) = ts
+        .all_events("00000000-0000-4000-8000-0000000000a2", None)
+        .await;
+    let (as_ann, _) = ts
+        .all_events("00000000-0000-4000-8000-0000000000a2", Some(&ann_token))
+        .await;
     assert_eq!(spectated.len(), UNFINISHED_AT + 1, "the game waits for Ann");
     for ((spectator, ann), (_, private_to)) in spectated.iter().zip(&as_ann).zip(&expected) {
         let hidden_from_ann = private_to.is_some_and(|seat| seat != 0);
@@ -403,17 +420,24 @@ async fn the_migration_backfills_who_may_read_each_move(backend: Backend) {
     // end under the new append, which stores each new event's audience.
     let on = ts
         .post(
-            "/v1/games/v1-running/autoplay",
+            "/v1/games/00000000-0000-4000-8000-0000000000a2/autoplay",
             Some(&ann_token),
             &json!({"enabled": true}),
         )
         .await;
     assert_eq!(on.status.as_u16(), 200, "{}", on.text);
-    ts.wait_finished("v1-running", std::time::Duration::from_secs(60))
+    ts.wait_finished(
+        "00000000-0000-4000-8000-0000000000a2",
+        std::time::Duration::from_secs(60),
+    )
+    .await;
+    let (all, _) = ts
+        .all_events("00000000-0000-4000-8000-0000000000a2", None)
         .await;
-    let (all, _) = ts.all_events("v1-running", None).await;
     let stored = tokio::task::spawn_blocking(move || {
-        with_raw_connection(&target, |c| c.visible_to("v1-running"))
+        with_raw_connection(&target, |c| {
+            c.visible_to("00000000-0000-4000-8000-0000000000a2")
+        })
     })
     .await
     .unwrap();

@@ -11,6 +11,7 @@ mod e2e;
 mod errors;
 mod event_log;
 mod fairness;
+mod hardening;
 mod hidden_information;
 mod idempotency;
 mod openapi;

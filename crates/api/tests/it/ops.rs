@@ -232,23 +232,7 @@ async fn start_on_with(backend: Backend, tune: impl FnOnce(&mut Config)) -> Test
     let target = tokio::task::spawn_blocking(move || backend.fresh_target())
         .await
         .unwrap();
-    let data_dir = test_db::fresh_temp_dir();
-    let mut config = Config {
-        port: 0,
-        database: Some((*target).clone()),
-        data_dir: data_dir.path().to_path_buf(),
-        jwt_secret: Some(crate::common::JWT_SECRET.to_owned()),
-        pool_size: 4,
-        ..Config::default()
-    };
-    tune(&mut config);
-    let server = api::app::spawn(config).await.expect("server starts");
-    TestServer {
-        server,
-        client: reqwest::Client::new(),
-        target,
-        data_dir,
-    }
+    crate::common::start_tuned(target, tune).await
 }
 
 /// `GET /v1/games` with this raw `Authorization` value; the status.

@@ -5,6 +5,7 @@ use utoipa::IntoParams;
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::resources::EventPage;
 use crate::routes::{doc, etag};
 
@@ -46,7 +47,7 @@ pub struct EventsQuery {
 pub async fn get_events(
     state: web::Data<AppState>,
     auth: MaybeAuthenticated,
-    game_id: web::Path<String>,
+    game_id: GameId,
     query: web::Query<EventsQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let after = query.after.unwrap_or(0);

@@ -6,6 +6,7 @@ use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::watch::GameStreamItem;
+use crate::input::GameId;
 use crate::resources::GameResource;
 use crate::resources::streams::{GameStreamData, GameStreamEvent};
 use crate::routes::{doc, sse};
@@ -65,7 +66,7 @@ pub async fn stream_game(
     req: HttpRequest,
     state: web::Data<AppState>,
     auth: MaybeAuthenticated,
-    game_id: web::Path<String>,
+    game_id: GameId,
     query: web::Query<StreamQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let cursor = match sse::last_event_id(&req)? {

@@ -8,6 +8,7 @@ use super::get_events::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::ops::timeout::RequestTimeout;
 use crate::resources::EventPage;
 use crate::routes::{doc, etag};
@@ -55,7 +56,7 @@ pub async fn wait_events(
     req: HttpRequest,
     state: web::Data<AppState>,
     auth: MaybeAuthenticated,
-    game_id: web::Path<String>,
+    game_id: GameId,
     query: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);

@@ -3,6 +3,7 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::resources::GameResource;
 use crate::routes::{doc, etag, if_none_match};
 
@@ -32,7 +33,7 @@ pub async fn get_game(
     req: HttpRequest,
     state: web::Data<AppState>,
     auth: MaybeAuthenticated,
-    game_id: web::Path<String>,
+    game_id: GameId,
 ) -> Result<HttpResponse, ApiError> {
     let snapshot = state.games.snapshot(&game_id).await?;
     let version = snapshot.row.version;

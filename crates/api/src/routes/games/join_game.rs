@@ -4,6 +4,7 @@ use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::IdemRequest;
+use crate::input::GameId;
 use crate::resources::{GameResource, JoinGameRequest};
 use crate::routes::answers::GameAnswer;
 use crate::routes::idempotent::{IdempotencyKey, respond};
@@ -37,7 +38,7 @@ pub async fn join_game(
     state: web::Data<AppState>,
     auth: Authenticated,
     key: IdempotencyKey,
-    game_id: web::Path<String>,
+    game_id: GameId,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     // The body is optional, so it is parsed here rather than by `web::Json`

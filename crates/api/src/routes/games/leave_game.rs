@@ -4,6 +4,7 @@ use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::IdemRequest;
+use crate::input::GameId;
 use crate::resources::GameResource;
 use crate::routes::answers::GameAnswer;
 use crate::routes::doc;
@@ -34,7 +35,7 @@ pub async fn leave_game(
     state: web::Data<AppState>,
     auth: Authenticated,
     key: IdempotencyKey,
-    game_id: web::Path<String>,
+    game_id: GameId,
 ) -> Result<HttpResponse, ApiError> {
     let idem = IdemRequest::new(
         Some(&auth.player_id),

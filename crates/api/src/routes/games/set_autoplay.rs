@@ -4,6 +4,7 @@ use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::IdemRequest;
+use crate::input::GameId;
 use crate::resources::GameResource;
 use crate::resources::streams::AutoplayRequest;
 use crate::routes::answers::GameAnswer;
@@ -42,7 +43,7 @@ pub async fn set_autoplay(
     state: web::Data<AppState>,
     auth: Authenticated,
     key: IdempotencyKey,
-    game_id: web::Path<String>,
+    game_id: GameId,
     body: web::Json<AutoplayRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let enabled = body.enabled;

@@ -4,6 +4,7 @@ use serde_json::json;
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::resources::{GameStatus, LegalMovesResource};
 use crate::routes::{doc, etag};
 
@@ -33,7 +34,7 @@ pub const LIST_LIMIT: usize = 200;
 pub async fn get_legal_moves(
     state: web::Data<AppState>,
     auth: Authenticated,
-    game_id: web::Path<String>,
+    game_id: GameId,
 ) -> Result<HttpResponse, ApiError> {
     let snapshot = state.games.snapshot(&game_id).await?;
     let seat = snapshot

@@ -5,6 +5,7 @@ use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::IdemRequest;
+use crate::input::GameId;
 use crate::resources::MoveAccepted;
 use crate::routes::answers::MoveAnswer;
 use crate::routes::idempotent::{IdempotencyKey, respond};
@@ -47,7 +48,7 @@ pub async fn post_move(
     state: web::Data<AppState>,
     auth: Authenticated,
     key: IdempotencyKey,
-    game_id: web::Path<String>,
+    game_id: GameId,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, ApiError> {
     let expected = if_match(&req)?;

@@ -10,8 +10,6 @@ use crate::resources::{PlayerCreated, RegisterPlayerRequest};
 use crate::routes::doc;
 use crate::routes::idempotent::{IdempotencyKey, respond};
 
-const MAX_NAME_CHARS: usize = 64;
-
 /// Register a player
 ///
 /// Creates a player with a display name and returns a bearer token (HS256
@@ -41,14 +39,7 @@ pub async fn register_player(
     key: IdempotencyKey,
     body: web::Json<RegisterPlayerRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let display_name = body.display_name.trim().to_owned();
-    let chars = display_name.chars().count();
-    if chars == 0 || chars > MAX_NAME_CHARS || display_name.chars().any(char::is_control) {
-        return Err(ApiError::unprocessable(
-            "invalid_display_name",
-            format!("a display name is 1 to {MAX_NAME_CHARS} printable characters"),
-        ));
-    }
+    let display_name = crate::games::text::display_name(&body.display_name)?;
     let fingerprint = serde_json::json!({ "display_name": display_name });
     let idem = IdemRequest::new(None, key.0, "register_player", &fingerprint);
     // A registration's answer carries a bearer token, which is sent once and

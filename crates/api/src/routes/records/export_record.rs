@@ -6,6 +6,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::TEXT;
 use crate::app::AppState;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::routes::doc;
 
 /// A record's two forms.
@@ -61,7 +62,7 @@ score: tricks 4 4 | points 6 4 | round 6 4 | totals 6 4\n";
 pub async fn export_record(
     req: HttpRequest,
     state: web::Data<AppState>,
-    game_id: web::Path<String>,
+    game_id: GameId,
     query: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let record = state.games.export(&game_id).await?;

@@ -6,6 +6,7 @@ use super::ReplayResource;
 use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::routes::{doc, etag};
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -41,7 +42,7 @@ pub struct ReplayQuery {
 pub async fn get_replay(
     state: web::Data<AppState>,
     auth: MaybeAuthenticated,
-    game_id: web::Path<String>,
+    game_id: GameId,
     query: web::Query<ReplayQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let player_id = auth.0.map(|me| me.player_id);

@@ -3,6 +3,7 @@ use actix_web::{get, web};
 use super::{VerifyProblem, VerifyReport};
 use crate::app::AppState;
 use crate::error::{ApiError, Problem};
+use crate::input::GameId;
 use crate::routes::doc;
 
 /// Verify a finished game
@@ -26,7 +27,7 @@ use crate::routes::doc;
 #[get("/games/{game_id}/verify")]
 pub async fn verify_game(
     state: web::Data<AppState>,
-    game_id: web::Path<String>,
+    game_id: GameId,
 ) -> Result<web::Json<VerifyReport>, ApiError> {
     let checked = state.games.verify(&game_id).await?;
     let record = checked.record.as_ref();

@@ -56,6 +56,17 @@ enum DatabaseOwner {
     Sqlite(test_db::SqliteFile),
 }
 
+impl TestDatabase {
+    /// The same database (kept alive as long as this handle) reached
+    /// through `target`, e.g. a relay in front of it.
+    pub fn reached_through(&self, target: DatabaseTarget) -> TestDatabase {
+        TestDatabase {
+            target,
+            _owner: Arc::clone(&self._owner),
+        }
+    }
+}
+
 impl Deref for TestDatabase {
     type Target = DatabaseTarget;
 
@@ -128,8 +139,13 @@ pub async fn start(backend: Backend) -> TestServer {
 }
 
 pub async fn start_on(target: TestDatabase) -> TestServer {
+    start_tuned(target, |_| {}).await
+}
+
+/// A server on `target` with the usual test settings, then `tune`.
+pub async fn start_tuned(target: TestDatabase, tune: impl FnOnce(&mut Config)) -> TestServer {
     let data_dir = test_db::fresh_temp_dir();
-    let config = Config {
+    let mut config = Config {
         port: 0,
         database: Some(target.target.clone()),
         data_dir: data_dir.path().to_path_buf(),
@@ -141,6 +157,7 @@ pub async fn start_on(target: TestDatabase) -> TestServer {
         rate_limit: 0.0,
         ..Config::default()
     };
+    tune(&mut config);
     let server = api::app::spawn(config).await.expect("server starts");
     TestServer {
         server,

@@ -1,0 +1,72 @@
+//! Game ids in paths, checked at the HTTP edge before the database: a
+//! `{game_id}` that is no UUID (a NUL byte, which Postgres `text` cannot
+//! hold, above all) is no game, answered the same on both backends.
+
+use std::future::{Ready, ready};
+
+use actix_web::{FromRequest, HttpRequest, dev::Payload};
+
+use crate::error::ApiError;
+
+/// The `{game_id}` of a path, checked to be a game id (a UUID, in its
+/// canonical lower-case hyphenated form): anything else is no game, a 404
+/// `game_not_found` on both backends, without asking the database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameId(String);
+
+impl GameId {
+    pub fn parse(raw: &str) -> Result<GameId, ApiError> {
+        uuid::Uuid::try_parse(raw)
+            .map(|id| GameId(id.hyphenated().to_string()))
+            .map_err(|_| ApiError::game_not_found())
+    }
+
+    pub fn into_inner(self) -> String {
+        self.0
+    }
+}
+
+impl std::ops::Deref for GameId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl FromRequest for GameId {
+    type Error = ApiError;
+    type Future = Ready<Result<GameId, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(
+            req.match_info()
+                .get("game_id")
+                .ok_or_else(|| ApiError::internal("a route without {game_id} asked for one"))
+                .and_then(GameId::parse),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_ids_are_uuids_in_canonical_form() {
+        let id = "0B6F3C52-5D0E-4BB4-9B1E-3C1F8F9A2D47";
+        assert_eq!(
+            &*GameId::parse(id).unwrap(),
+            "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47"
+        );
+        for bad in ["", "\0", "nope", "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d4\0"] {
+            assert!(GameId::parse(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+}
