@@ -9,19 +9,19 @@ use cards::{
 use crate::config::{AllCancelled, Config, ConfigError, DECK_SIZE, Deal, hand_size};
 use crate::error::{RuleError, Waiting};
 use crate::legal::{Legal, Options, Selection};
-use crate::moves::{MoonChoice, Move, PASS_COUNT, PassDirection, Round};
-use crate::view::View;
+use crate::moves::{MoonChoice, Move, PASS_COUNT, PassDirection, Phase, Round};
+use crate::view::{KittyView, MoonRecord, PlayView, ScoreSheetRow, Secrets, TrickView, View};
 
 /// Array size for per-seat data: the most players a table has (CH-1).
-pub(crate) const SEATS: usize = crate::config::MAX_PLAYERS as usize;
+const SEATS: usize = crate::config::MAX_PLAYERS as usize;
 /// A trick can grow, by extension (CH-8), to every card in play.
-pub(crate) const TRICK_CAPACITY: usize = DECK_SIZE as usize;
+const TRICK_CAPACITY: usize = DECK_SIZE as usize;
 /// Points for taking every scoring card: 26 hearts and two queens of spades.
-pub(crate) const ALL_POINTS: u32 = 28;
+const ALL_POINTS: u32 = 28;
 /// What a moon is worth (CH-12).
 const MOON: i32 = 26;
 
-pub(crate) type TableTrick = Trick<Card, TRICK_CAPACITY>;
+type TableTrick = Trick<Card, TRICK_CAPACITY>;
 
 /// `cards::standard::double_deck()` as a constant: two copies of every card
 /// in index order, the order the shuffle starts from (G-1).
@@ -37,14 +37,14 @@ const DOUBLE_DECK: [Card; 104] = {
 };
 
 /// The scoring cards: every heart and the queen of spades (CH-11).
-pub(crate) fn scoring_mask() -> CardMask<Card> {
+fn scoring_mask() -> CardMask<Card> {
     Suit::Hearts
         .mask()
         .union(CardMask::single(Card::QUEEN_OF_SPADES))
 }
 
 /// Points in a pile of cards: 1 per heart, 13 per queen of spades (CH-11).
-pub(crate) fn points(cards: &Hand<Card>) -> i32 {
+fn points(cards: &Hand<Card>) -> i32 {
     let hearts = cards.restricted_to(Suit::Hearts.mask()).len() as i32;
     hearts + 13 * i32::from(cards.count(Card::QUEEN_OF_SPADES))
 }
@@ -59,41 +59,24 @@ fn add(hand: &mut Hand<Card>, card: Card) {
         .expect("two decks never give a third copy of a card");
 }
 
-/// Where a round stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", tag = "name"))]
-pub enum Phase {
-    /// Everyone still in `to_act` chooses three cards (CH-3).
-    Passing,
-    /// Cards are led and followed (CH-4..CH-9).
-    Playing,
-    /// The first trick's winner puts back as many cards as the kitty held (CH-10).
-    Discarding { seat: Seat },
-    /// The shooter chooses how to use the moon (CH-12).
-    Moon { shooter: Seat },
-    /// Someone reached the target (CH-13).
-    Over,
-}
-
 /// A trick that left the table: won, or set aside under carry-over (CH-9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct CompletedTrick {
-    pub(crate) trick: TableTrick,
+struct CompletedTrick {
+    trick: TableTrick,
     /// `None` when the trick was set aside (CH-9).
-    pub(crate) winner: Option<Seat>,
+    winner: Option<Seat>,
 }
 
 /// One line of the score sheet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct RoundRecord {
-    pub(crate) round: Round,
-    pub(crate) dealer: Seat,
-    pub(crate) pass: PassDirection,
+struct RoundRecord {
+    round: Round,
+    dealer: Seat,
+    pass: PassDirection,
     /// What the round added to each score (the moon's effect, if shot).
-    pub(crate) points: [i32; SEATS],
-    pub(crate) moon: Option<(Seat, MoonChoice)>,
-    pub(crate) scores_after: [i32; SEATS],
+    points: [i32; SEATS],
+    moon: Option<(Seat, MoonChoice)>,
+    scores_after: [i32; SEATS],
 }
 
 /// A game of Cancellation Hearts.
@@ -276,46 +259,46 @@ impl CancelHearts {
         points
     }
 
-    pub(crate) fn n(&self) -> usize {
+    fn n(&self) -> usize {
         self.players.as_usize()
     }
 
-    // ----- crate-internal read access for the view ----------------------
+    // ----- read access for `view_of` (below) ----------------------------
 
-    pub(crate) fn players(&self) -> PlayerCount {
+    fn players(&self) -> PlayerCount {
         self.players
     }
-    pub(crate) fn hands(&self) -> &[Hand<Card>] {
+    fn hands(&self) -> &[Hand<Card>] {
         &self.hands[..self.n()]
     }
-    pub(crate) fn passes(&self) -> &[Hand<Card>] {
+    fn passes(&self) -> &[Hand<Card>] {
         &self.passes[..self.n()]
     }
-    pub(crate) fn kitty(&self) -> Hand<Card> {
+    fn kitty(&self) -> Hand<Card> {
         self.kitty
     }
-    pub(crate) fn kitty_taker(&self) -> Option<Seat> {
+    fn kitty_taker(&self) -> Option<Seat> {
         self.kitty_taker
     }
-    pub(crate) fn discards(&self) -> Hand<Card> {
+    fn discards(&self) -> Hand<Card> {
         self.discards
     }
-    pub(crate) fn taken(&self) -> &[Hand<Card>] {
+    fn taken(&self) -> &[Hand<Card>] {
         &self.taken[..self.n()]
     }
-    pub(crate) fn current_trick(&self) -> &TableTrick {
+    fn current_trick(&self) -> &TableTrick {
         &self.trick
     }
-    pub(crate) fn last_trick(&self) -> Option<&CompletedTrick> {
+    fn last_trick(&self) -> Option<&CompletedTrick> {
         self.last_trick.as_ref()
     }
-    pub(crate) fn set_aside(&self) -> Hand<Card> {
+    fn set_aside(&self) -> Hand<Card> {
         self.set_aside
     }
-    pub(crate) fn hearts_broken(&self) -> bool {
+    fn hearts_broken(&self) -> bool {
         self.hearts_broken
     }
-    pub(crate) fn history(&self) -> &[RoundRecord] {
+    fn history(&self) -> &[RoundRecord] {
         &self.history
     }
 
@@ -734,12 +717,140 @@ fn highest_uncancelled(cards: &Hand<Card>, suit: Suit) -> Option<Card> {
 }
 
 /// CH-7 over a trick and its multiset of cards.
-pub(crate) fn winner_of(trick: &TableTrick, cards: &Hand<Card>) -> Option<Seat> {
+fn winner_of(trick: &TableTrick, cards: &Hand<Card>) -> Option<Seat> {
     let best = highest_uncancelled(cards, trick.led()?.suit)?;
     trick
         .plays()
         .find(|&(_, card)| card == best)
         .map(|(seat, _)| seat)
+}
+
+// ----- what a viewer may see (G-2) ----------------------------------------
+// Built here, from the game's own read access, so that `view.rs` only
+// defines the shapes and never needs the game (the module order is
+// `view` <- `game`).
+
+/// What `viewer` may see of `game` (G-2).
+fn view_of(game: &CancelHearts, viewer: Viewer) -> View {
+    let seat = match viewer {
+        Viewer::Seat(seat) if seat.index() < game.n() => Some(seat),
+        _ => None,
+    };
+    let omniscient = viewer == Viewer::Omniscient;
+    let n = game.n();
+    let delivered = game.phase() != Phase::Passing;
+    View {
+        config: game.config().clone(),
+        seat,
+        round: game.round(),
+        dealer: game.dealer(),
+        pass_direction: game.pass_direction(),
+        phase: game.phase(),
+        to_act: game.to_act(),
+        prompt: seat.and_then(|s| game.legal_moves(s).prompt()),
+        hand: seat.map(|s| game.hand(s)),
+        hand_sizes: game.hands().iter().map(Hand::len).collect(),
+        still_to_pass: if game.phase() == Phase::Passing {
+            game.to_act()
+        } else {
+            SeatSet::EMPTY
+        },
+        passed: seat
+            .map(|s| game.passes()[s.index()])
+            .filter(|cards| !cards.is_empty()),
+        received: seat
+            .filter(|_| delivered)
+            .and_then(|s| game.pass_direction().giver(s, game.players()))
+            .map(|giver| game.passes()[giver.index()])
+            .filter(|cards| !cards.is_empty()),
+        kitty: kitty_view(game, seat, omniscient),
+        discards: seat
+            .filter(|&s| game.kitty_taker() == Some(s))
+            .map(|_| game.discards()),
+        hearts_broken: game.hearts_broken(),
+        trick: Some(game.current_trick())
+            .filter(|t| !t.is_empty())
+            .map(|t| trick_view(t, None, n)),
+        last_trick: game
+            .last_trick()
+            .map(|done: &CompletedTrick| trick_view(&done.trick, done.winner, n)),
+        set_aside: game.set_aside(),
+        taken: game.taken().to_vec(),
+        round_points: round_points(game, seat, omniscient),
+        scores: game.scores().to_vec(),
+        score_sheet: game.history().iter().map(|r| sheet_row(r, n)).collect(),
+        moon_shooter: match game.phase() {
+            Phase::Moon { shooter } => Some(shooter),
+            _ => None,
+        },
+        outcome: game.outcome(),
+        secrets: omniscient.then(|| Secrets {
+            hands: game.hands().to_vec(),
+            passes: game.passes().to_vec(),
+            kitty: if game.kitty_taker().is_some() {
+                Hand::EMPTY
+            } else {
+                game.kitty()
+            },
+            discards: game.discards(),
+        }),
+    }
+}
+
+fn kitty_view(game: &CancelHearts, seat: Option<Seat>, omniscient: bool) -> KittyView {
+    let taken_by = game.kitty_taker();
+    let may_see = omniscient || (taken_by.is_some() && taken_by == seat);
+    KittyView {
+        size: game.kitty().len(),
+        taken_by,
+        cards: may_see.then(|| game.kitty()),
+    }
+}
+
+fn round_points(game: &CancelHearts, seat: Option<Seat>, omniscient: bool) -> Vec<i32> {
+    game.players()
+        .seats()
+        .map(|s| {
+            let mut pile = game.taken()[s.index()];
+            let sees_discards = omniscient || seat == Some(s);
+            if sees_discards && game.kitty_taker() == Some(s) {
+                pile.absorb(&game.discards());
+            }
+            points(&pile)
+        })
+        .collect()
+}
+
+fn trick_view(trick: &TableTrick, winner: Option<Seat>, n: usize) -> TrickView {
+    let cards: Hand<Card> = trick.cards().collect();
+    TrickView {
+        leader: trick.leader(),
+        led_suit: trick.led().map(|c| c.suit.name()),
+        plays: trick
+            .plays()
+            .map(|(seat, card)| PlayView {
+                seat,
+                card,
+                cancelled: cards.count(card) == 2,
+            })
+            .collect(),
+        circuits: (trick.len() / n) as u32,
+        winning: winner_of(trick, &cards),
+        winner,
+    }
+}
+
+fn sheet_row(record: &RoundRecord, n: usize) -> ScoreSheetRow {
+    ScoreSheetRow {
+        round: record.round,
+        dealer: record.dealer,
+        pass_direction: record.pass,
+        points: record.points[..n].to_vec(),
+        moon: record
+            .moon
+            .map(|(shooter, choice)| MoonRecord { shooter, choice }),
+        scores: record.scores_after[..n].to_vec(),
+    }
 }
 
 /// The whole way to drive a game: there are no inherent twins of these
@@ -820,7 +931,7 @@ impl Ruleset for CancelHearts {
     }
 
     fn view(&self, viewer: Viewer) -> View {
-        View::of(self, viewer)
+        view_of(self, viewer)
     }
 
     fn outcome(&self) -> Option<Outcome> {

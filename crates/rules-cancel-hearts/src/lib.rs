@@ -43,7 +43,7 @@ pub use config::{
     hand_size, kitty_size,
 };
 pub use error::{RuleError, Waiting};
-pub use game::{CancelHearts, Phase};
+pub use game::CancelHearts;
 pub use legal::Legal;
-pub use moves::{MoonChoice, Move, PASS_COUNT, PassDirection, Round};
+pub use moves::{MoonChoice, Move, PASS_COUNT, PassDirection, Phase, Round};
 pub use view::{KittyView, MoonRecord, PlayView, ScoreSheetRow, Secrets, TrickView, View};

@@ -1,4 +1,5 @@
-//! The moves of the game and the small types they carry.
+//! The moves of the game, the small types they carry, and where a round
+//! stands ([`Phase`], shown in every view).
 
 use std::fmt;
 
@@ -145,6 +146,23 @@ impl Round {
     pub const fn pass_direction(self) -> PassDirection {
         PassDirection::for_round(self)
     }
+}
+
+/// Where a round stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case", tag = "name"))]
+pub enum Phase {
+    /// Everyone still in `to_act` chooses three cards (CH-3).
+    Passing,
+    /// Cards are led and followed (CH-4..CH-9).
+    Playing,
+    /// The first trick's winner puts back as many cards as the kitty held (CH-10).
+    Discarding { seat: Seat },
+    /// The shooter chooses how to use the moon (CH-12).
+    Moon { shooter: Seat },
+    /// Someone reached the target (CH-13).
+    Over,
 }
 
 #[cfg(test)]

@@ -1,13 +1,14 @@
 //! What one viewer may see of a game (G-2).
+//!
+//! Only the shapes live here: `game.rs` fills them from the state it keeps
+//! private, so this module knows nothing of the game (the module order is
+//! `view` <- `game`, ARCHITECTURE.md).
 
 use cards::standard::Card;
-use cards::{Hand, Outcome, Ruleset, Seat, SeatSet, Viewer};
+use cards::{Hand, Outcome, Seat, SeatSet};
 
 use crate::config::Config;
-use crate::game::{
-    CancelHearts, CompletedTrick, Phase, RoundRecord, TableTrick, points, winner_of,
-};
-use crate::moves::{MoonChoice, PassDirection, Round};
+use crate::moves::{MoonChoice, PassDirection, Phase, Round};
 
 /// The game as one viewer may see it.
 ///
@@ -131,128 +132,4 @@ pub struct ScoreSheetRow {
 pub struct MoonRecord {
     pub shooter: Seat,
     pub choice: MoonChoice,
-}
-
-impl View {
-    pub(crate) fn of(game: &CancelHearts, viewer: Viewer) -> View {
-        let seat = match viewer {
-            Viewer::Seat(seat) if seat.index() < game.n() => Some(seat),
-            _ => None,
-        };
-        let omniscient = viewer == Viewer::Omniscient;
-        let n = game.n();
-        let delivered = game.phase() != Phase::Passing;
-        View {
-            config: game.config().clone(),
-            seat,
-            round: game.round(),
-            dealer: game.dealer(),
-            pass_direction: game.pass_direction(),
-            phase: game.phase(),
-            to_act: game.to_act(),
-            prompt: seat.and_then(|s| game.legal_moves(s).prompt()),
-            hand: seat.map(|s| game.hand(s)),
-            hand_sizes: game.hands().iter().map(Hand::len).collect(),
-            still_to_pass: if game.phase() == Phase::Passing {
-                game.to_act()
-            } else {
-                SeatSet::EMPTY
-            },
-            passed: seat
-                .map(|s| game.passes()[s.index()])
-                .filter(|cards| !cards.is_empty()),
-            received: seat
-                .filter(|_| delivered)
-                .and_then(|s| game.pass_direction().giver(s, game.players()))
-                .map(|giver| game.passes()[giver.index()])
-                .filter(|cards| !cards.is_empty()),
-            kitty: kitty_view(game, seat, omniscient),
-            discards: seat
-                .filter(|&s| game.kitty_taker() == Some(s))
-                .map(|_| game.discards()),
-            hearts_broken: game.hearts_broken(),
-            trick: Some(game.current_trick())
-                .filter(|t| !t.is_empty())
-                .map(|t| trick_view(t, None, n)),
-            last_trick: game
-                .last_trick()
-                .map(|done: &CompletedTrick| trick_view(&done.trick, done.winner, n)),
-            set_aside: game.set_aside(),
-            taken: game.taken().to_vec(),
-            round_points: round_points(game, seat, omniscient),
-            scores: game.scores().to_vec(),
-            score_sheet: game.history().iter().map(|r| sheet_row(r, n)).collect(),
-            moon_shooter: match game.phase() {
-                Phase::Moon { shooter } => Some(shooter),
-                _ => None,
-            },
-            outcome: game.outcome(),
-            secrets: omniscient.then(|| Secrets {
-                hands: game.hands().to_vec(),
-                passes: game.passes().to_vec(),
-                kitty: if game.kitty_taker().is_some() {
-                    Hand::EMPTY
-                } else {
-                    game.kitty()
-                },
-                discards: game.discards(),
-            }),
-        }
-    }
-}
-
-fn kitty_view(game: &CancelHearts, seat: Option<Seat>, omniscient: bool) -> KittyView {
-    let taken_by = game.kitty_taker();
-    let may_see = omniscient || (taken_by.is_some() && taken_by == seat);
-    KittyView {
-        size: game.kitty().len(),
-        taken_by,
-        cards: may_see.then(|| game.kitty()),
-    }
-}
-
-fn round_points(game: &CancelHearts, seat: Option<Seat>, omniscient: bool) -> Vec<i32> {
-    game.players()
-        .seats()
-        .map(|s| {
-            let mut pile = game.taken()[s.index()];
-            let sees_discards = omniscient || seat == Some(s);
-            if sees_discards && game.kitty_taker() == Some(s) {
-                pile.absorb(&game.discards());
-            }
-            points(&pile)
-        })
-        .collect()
-}
-
-fn trick_view(trick: &TableTrick, winner: Option<Seat>, n: usize) -> TrickView {
-    let cards: Hand<Card> = trick.cards().collect();
-    TrickView {
-        leader: trick.leader(),
-        led_suit: trick.led().map(|c| c.suit.name()),
-        plays: trick
-            .plays()
-            .map(|(seat, card)| PlayView {
-                seat,
-                card,
-                cancelled: cards.count(card) == 2,
-            })
-            .collect(),
-        circuits: (trick.len() / n) as u32,
-        winning: winner_of(trick, &cards),
-        winner,
-    }
-}
-
-fn sheet_row(record: &RoundRecord, n: usize) -> ScoreSheetRow {
-    ScoreSheetRow {
-        round: record.round,
-        dealer: record.dealer,
-        pass_direction: record.pass,
-        points: record.points[..n].to_vec(),
-        moon: record
-            .moon
-            .map(|(shooter, choice)| MoonRecord { shooter, choice }),
-        scores: record.scores_after[..n].to_vec(),
-    }
 }

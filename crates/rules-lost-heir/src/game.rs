@@ -14,14 +14,16 @@ use crate::error::{Prompt, RuleError};
 use crate::legal::Legal;
 use crate::moves::{BidPoints, Call, Contract, Decision, Move, Side, SuitLed};
 use crate::tricks::{self, HeirTrick};
-use crate::view::{RoundRecord, View};
+use crate::view::{
+    CompletedTrickView, HighestBid, PlayView, RoundRecord, SideView, TrickView, View,
+};
 
 /// The most players Lost Heir has (LH-2): fixed arrays are this long.
-pub(crate) const MAX_PLAYERS: usize = 4;
+const MAX_PLAYERS: usize = 4;
 
 /// Where the current round stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Phase {
+enum Phase {
     /// Non-dealers call in turn from the dealer's left (LH-5).
     Bidding,
     /// The dealer accepts or rejects the highest bid (LH-6).
@@ -36,51 +38,51 @@ pub(crate) enum Phase {
 
 /// One round: plain data, no heap (the per-move path never allocates).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Round {
+struct Round {
     /// 1 for the first round.
-    pub(crate) number: u32,
-    pub(crate) dealer: Seat,
-    pub(crate) phase: Phase,
-    pub(crate) hands: [Hand<HeirCard>; MAX_PLAYERS],
+    number: u32,
+    dealer: Seat,
+    phase: Phase,
+    hands: [Hand<HeirCard>; MAX_PLAYERS],
     /// The cards of the tricks each seat has taken this round.
-    pub(crate) taken: [Hand<HeirCard>; MAX_PLAYERS],
+    taken: [Hand<HeirCard>; MAX_PLAYERS],
     /// Tricks taken this round, by seat.
-    pub(crate) tricks: [u8; MAX_PLAYERS],
+    tricks: [u8; MAX_PLAYERS],
     /// Lost Heir / Wrong Boy points taken this round, by seat (LH-11).
-    pub(crate) bonus: [i32; MAX_PLAYERS],
+    bonus: [i32; MAX_PLAYERS],
     /// Each seat's call, once made (the dealer never calls).
-    pub(crate) calls: [Option<Call>; MAX_PLAYERS],
-    pub(crate) calls_made: u8,
-    pub(crate) highest: Option<(Seat, BidPoints)>,
-    pub(crate) decision: Option<Decision>,
-    pub(crate) trumps: Option<City>,
-    pub(crate) trick: HeirTrick,
+    calls: [Option<Call>; MAX_PLAYERS],
+    calls_made: u8,
+    highest: Option<(Seat, BidPoints)>,
+    decision: Option<Decision>,
+    trumps: Option<City>,
+    trick: HeirTrick,
     /// The suit the trick must follow, once a non-Blank card sets it (LH-8);
     /// kept here so the per-move path need not rescan the trick.
-    pub(crate) suit: Option<SuitLed>,
+    suit: Option<SuitLed>,
 }
 
 /// The most recently completed trick, kept for every viewer to see.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct CompletedTrick {
-    pub(crate) round: u32,
-    pub(crate) trick: HeirTrick,
-    pub(crate) winner: Seat,
+struct CompletedTrick {
+    round: u32,
+    trick: HeirTrick,
+    winner: Seat,
 }
 
 /// One line of the score sheet, by side (see [`RoundRecord`] for the public form).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct RoundResult {
-    pub(crate) number: u32,
-    pub(crate) dealer: Seat,
-    pub(crate) calls: [Option<Call>; MAX_PLAYERS],
-    pub(crate) decision: Decision,
-    pub(crate) trumps: City,
-    pub(crate) contract: Option<Contract>,
-    pub(crate) tricks: [u8; MAX_PLAYERS],
-    pub(crate) points: [i32; MAX_PLAYERS],
-    pub(crate) round_scores: [i32; MAX_PLAYERS],
-    pub(crate) totals: [i32; MAX_PLAYERS],
+struct RoundResult {
+    number: u32,
+    dealer: Seat,
+    calls: [Option<Call>; MAX_PLAYERS],
+    decision: Decision,
+    trumps: City,
+    contract: Option<Contract>,
+    tricks: [u8; MAX_PLAYERS],
+    points: [i32; MAX_PLAYERS],
+    round_scores: [i32; MAX_PLAYERS],
+    totals: [i32; MAX_PLAYERS],
 }
 
 /// A game of Lost Heir, from the first deal to the winner.
@@ -90,19 +92,19 @@ pub(crate) struct RoundResult {
 /// leaves out the RNG, whose state would reveal future deals (G-2).
 #[derive(PartialEq, Eq)]
 pub struct LostHeir {
-    pub(crate) config: Config,
-    pub(crate) players: PlayerCount,
+    config: Config,
+    players: PlayerCount,
     /// Draws the first dealer and every round's shuffle (G-1, LH-4).
     rng: SeedStream,
-    pub(crate) round: Round,
-    pub(crate) last_trick: Option<CompletedTrick>,
+    round: Round,
+    last_trick: Option<CompletedTrick>,
     /// Running totals, by side.
-    pub(crate) scores: [i32; MAX_PLAYERS],
+    scores: [i32; MAX_PLAYERS],
     /// The winning side, once the game is over.
-    pub(crate) winner: Option<Side>,
+    winner: Option<Side>,
     /// One entry per finished round. Grows once per round, never per move;
     /// capacity is reserved up front so a typical game never reallocates.
-    pub(crate) sheet: Vec<RoundResult>,
+    sheet: Vec<RoundResult>,
 }
 
 impl Clone for LostHeir {
@@ -321,10 +323,7 @@ impl LostHeir {
 
     /// The score sheet so far, one entry per finished round.
     pub fn score_sheet(&self) -> Vec<RoundRecord> {
-        self.sheet
-            .iter()
-            .map(|r| RoundRecord::from_result(r, self))
-            .collect()
+        self.sheet.iter().map(|r| round_record(r, self)).collect()
     }
 
     #[inline]
@@ -347,7 +346,7 @@ impl LostHeir {
     }
 
     /// What the current step asks for, whoever must act.
-    pub(crate) fn current_prompt(&self) -> Option<Prompt> {
+    fn current_prompt(&self) -> Option<Prompt> {
         match self.round.phase {
             Phase::Bidding => Some(Prompt::Bid),
             Phase::Deciding => Some(Prompt::Decide),
@@ -589,12 +588,12 @@ impl LostHeir {
 
     /// What `viewer` may see (G-2).
     pub fn view(&self, viewer: Viewer) -> View {
-        View::new(self, viewer)
+        view_of(self, viewer)
     }
 }
 
 /// Cards per hand, tricks per round (LH-2).
-pub(crate) const fn hand_size(players: PlayerCount) -> u8 {
+const fn hand_size(players: PlayerCount) -> u8 {
     match players.get() {
         2 => 16,
         3 => 10,
@@ -658,6 +657,122 @@ impl Round {
             suit: None,
         }
     }
+}
+
+// ---- what a viewer may see (G-2) --------------------------------------
+// Built here, from the private state, so that `view.rs` only defines the
+// shapes and never needs the game (the module order is `view` <- `game`).
+
+/// The public form of one line of the score sheet.
+fn round_record(r: &RoundResult, game: &LostHeir) -> RoundRecord {
+    let n = game.players.as_usize();
+    let sides = game.side_count();
+    RoundRecord {
+        round: r.number,
+        dealer: r.dealer,
+        calls: r.calls[..n].to_vec(),
+        decision: r.decision,
+        trumps: r.trumps,
+        contract: r.contract,
+        tricks: r.tricks[..sides].to_vec(),
+        points: r.points[..sides].to_vec(),
+        round_scores: r.round_scores[..sides].to_vec(),
+        totals: r.totals[..sides].to_vec(),
+    }
+}
+
+fn plays(trick: &HeirTrick) -> Vec<PlayView> {
+    trick
+        .plays()
+        .map(|(seat, card)| PlayView { seat, card })
+        .collect()
+}
+
+fn completed_trick_view(done: &CompletedTrick) -> CompletedTrickView {
+    CompletedTrickView {
+        round: done.round,
+        leader: done.trick.leader(),
+        plays: plays(&done.trick),
+        winner: done.winner,
+        points: tricks::trick_points(done.trick.mask()),
+    }
+}
+
+/// What `viewer` may see of `game` (G-2).
+fn view_of(game: &LostHeir, viewer: Viewer) -> View {
+    let round = &game.round;
+    let n = game.players;
+    let all_hands = |piles: &[cards::Hand<HeirCard>]| {
+        n.seats()
+            .map(|s| piles[s.index()].iter().collect())
+            .collect::<Vec<Vec<HeirCard>>>()
+    };
+    let (seat, hand, hands, taken) = match viewer {
+        Viewer::Seat(seat) if n.seat(seat.number()).is_some() => (
+            Some(seat),
+            Some(round.hands[seat.index()].iter().collect()),
+            None,
+            None,
+        ),
+        Viewer::Seat(_) | Viewer::Spectator => (None, None, None, None),
+        Viewer::Omniscient => (
+            None,
+            None,
+            Some(all_hands(&round.hands)),
+            Some(all_hands(&round.taken)),
+        ),
+    };
+    View {
+        players: n.get(),
+        partnerships: game.config.partnerships,
+        target: game.config.target,
+        seat,
+        round: round.number,
+        dealer: round.dealer,
+        to_act: game.turn(),
+        prompt: game.current_prompt(),
+        hand,
+        hands,
+        taken,
+        hand_sizes: n
+            .seats()
+            .map(|s| round.hands[s.index()].len() as u8)
+            .collect(),
+        calls: round.calls[..n.as_usize()].to_vec(),
+        highest_bid: round
+            .highest
+            .map(|(seat, points)| HighestBid { seat, points }),
+        decision: round.decision,
+        contract: game.contract(),
+        trumps: round.trumps,
+        trick: TrickView {
+            leader: round.trick.leader(),
+            plays: plays(&round.trick),
+        },
+        suit_to_follow: round.suit,
+        last_trick: game.last_trick.as_ref().map(completed_trick_view),
+        sides: side_views(game),
+        score_sheet: game.score_sheet(),
+        winners: game.outcome().map(|o| o.winners.iter().collect()),
+    }
+}
+
+fn side_views(game: &LostHeir) -> Vec<SideView> {
+    let round = &game.round;
+    game.sides()
+        .map(|side| {
+            let seats: Vec<Seat> = game.seats_of(side).collect();
+            let tricks = seats.iter().map(|s| round.tricks[s.index()]).sum();
+            let bonus: i32 = seats.iter().map(|s| round.bonus[s.index()]).sum();
+            SideView {
+                side,
+                tricks,
+                points: i32::from(tricks) + bonus,
+                score: game.scores[side.index()],
+                seats,
+            }
+        })
+        .collect()
 }
 
 /// The whole way to drive a game: there are no inherent twins of these
@@ -735,7 +850,7 @@ impl Ruleset for LostHeir {
     }
 
     fn view(&self, viewer: Viewer) -> View {
-        View::new(self, viewer)
+        view_of(self, viewer)
     }
 
     /// Totals by seat (partners share their side's) and the winning seats.

@@ -6,14 +6,16 @@
 //! score sheet. Other hands appear only as counts. A spectator sees no hand;
 //! the omniscient viewer (finished games, tests) sees every hand and every
 //! taken pile. Nothing here derives from the seed or the RNG.
+//!
+//! Only the shapes live here: `game.rs` fills them from the state it keeps
+//! private, so this module knows nothing of the game (the module order is
+//! `view` <- `game`, ARCHITECTURE.md).
 
+use cards::Seat;
 use cards::heir::{City, HeirCard};
-use cards::{Ruleset, Seat, Viewer};
 
 use crate::error::Prompt;
-use crate::game::{CompletedTrick, LostHeir, RoundResult};
 use crate::moves::{BidPoints, Call, Contract, Decision, Side, SuitLed};
-use crate::tricks::{self, HeirTrick};
 
 /// A game as one viewer may see it. Serializes with snake_case fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,120 +130,4 @@ pub struct RoundRecord {
     pub round_scores: Vec<i32>,
     /// Totals after the round, by side.
     pub totals: Vec<i32>,
-}
-
-impl RoundRecord {
-    pub(crate) fn from_result(r: &RoundResult, game: &LostHeir) -> RoundRecord {
-        let n = game.players.as_usize();
-        let sides = game.side_count();
-        RoundRecord {
-            round: r.number,
-            dealer: r.dealer,
-            calls: r.calls[..n].to_vec(),
-            decision: r.decision,
-            trumps: r.trumps,
-            contract: r.contract,
-            tricks: r.tricks[..sides].to_vec(),
-            points: r.points[..sides].to_vec(),
-            round_scores: r.round_scores[..sides].to_vec(),
-            totals: r.totals[..sides].to_vec(),
-        }
-    }
-}
-
-fn plays(trick: &HeirTrick) -> Vec<PlayView> {
-    trick
-        .plays()
-        .map(|(seat, card)| PlayView { seat, card })
-        .collect()
-}
-
-impl CompletedTrickView {
-    fn new(done: &CompletedTrick) -> CompletedTrickView {
-        CompletedTrickView {
-            round: done.round,
-            leader: done.trick.leader(),
-            plays: plays(&done.trick),
-            winner: done.winner,
-            points: tricks::trick_points(done.trick.mask()),
-        }
-    }
-}
-
-impl View {
-    pub(crate) fn new(game: &LostHeir, viewer: Viewer) -> View {
-        let round = &game.round;
-        let n = game.players;
-        let all_hands = |piles: &[cards::Hand<HeirCard>]| {
-            n.seats()
-                .map(|s| piles[s.index()].iter().collect())
-                .collect::<Vec<Vec<HeirCard>>>()
-        };
-        let (seat, hand, hands, taken) = match viewer {
-            Viewer::Seat(seat) if n.seat(seat.number()).is_some() => (
-                Some(seat),
-                Some(round.hands[seat.index()].iter().collect()),
-                None,
-                None,
-            ),
-            Viewer::Seat(_) | Viewer::Spectator => (None, None, None, None),
-            Viewer::Omniscient => (
-                None,
-                None,
-                Some(all_hands(&round.hands)),
-                Some(all_hands(&round.taken)),
-            ),
-        };
-        View {
-            players: n.get(),
-            partnerships: game.config.partnerships,
-            target: game.config.target,
-            seat,
-            round: round.number,
-            dealer: round.dealer,
-            to_act: game.turn(),
-            prompt: game.current_prompt(),
-            hand,
-            hands,
-            taken,
-            hand_sizes: n
-                .seats()
-                .map(|s| round.hands[s.index()].len() as u8)
-                .collect(),
-            calls: round.calls[..n.as_usize()].to_vec(),
-            highest_bid: round
-                .highest
-                .map(|(seat, points)| HighestBid { seat, points }),
-            decision: round.decision,
-            contract: game.contract(),
-            trumps: round.trumps,
-            trick: TrickView {
-                leader: round.trick.leader(),
-                plays: plays(&round.trick),
-            },
-            suit_to_follow: round.suit,
-            last_trick: game.last_trick.as_ref().map(CompletedTrickView::new),
-            sides: side_views(game),
-            score_sheet: game.score_sheet(),
-            winners: game.outcome().map(|o| o.winners.iter().collect()),
-        }
-    }
-}
-
-fn side_views(game: &LostHeir) -> Vec<SideView> {
-    let round = &game.round;
-    game.sides()
-        .map(|side| {
-            let seats: Vec<Seat> = game.seats_of(side).collect();
-            let tricks = seats.iter().map(|s| round.tricks[s.index()]).sum();
-            let bonus: i32 = seats.iter().map(|s| round.bonus[s.index()]).sum();
-            SideView {
-                side,
-                tricks,
-                points: i32::from(tricks) + bonus,
-                score: game.scores[side.index()],
-                seats,
-            }
-        })
-        .collect()
 }
