@@ -57,10 +57,16 @@ pub async fn stream_player(
 
 fn item_bytes(item: PlayerStreamItem) -> actix_web::web::Bytes {
     let (name, data) = match item {
-        PlayerStreamItem::YourTurn(turn) => ("your_turn", PlayerStreamData::YourTurn(turn)),
-        PlayerStreamItem::SeatTaken(notice) => ("seat_taken", PlayerStreamData::Notice(notice)),
-        PlayerStreamItem::GameStarted(notice) => ("game_started", PlayerStreamData::Notice(notice)),
-        PlayerStreamItem::GameOver(notice) => ("game_over", PlayerStreamData::Notice(notice)),
+        PlayerStreamItem::YourTurn(turn) => ("your_turn", PlayerStreamData::YourTurn(turn.into())),
+        PlayerStreamItem::SeatTaken(notice) => {
+            ("seat_taken", PlayerStreamData::Notice(notice.into()))
+        }
+        PlayerStreamItem::GameStarted(notice) => {
+            ("game_started", PlayerStreamData::Notice(notice.into()))
+        }
+        PlayerStreamItem::GameOver(notice) => {
+            ("game_over", PlayerStreamData::Notice(notice.into()))
+        }
         PlayerStreamItem::Heartbeat => return sse::heartbeat(),
     };
     sse::frame(name, None, &data)
