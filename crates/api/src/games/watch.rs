@@ -76,7 +76,32 @@ struct Followed {
     was_to_act: bool,
 }
 
+/// Where a player stream starts: each of the player's active games at its
+/// version then. Read before the stream answers, so that whatever the
+/// client does once the stream is open (create or join a game) comes after
+/// it and is announced, however late the stream's task first runs.
+#[derive(Debug)]
+pub struct PlayerCursor(HashMap<String, Followed>);
+
 impl GameService {
+    /// The start of a player stream for `player_id` (see [`PlayerCursor`]).
+    pub async fn player_cursor(&self, player_id: &str) -> Result<PlayerCursor, ServiceError> {
+        let followed = self
+            .db
+            .active_games_of(player_id)
+            .await?
+            .into_iter()
+            .map(|(game_id, version)| {
+                let f = Followed {
+                    cursor: version,
+                    was_to_act: false,
+                };
+                (game_id, f)
+            })
+            .collect();
+        Ok(PlayerCursor(followed))
+    }
+
     /// Waits up to `timeout` for events after `after` (as the player or a
     /// spectator may see them), returning as soon as there are some, or an
     /// empty page at the timeout or when the game is over.
@@ -163,7 +188,7 @@ impl GameService {
         }
     }
 
-    /// Sends `player_id`'s notices across all their games: first a
+    /// Sends `player_id`'s notices across all their games, from `start`: first a
     /// `your_turn` for every game already waiting for them, then, as games
     /// change, `seat_taken`, `game_started`, `game_over`, and `your_turn`
     /// whenever one of their seats newly has to act (once per turn).
@@ -171,19 +196,11 @@ impl GameService {
         self: Arc<Self>,
         mut sub: Subscription,
         player_id: String,
+        start: PlayerCursor,
         heartbeat: Duration,
         tx: mpsc::Sender<PlayerStreamItem>,
     ) -> Result<(), ServiceError> {
-        let mut followed: HashMap<String, Followed> = HashMap::new();
-        for (game_id, version) in self.db.active_games_of(&player_id).await? {
-            followed.insert(
-                game_id,
-                Followed {
-                    cursor: version,
-                    was_to_act: false,
-                },
-            );
-        }
+        let mut followed = start.0;
         for turn in self.inbox(&player_id).await? {
             if let Some(f) = followed.get_mut(&turn.game_id) {
                 f.was_to_act = true;

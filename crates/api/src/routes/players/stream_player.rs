@@ -40,10 +40,13 @@ pub async fn stream_player(
 ) -> Result<HttpResponse, ApiError> {
     let player = known_player(&state, &auth.player_id).await?;
     let sub = state.games.subscribe();
+    // Before the response: a game the client creates once the stream is
+    // open must be new to the stream, whenever its task starts.
+    let start = state.games.player_cursor(&player.id).await?;
     let (tx, rx) = tokio::sync::mpsc::channel(sse::BUFFER);
     let games = state.games.clone();
     tokio::spawn(async move {
-        let follow = games.follow_player(sub, player.id.clone(), sse::HEARTBEAT, tx);
+        let follow = games.follow_player(sub, player.id.clone(), start, sse::HEARTBEAT, tx);
         if let Err(e) = follow.await {
             tracing::warn!(player_id = player.id, error = %e, "player stream ended");
         }
