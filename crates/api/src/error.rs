@@ -144,6 +144,13 @@ impl ApiError {
         e
     }
 
+    /// A record the record library refused (its line, and the code and
+    /// rule `games::records::problem_code` gives its problem).
+    pub fn from_record(e: game_record::RecordError) -> Self {
+        let (code, rule) = crate::games::records::problem_code(&e.problem);
+        Self::record_refused(e.line, code, rule, e.to_string())
+    }
+
     pub fn code(&self) -> &str {
         &self.0.code
     }
@@ -347,6 +354,7 @@ impl From<ServiceError> for ApiError {
                 ApiError::unprocessable(r.code, r.message).with_rule(r.rule)
             }
             ServiceError::IllegalMove(r) => ApiError::illegal_move(r.code, r.rule, r.message),
+            ServiceError::BadQuery(r) => ApiError::bad_request(r.code, r.message).with_rule(r.rule),
             ServiceError::NotSeated => ApiError::not_seated(),
             ServiceError::GameNotFound => ApiError::game_not_found(),
             ServiceError::PreconditionFailed { current_version } => {
@@ -467,6 +475,12 @@ mod tests {
                 422,
                 "must_follow_suit",
                 Some("LH-9"),
+            ),
+            (
+                ServiceError::bad_query("seq is 0 to 3"),
+                400,
+                "bad_query",
+                None,
             ),
             (ServiceError::NotSeated, 403, "not_seated", None),
             (ServiceError::GameNotFound, 404, "game_not_found", None),

@@ -10,6 +10,7 @@ pub mod error;
 pub mod games;
 pub mod idempotency;
 pub mod input;
+pub mod metrics;
 pub mod openapi;
 pub mod ops;
 mod random;

@@ -211,6 +211,17 @@ pub enum ViewerKind {
     Omniscient,
 }
 
+impl ViewerKind {
+    /// The kind of `viewer` an engine's view was made for.
+    pub fn of(viewer: Viewer) -> Self {
+        match viewer {
+            Viewer::Seat(_) => ViewerKind::Seat,
+            Viewer::Spectator => ViewerKind::Spectator,
+            Viewer::Omniscient => ViewerKind::Omniscient,
+        }
+    }
+}
+
 /// A game as the caller may see it.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct GameResource {
@@ -397,11 +408,12 @@ impl GameResource {
         // Before every seat is filled nobody sees a hand: the deal is not
         // final until the last seat's entropy is in, and showing a
         // provisional one would let a player leave and rejoin until it suits.
-        let (viewer, viewer_kind) = match (status, seat) {
-            (GameStatus::Finished, _) => (Viewer::Omniscient, ViewerKind::Omniscient),
-            (GameStatus::InProgress, Some(seat)) => (Viewer::Seat(seat), ViewerKind::Seat),
-            _ => (Viewer::Spectator, ViewerKind::Spectator),
+        let viewer = match (status, seat) {
+            (GameStatus::Finished, _) => Viewer::Omniscient,
+            (GameStatus::InProgress, Some(seat)) => Viewer::Seat(seat),
+            _ => Viewer::Spectator,
         };
+        let viewer_kind = ViewerKind::of(viewer);
         let entropy = finished.then(|| crate::games::log::entropy_by_seat(&snapshot.seats));
         let dealing_seed = entropy.as_ref().and_then(|entropy| {
             let seed: cards::Seed = snapshot.row.seed.parse().ok()?;

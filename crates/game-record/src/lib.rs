@@ -1,4 +1,4 @@
-//! Portable game records, the verifiable shuffle and replays (issue 6), for
+//! Portable game records, the verifiable shuffle and replays, for
 //! both games. Pure: no I/O (the `cardgames-record` binary reads files).
 //!
 //! * [`fairness`]: the server seed's commitment, the dealing seed that mixes

@@ -10,7 +10,7 @@ use crate::fairness::{commitment, dealing_seed};
 use crate::kinds::EngineVisitor;
 pub use crate::kinds::GameKind;
 
-/// Who made a move (issue 6, audit): the seated player, a bot playing for
+/// Who made a move (for the audit): the seated player, a bot playing for
 /// the seat, or the server when the seat's deadline passed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -148,7 +148,7 @@ impl From<Outcome> for GameResult {
     }
 }
 
-/// A whole game: the portable record of issue 6, in JSON via serde and in
+/// A whole game: the portable record, in JSON via serde and in
 /// text via [`GameRecord::to_text`] (`docs/record-format.md`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -241,8 +241,8 @@ impl GameRecord {
         moves
     }
 
-    /// The game as `viewer` saw it after its first `moves` moves (issue 6,
-    /// replay to any move): the engine's view in its JSON form (G-2). The
+    /// The game as `viewer` saw it after its first `moves` moves (replay
+    /// to any move): the engine's view in its JSON form (G-2). The
     /// caller decides who may ask for what: a seat's own view at any point,
     /// and [`Viewer::Omniscient`] (the whole table) only once the game is
     /// over, when its full record is public.

@@ -1,4 +1,4 @@
-//! A finished game told trick by trick, for a terminal (issue 6, item 6).
+//! A finished game told trick by trick, for a terminal.
 //!
 //! Pure: the caller says whether the terminal shows suit symbols
 //! ([`symbols_supported`] decides from the locale variables). A record

@@ -1,5 +1,5 @@
 //! Export → import → export gives identical text, for random games of both
-//! kinds at every table size (issue 6, item 3).
+//! kinds at every table size.
 
 mod common;
 
@@ -116,7 +116,7 @@ fn check_points(round: &game_record::RoundRecord, players: usize) {
     assert_eq!(taken, expected, "round {}", round.number);
 }
 
-/// Replay to any move (issue 6, item 1): the view after move N, for a seat
+/// Replay to any move: the view after move N, for a seat
 /// (its own hand only, G-2) or for everyone once the game is over.
 #[test]
 fn views_after_any_move() {

@@ -1,5 +1,5 @@
-//! A tampered seed, deal or move is detected, each as its own problem
-//! (issue 6, item 4), by `verify` and by `parse` (import).
+//! A tampered seed, deal or move is detected, each as its own problem,
+//! by `verify` and by `parse` (import).
 
 mod common;
 

@@ -27,6 +27,9 @@ pub enum ServiceError {
     Invalid(Refusal),
     /// The game's rules refused the move (G-3); `rule` names the ruling.
     IllegalMove(Refusal),
+    /// A query asks for what the game does not have (a replay's `seq`
+    /// past its version): the request itself is malformed.
+    BadQuery(Refusal),
     /// The caller holds no seat in the game, for what only a seat may do.
     NotSeated,
     GameNotFound,
@@ -62,6 +65,16 @@ impl ServiceError {
     pub fn invalid(code: &'static str, message: impl Into<String>) -> Self {
         ServiceError::Invalid(Refusal {
             code,
+            rule: None,
+            message: message.into(),
+        })
+    }
+
+    /// A query parameter out of range (code `bad_query`, as the HTTP
+    /// layer's own query errors).
+    pub fn bad_query(message: impl Into<String>) -> Self {
+        ServiceError::BadQuery(Refusal {
+            code: "bad_query",
             rule: None,
             message: message.into(),
         })
@@ -108,7 +121,10 @@ impl From<super::any_game::MoveRefusal> for ServiceError {
 impl fmt::Display for ServiceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ServiceError::Conflict(r) | ServiceError::Invalid(r) | ServiceError::IllegalMove(r) => {
+            ServiceError::Conflict(r)
+            | ServiceError::Invalid(r)
+            | ServiceError::IllegalMove(r)
+            | ServiceError::BadQuery(r) => {
                 write!(f, "{}: {}", r.code, r.message)
             }
             ServiceError::NotSeated => f.write_str("not seated"),

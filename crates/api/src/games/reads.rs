@@ -3,12 +3,12 @@
 
 use serde_json::Value;
 
+use super::error::ServiceError;
 use super::log;
 use super::service::{GameService, seat_of};
 use super::status::GameStatus;
 use crate::db::GameFilter;
 use crate::db::models::{EventRow, GameRow, SeatWithName};
-use crate::error::ApiError;
 
 /// An event as one viewer may read it.
 #[derive(Debug)]
@@ -52,7 +52,7 @@ impl GameService {
         player_id: Option<&str>,
         after: i64,
         limit: i64,
-    ) -> Result<LogPage, ApiError> {
+    ) -> Result<LogPage, ServiceError> {
         let (row, seats) = self.row_and_seats(game_id).await?;
         let viewer = player_id.and_then(|p| seat_of(&seats, p));
         // "Finished" is judged by the row read before the events: a game
@@ -84,7 +84,7 @@ impl GameService {
     pub async fn list(
         &self,
         query: &ListQuery,
-    ) -> Result<Vec<(GameRow, Vec<SeatWithName>)>, ApiError> {
+    ) -> Result<Vec<(GameRow, Vec<SeatWithName>)>, ServiceError> {
         let mut filter = GameFilter {
             kind: query.kind.clone(),
             status: query.status,

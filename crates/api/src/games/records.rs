@@ -1,4 +1,4 @@
-//! Replay and audit (issue 6): a game's portable record built from its log
+//! Replay and audit: a game's portable record built from its log
 //! (`game_record`), the view after any event, verification of a finished
 //! game, and import of a record as a finished game.
 //!
@@ -11,15 +11,15 @@ use game_record::{
     Actor as RecordActor, GameInfo, GameKind as RecordKind, GameRecord, RecordError, RecordedMove,
 };
 
+use super::error::ServiceError;
 use super::event::{GameEvent, MovePlayed};
 use super::log::{self, Actor};
 use super::service::{GameService, Snapshot, seat_of};
 use super::status::GameStatus;
+use super::write::Render;
 use crate::db::DbError;
 use crate::db::models::{EventRow, GameRow, NewEvent, NewGame, PlayerRow, SeatRow, SeatWithName};
-use crate::error::ApiError;
-use crate::idempotency::{IdemRequest, Stored};
-use crate::resources::ViewerKind;
+use crate::idempotency::{IdemRequest, Stored, committed_answer};
 
 /// Events read per query while reading a whole log.
 const PAGE: i64 = 1000;
@@ -43,7 +43,9 @@ pub struct ReplayPoint {
     pub seq: i64,
     /// Moves played up to `seq`.
     pub moves: usize,
-    pub viewer: ViewerKind,
+    /// Whose eyes: the caller's seat while the game runs, a spectator's
+    /// without one, everyone's once it is over.
+    pub viewer: Viewer,
     pub your_seat: Option<u8>,
     pub view: serde_json::Value,
 }
@@ -104,12 +106,6 @@ pub fn problem_code(problem: &game_record::Problem) -> (String, Option<String>) 
     (code.to_owned(), None)
 }
 
-/// A refused record as a 422 problem carrying its line, code and rule.
-pub fn record_refused(e: RecordError) -> ApiError {
-    let (code, rule) = problem_code(&e.problem);
-    ApiError::record_refused(e.line, code, rule, e.to_string())
-}
-
 fn finding(e: &RecordError) -> Finding {
     let (code, rule) = problem_code(&e.problem);
     Finding {
@@ -120,13 +116,13 @@ fn finding(e: &RecordError) -> Finding {
     }
 }
 
-fn record_kind(row: &GameRow) -> Result<RecordKind, ApiError> {
+fn record_kind(row: &GameRow) -> Result<RecordKind, ServiceError> {
     RecordKind::from_code(&row.kind)
-        .ok_or_else(|| ApiError::internal(format!("unknown kind {}", row.kind)))
+        .ok_or_else(|| ServiceError::internal(format!("unknown kind {}", row.kind)))
 }
 
 /// The moves of the log, in order, as a record lists them.
-fn recorded_moves(events: &[EventRow]) -> Result<Vec<RecordedMove>, ApiError> {
+fn recorded_moves(events: &[EventRow]) -> Result<Vec<RecordedMove>, ServiceError> {
     events
         .iter()
         .filter_map(|e| match &e.event {
@@ -137,7 +133,7 @@ fn recorded_moves(events: &[EventRow]) -> Result<Vec<RecordedMove>, ApiError> {
             let seat = e
                 .actor_seat
                 .and_then(|s| u8::try_from(s).ok())
-                .ok_or_else(|| ApiError::internal(format!("move {} has no seat", e.seq)))?;
+                .ok_or_else(|| ServiceError::internal(format!("move {} has no seat", e.seq)))?;
             Ok(RecordedMove::new(seat, mv.clone(), record_actor(e)))
         })
         .collect()
@@ -150,7 +146,7 @@ impl History {
 
     /// Everything but the moves. The seed is the stored one: callers reveal
     /// it only once the game is over.
-    fn info(&self) -> Result<GameInfo, ApiError> {
+    fn info(&self) -> Result<GameInfo, ServiceError> {
         let ended = self
             .events
             .iter()
@@ -171,7 +167,7 @@ impl History {
             created: Some(record_time(self.row.created_at)),
             ended,
             server_seed: self.row.seed.parse().map_err(|_| {
-                ApiError::internal(format!("game {} has a malformed seed", self.row.id))
+                ServiceError::internal(format!("game {} has a malformed seed", self.row.id))
             })?,
             entropy: log::entropy_by_seat(&self.seats),
         })
@@ -180,7 +176,7 @@ impl History {
 
 impl GameService {
     /// The game's row, seats and whole log up to the row's version.
-    pub async fn history(&self, game_id: &str) -> Result<History, ApiError> {
+    pub async fn history(&self, game_id: &str) -> Result<History, ServiceError> {
         let (row, seats) = self.row_and_seats(game_id).await?;
         let mut events = Vec::with_capacity(usize::try_from(row.version).unwrap_or(0));
         let mut after = 0;
@@ -198,16 +194,16 @@ impl GameService {
 
     /// The record of a finished game (before the end the seed is secret:
     /// 409 `game_not_finished`).
-    pub async fn export(&self, game_id: &str) -> Result<GameRecord, ApiError> {
+    pub async fn export(&self, game_id: &str) -> Result<GameRecord, ServiceError> {
         let history = self.history(game_id).await?;
         if !history.finished() {
-            return Err(ApiError::conflict(
+            return Err(ServiceError::conflict(
                 "game_not_finished",
                 "a game's record is public once it is over (its seed is revealed then)",
             ));
         }
         GameRecord::build(&history.info()?, &recorded_moves(&history.events)?)
-            .map_err(ApiError::internal)
+            .map_err(ServiceError::internal)
     }
 
     /// The game after the event `seq` (default: the last), as the caller
@@ -218,10 +214,10 @@ impl GameService {
         game_id: &str,
         player_id: Option<&str>,
         seq: Option<i64>,
-    ) -> Result<ReplayPoint, ApiError> {
+    ) -> Result<ReplayPoint, ServiceError> {
         let history = self.history(game_id).await?;
         if history.row.status == GameStatus::Open {
-            return Err(ApiError::conflict(
+            return Err(ServiceError::conflict(
                 "game_not_started",
                 "nothing is dealt before every seat is filled",
             ));
@@ -229,16 +225,15 @@ impl GameService {
         let version = history.row.version;
         let seq = seq.unwrap_or(version);
         if !(0..=version).contains(&seq) {
-            return Err(ApiError::bad_request(
-                "bad_query",
-                format!("seq is 0 to {version}, the game's version"),
-            ));
+            return Err(ServiceError::bad_query(format!(
+                "seq is 0 to {version}, the game's version"
+            )));
         }
         let seat = player_id.and_then(|p| seat_of(&history.seats, p));
-        let (viewer, viewer_kind) = match (history.finished(), seat) {
-            (true, _) => (Viewer::Omniscient, ViewerKind::Omniscient),
-            (false, Some(seat)) => (Viewer::Seat(seat), ViewerKind::Seat),
-            (false, None) => (Viewer::Spectator, ViewerKind::Spectator),
+        let viewer = match (history.finished(), seat) {
+            (true, _) => Viewer::Omniscient,
+            (false, Some(seat)) => Viewer::Seat(seat),
+            (false, None) => Viewer::Spectator,
         };
         let upto: Vec<EventRow> = history
             .events
@@ -248,12 +243,12 @@ impl GameService {
             .collect();
         let moves = recorded_moves(&upto)?;
         let view = game_record::view_after(&history.info()?, &moves, viewer)
-            .map_err(ApiError::internal)?;
+            .map_err(ServiceError::internal)?;
         Ok(ReplayPoint {
             version,
             seq,
             moves: moves.len(),
-            viewer: viewer_kind,
+            viewer,
             your_seat: seat.map(Seat::number),
             view,
         })
@@ -263,10 +258,10 @@ impl GameService {
     /// published at creation against the revealed seed, every deal
     /// recomputed from the seed and entropy, every move replayed, every
     /// trick, score and the result (`game_record::verify`).
-    pub async fn verify(&self, game_id: &str) -> Result<Verification, ApiError> {
+    pub async fn verify(&self, game_id: &str) -> Result<Verification, ServiceError> {
         let history = self.history(game_id).await?;
         if !history.finished() {
-            return Err(ApiError::conflict(
+            return Err(ServiceError::conflict(
                 "game_not_finished",
                 "a game can be verified once it is over (its seed is revealed then)",
             ));
@@ -318,7 +313,7 @@ impl GameService {
                 });
                 None
             }
-            Err(other) => return Err(ApiError::internal(other)),
+            Err(other) => return Err(ServiceError::internal(other)),
         };
         Ok(Verification {
             row: history.row,
@@ -333,15 +328,20 @@ impl GameService {
     /// record; nobody can sign in as one), its events as they would have
     /// been logged, timed at the record's creation (the end at `Ended`),
     /// and the seed stored as revealed. `importer` is the game's creator.
+    /// The answer is `render`ed from the imported game (its whole log one
+    /// change, so `first_seq` is 1) and stored with it under `idem`.
     pub async fn import(
         &self,
         importer: &PlayerRow,
         record: &GameRecord,
         idem: Option<&IdemRequest>,
-        respond: impl Fn(&Snapshot) -> Result<Stored, ApiError>,
-    ) -> Result<Stored, ApiError> {
+        render: &dyn Render,
+    ) -> Result<Stored, ServiceError> {
+        if let Some(stored) = committed_answer(&self.db, idem).await? {
+            return Ok(stored);
+        }
         if !record.is_finished() {
-            return Err(ApiError::unprocessable(
+            return Err(ServiceError::invalid(
                 "record_unfinished",
                 "only a finished game's record can be imported (its result is `*`)",
             ));
@@ -363,7 +363,7 @@ impl GameService {
         let (row, new_game) = imported_rows(record, id, importer, &*game, version, created, ended);
         let seat_rows: Vec<SeatRow> = seats.iter().map(|s| s.seat.clone()).collect();
         let snapshot = Snapshot { row, seats, game };
-        let stored = respond(&snapshot)?;
+        let stored = render.render(&snapshot, 1)?;
         let idem_row = idem.map(|i| i.record(&stored));
         let imported = self
             .db
@@ -379,9 +379,7 @@ impl GameService {
         match (imported, idem) {
             (Ok(()), _) => Ok(stored),
             // A concurrent copy of this request imported first: its answer.
-            (Err(DbError::IdempotencyTaken), Some(idem)) => {
-                Ok(idem.replay_winner(&self.db).await?)
-            }
+            (Err(DbError::IdempotencyTaken), Some(idem)) => idem.replay_winner(&self.db).await,
             (Err(e), _) => Err(e.into()),
         }
     }
@@ -393,14 +391,14 @@ fn record_time_or(
     value: &Option<String>,
     tag: &str,
     default: DateTime<Utc>,
-) -> Result<DateTime<Utc>, ApiError> {
+) -> Result<DateTime<Utc>, ServiceError> {
     let Some(text) = value else {
         return Ok(default);
     };
     DateTime::parse_from_rfc3339(text)
         .map(|t| t.with_timezone(&Utc))
         .map_err(|e| {
-            ApiError::unprocessable(
+            ServiceError::invalid(
                 "record_bad_time",
                 format!("[{tag} \"{text}\"] is not an RFC 3339 time: {e}"),
             )
@@ -485,7 +483,7 @@ fn imported_rows(
 fn placeholder_players(
     record: &GameRecord,
     now: DateTime<Utc>,
-) -> Result<Vec<PlayerRow>, ApiError> {
+) -> Result<Vec<PlayerRow>, ServiceError> {
     for entropy in record.entropy.iter().flatten() {
         super::text::printable(entropy, "invalid_entropy", "a seat's entropy")?;
     }
@@ -508,16 +506,16 @@ fn placeholder_players(
 fn imported_log(
     record: &GameRecord,
     seats: &[SeatWithName],
-) -> Result<(Box<dyn super::AnyGame>, Vec<NewEvent>), ApiError> {
+) -> Result<(Box<dyn super::AnyGame>, Vec<NewEvent>), ServiceError> {
     let seed = record.seed.to_string();
     let entropy = log::entropy_by_seat(seats);
     let mut game = log::new_game(record.kind.code(), &record.config, &seed, &entropy)
-        .map_err(ApiError::internal)?;
+        .map_err(ServiceError::internal)?;
     let player_of = |seat: u8| {
         seats
             .get(usize::from(seat))
             .and_then(|s| s.seat.player_id.clone())
-            .ok_or_else(|| ApiError::internal(format!("no seat {seat}")))
+            .ok_or_else(|| ServiceError::internal(format!("no seat {seat}")))
     };
     let mut events = Vec::new();
     for s in seats {
@@ -532,9 +530,9 @@ fn imported_log(
     events.push(log::game_started(&record.commitment, game.to_act()));
     for mv in record.moves() {
         let seat = Seat::new(mv.seat);
-        let played = game
-            .play(seat, &mv.mv)
-            .map_err(|e| ApiError::internal(format!("a parsed record's move is refused: {e:?}")))?;
+        let played = game.play(seat, &mv.mv).map_err(|e| {
+            ServiceError::internal(format!("a parsed record's move is refused: {e:?}"))
+        })?;
         let actor = match mv.actor {
             RecordActor::Player => Actor::Player {
                 player_id: player_of(mv.seat)?,
@@ -546,7 +544,9 @@ fn imported_log(
         events.push(log::moved(seat, played, &actor));
     }
     if game.outcome().is_none() {
-        return Err(ApiError::internal("a finished record replays unfinished"));
+        return Err(ServiceError::internal(
+            "a finished record replays unfinished",
+        ));
     }
     events.push(log::game_finished(
         &*game,

@@ -82,7 +82,7 @@ pub struct GameService {
     /// Bot drivers: stop flag and how many are running.
     pub(super) bots: super::bots::BotDrivers,
     /// Counters for `GET /metrics` (shared with the HTTP middlewares).
-    metrics: std::sync::Arc<crate::ops::metrics::Metrics>,
+    metrics: std::sync::Arc<crate::metrics::Metrics>,
     /// Wakes streams and long polls when a game changes (here or, with
     /// Postgres, in another process).
     pub(super) notifier: super::notify::Notifier,
@@ -106,13 +106,13 @@ impl GameService {
         }
     }
 
-    /// The server's metrics (see `ops::metrics`).
-    pub fn metrics(&self) -> &crate::ops::metrics::Metrics {
+    /// The server's metrics (`crate::metrics`; rendered by `ops::metrics`).
+    pub fn metrics(&self) -> &crate::metrics::Metrics {
         &self.metrics
     }
 
     /// The metrics, for holders that outlive a borrow of the service.
-    pub fn metrics_handle(&self) -> std::sync::Arc<crate::ops::metrics::Metrics> {
+    pub fn metrics_handle(&self) -> std::sync::Arc<crate::metrics::Metrics> {
         self.metrics.clone()
     }
 

@@ -8,36 +8,65 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use cards::Seat;
+use chrono::{DateTime, Utc};
+use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::error::ServiceError;
 use super::event::GameEvent;
 use super::notify::{Changed, Subscription};
-use super::reads::LogPage;
+use super::reads::{LogPage, VisibleEvent};
 use super::service::{GameService, seat_of};
 use super::status::GameStatus;
-use crate::error::ApiError;
-use crate::resources::streams::{GameNotice, YourTurn};
-use crate::resources::{EventResource, streams::GameStateResource};
+use crate::db::models::{EventRow, GameRow};
 
 /// Events read per query while streaming.
 const STREAM_PAGE: i64 = 500;
 
-/// One item of a game stream.
+/// One item of a game stream (the HTTP layer renders each as an SSE event).
 #[derive(Debug)]
 pub enum GameStreamItem {
-    Event(EventResource),
-    State(GameStateResource),
+    /// A log event as the stream's viewer may read it.
+    Event(Box<VisibleEvent>),
+    /// The game's row after the latest events sent: where it stands.
+    State(Box<GameRow>),
     Heartbeat,
 }
 
 /// One item of a player stream.
 #[derive(Debug)]
 pub enum PlayerStreamItem {
-    YourTurn(YourTurn),
-    SeatTaken(GameNotice),
-    GameStarted(GameNotice),
-    GameOver(GameNotice),
+    YourTurn(Turn),
+    SeatTaken(Notice),
+    GameStarted(Notice),
+    GameOver(Notice),
     Heartbeat,
+}
+
+/// One of a player's seats must act in a game (a player stream item, and
+/// an inbox entry).
+#[derive(Debug, Clone)]
+pub struct Turn {
+    pub game_id: String,
+    pub kind: String,
+    pub seat: u8,
+    /// The kind's prompt: what is asked of the seat.
+    pub prompt: Option<String>,
+    /// The game's version when read.
+    pub version: i64,
+    /// When the game last changed.
+    pub waiting_since: DateTime<Utc>,
+    /// When the move clock runs out, if one runs.
+    pub deadline_at: Option<DateTime<Utc>>,
+}
+
+/// A game of the player's changed hands or phase: the log event behind it.
+#[derive(Debug, Clone)]
+pub struct Notice {
+    pub game_id: String,
+    pub seq: i64,
+    /// That event's payload (seat taken, game started, game over).
+    pub event: Value,
 }
 
 /// What a player stream remembers of one game.
@@ -47,7 +76,32 @@ struct Followed {
     was_to_act: bool,
 }
 
+/// Where a player stream starts: each of the player's active games at its
+/// version then. Read before the stream answers, so that whatever the
+/// client does once the stream is open (create or join a game) comes after
+/// it and is announced, however late the stream's task first runs.
+#[derive(Debug)]
+pub struct PlayerCursor(HashMap<String, Followed>);
+
 impl GameService {
+    /// The start of a player stream for `player_id` (see [`PlayerCursor`]).
+    pub async fn player_cursor(&self, player_id: &str) -> Result<PlayerCursor, ServiceError> {
+        let followed = self
+            .db
+            .active_games_of(player_id)
+            .await?
+            .into_iter()
+            .map(|(game_id, version)| {
+                let f = Followed {
+                    cursor: version,
+                    was_to_act: false,
+                };
+                (game_id, f)
+            })
+            .collect();
+        Ok(PlayerCursor(followed))
+    }
+
     /// Waits up to `timeout` for events after `after` (as the player or a
     /// spectator may see them), returning as soon as there are some, or an
     /// empty page at the timeout or when the game is over.
@@ -58,7 +112,7 @@ impl GameService {
         after: i64,
         limit: i64,
         timeout: Duration,
-    ) -> Result<LogPage, ApiError> {
+    ) -> Result<LogPage, ServiceError> {
         let mut sub = self.subscribe();
         let mut stop = self.shutdown.subscribe();
         let until = tokio::time::Instant::now() + timeout;
@@ -87,7 +141,7 @@ impl GameService {
         mut cursor: i64,
         heartbeat: Duration,
         tx: mpsc::Sender<GameStreamItem>,
-    ) -> Result<(), ApiError> {
+    ) -> Result<(), ServiceError> {
         // A stopping server ends its streams, so that its graceful shutdown
         // need not wait for them; clients resume elsewhere with Last-Event-ID.
         let mut stop = self.shutdown.subscribe();
@@ -108,13 +162,13 @@ impl GameService {
             if !events.is_empty() {
                 for event in events {
                     cursor = event.row.seq;
-                    let item = GameStreamItem::Event(EventResource::from_visible(event));
+                    let item = GameStreamItem::Event(Box::new(event));
                     if tx.send(item).await.is_err() {
                         return Ok(());
                     }
                 }
                 if cursor == page.version {
-                    let state = GameStreamItem::State(GameStateResource::build(&page.row));
+                    let state = GameStreamItem::State(Box::new(page.row));
                     if tx.send(state).await.is_err() {
                         return Ok(());
                     }
@@ -134,7 +188,7 @@ impl GameService {
         }
     }
 
-    /// Sends `player_id`'s notices across all their games: first a
+    /// Sends `player_id`'s notices across all their games, from `start`: first a
     /// `your_turn` for every game already waiting for them, then, as games
     /// change, `seat_taken`, `game_started`, `game_over`, and `your_turn`
     /// whenever one of their seats newly has to act (once per turn).
@@ -142,19 +196,11 @@ impl GameService {
         self: Arc<Self>,
         mut sub: Subscription,
         player_id: String,
+        start: PlayerCursor,
         heartbeat: Duration,
         tx: mpsc::Sender<PlayerStreamItem>,
-    ) -> Result<(), ApiError> {
-        let mut followed: HashMap<String, Followed> = HashMap::new();
-        for (game_id, version) in self.db.active_games_of(&player_id).await? {
-            followed.insert(
-                game_id,
-                Followed {
-                    cursor: version,
-                    was_to_act: false,
-                },
-            );
-        }
+    ) -> Result<(), ServiceError> {
+        let mut followed = start.0;
         for turn in self.inbox(&player_id).await? {
             if let Some(f) = followed.get_mut(&turn.game_id) {
                 f.was_to_act = true;
@@ -208,7 +254,7 @@ impl GameService {
         game_id: &str,
         player_id: &str,
         followed: &mut HashMap<String, Followed>,
-    ) -> Result<Vec<PlayerStreamItem>, ApiError> {
+    ) -> Result<Vec<PlayerStreamItem>, ServiceError> {
         let Some(row) = self.db.game(game_id).await? else {
             return Ok(Vec::new());
         };
@@ -232,7 +278,7 @@ impl GameService {
         let mut out = Vec::new();
         let mut moved = false;
         for event in events {
-            let notice = |event: &crate::db::models::EventRow| GameNotice {
+            let notice = |event: &EventRow| Notice {
                 game_id: game_id.to_owned(),
                 seq: event.seq,
                 event: event.event.payload(),
@@ -265,13 +311,9 @@ impl GameService {
         Ok(out)
     }
 
-    async fn your_turn(
-        &self,
-        row: &crate::db::models::GameRow,
-        seat: Seat,
-    ) -> Result<YourTurn, ApiError> {
+    async fn your_turn(&self, row: &GameRow, seat: Seat) -> Result<Turn, ServiceError> {
         let snapshot = self.snapshot(&row.id).await?;
-        Ok(YourTurn {
+        Ok(Turn {
             game_id: row.id.clone(),
             kind: row.kind.clone(),
             seat: seat.number(),
@@ -284,7 +326,7 @@ impl GameService {
 
     /// The games where `player_id` must act now, the longest-waiting first,
     /// with what is asked of them.
-    pub async fn inbox(&self, player_id: &str) -> Result<Vec<YourTurn>, ApiError> {
+    pub async fn inbox(&self, player_id: &str) -> Result<Vec<Turn>, ServiceError> {
         let mut out = Vec::new();
         for (row, seat) in self.db.games_awaiting(player_id).await? {
             let seat = Seat::new(u8::try_from(seat).unwrap_or(0));

@@ -29,7 +29,7 @@ use actix_web::{ResponseError, web};
 
 use crate::auth::{Keys, bearer_token};
 use crate::error::ApiError;
-use crate::ops::metrics::Metrics;
+use crate::metrics::Metrics;
 
 /// Buckets kept before full (idle) ones are dropped.
 const PRUNE_ABOVE: usize = 50_000;

@@ -13,7 +13,8 @@ use actix_web::middleware::Next;
 use actix_web::web;
 use tracing::Instrument as _;
 
-use crate::ops::metrics::{Metrics, method_label};
+use crate::metrics::Metrics;
+use crate::ops::metrics::method_label;
 
 /// The request and response header carrying the id.
 pub const HEADER: &str = "x-request-id";

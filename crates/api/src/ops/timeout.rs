@@ -16,7 +16,7 @@ use actix_web::middleware::Next;
 use actix_web::web;
 
 use crate::error::ApiError;
-use crate::ops::metrics::Metrics;
+use crate::metrics::Metrics;
 
 /// How long a request may take to produce its response head.
 #[derive(Debug, Clone, Copy)]

@@ -11,6 +11,7 @@ use super::{ActorResource, EventPage, EventResource, GameStatus};
 use crate::db::models::GameRow;
 use crate::games::VisibleEvent;
 use crate::games::log::mask_seats;
+use crate::games::watch::{Notice, Turn};
 
 impl EventResource {
     /// An event as the viewer may read it.
@@ -116,6 +117,20 @@ pub struct YourTurn {
     pub deadline_at: Option<DateTime<Utc>>,
 }
 
+impl From<Turn> for YourTurn {
+    fn from(turn: Turn) -> Self {
+        YourTurn {
+            game_id: turn.game_id,
+            kind: turn.kind,
+            seat: turn.seat,
+            prompt: turn.prompt,
+            version: turn.version,
+            waiting_since: turn.waiting_since,
+            deadline_at: turn.deadline_at,
+        }
+    }
+}
+
 /// A game of the caller's changed hands or phase (player stream events
 /// `seat_taken`, `game_started`, `game_over`).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -133,6 +148,16 @@ pub struct GameNotice {
     /// `{outcome, seed, forfeited?}`.
     #[schema(value_type = Object)]
     pub event: Value,
+}
+
+impl From<Notice> for GameNotice {
+    fn from(notice: Notice) -> Self {
+        GameNotice {
+            game_id: notice.game_id,
+            seq: notice.seq,
+            event: notice.event,
+        }
+    }
 }
 
 /// The `data:` of one `stream_game` event: the snapshot (`event: snapshot`),

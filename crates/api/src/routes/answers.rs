@@ -36,6 +36,16 @@ impl<'a> GameAnswer<'a> {
             located: true,
         }
     }
+
+    /// `201 Created` with `Location`, as a spectator sees it: an imported
+    /// game's seats are placeholder players, none of them the importer.
+    pub fn imported() -> Self {
+        GameAnswer {
+            viewer: None,
+            status: StatusCode::CREATED,
+            located: true,
+        }
+    }
 }
 
 impl Render for GameAnswer<'_> {

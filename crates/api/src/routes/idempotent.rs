@@ -9,9 +9,8 @@ use std::future::{Ready, ready};
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, dev::Payload};
 
-use crate::db::Db;
 use crate::error::ApiError;
-use crate::idempotency::{IdemRequest, Stored};
+use crate::idempotency::Stored;
 
 pub const HEADER: &str = "Idempotency-Key";
 /// Set on a response replayed from an earlier request.
@@ -62,26 +61,4 @@ pub fn respond(stored: Stored) -> Result<HttpResponse, ApiError> {
     Ok(response
         .content_type(actix_web::http::header::ContentType::json())
         .body(stored.body))
-}
-
-/// Runs `op` once for this idempotency key, for a change made outside the
-/// game service's write path (a record's import): replays a stored answer,
-/// or runs it, passing the request so that its answer is stored atomically
-/// with the change (and a concurrent copy that stored first is answered
-/// with that copy's answer by `op` itself).
-pub async fn run<F, Fut>(
-    db: &Db,
-    idem: Option<IdemRequest>,
-    op: F,
-) -> Result<HttpResponse, ApiError>
-where
-    F: FnOnce(Option<IdemRequest>) -> Fut,
-    Fut: Future<Output = Result<Stored, ApiError>>,
-{
-    if let Some(idem) = &idem
-        && let Some(stored) = idem.replay(db).await?
-    {
-        return respond(stored);
-    }
-    respond(op(idem).await?)
 }

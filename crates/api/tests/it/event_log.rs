@@ -1,4 +1,4 @@
-//! The typed log (issue 11): a version-1 log, as the server stored it before
+//! The typed log: a version-1 log, as the server stored it before
 //! events were typed (`fixtures/cancellation_hearts_v1_log.json`, raw rows
 //! of a 7-seat Cancellation Hearts game with passes, a kitty discard and an
 //! autoplay), still reads, folds and is served byte for byte; the

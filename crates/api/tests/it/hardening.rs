@@ -1,4 +1,4 @@
-//! Hardening (issue 12): bytes Postgres cannot store refused before the
+//! Hardening: bytes Postgres cannot store refused before the
 //! database, the same on both backends; record import under the rules of
 //! every other door; migrations of processes started together; a frozen
 //! database answering 503 `unavailable` within `DB_TIMEOUT_MS`; an open

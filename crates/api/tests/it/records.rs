@@ -1,4 +1,4 @@
-//! Replay and audit over HTTP (issue 6): records exported, imported and
+//! Replay and audit over HTTP: records exported, imported and
 //! exported again byte for byte; tampered records refused with their line,
 //! code and rule; finished games verified; the view after any event as the
 //! caller saw it then.

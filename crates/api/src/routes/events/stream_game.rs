@@ -7,8 +7,8 @@ use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::watch::GameStreamItem;
 use crate::input::GameId;
-use crate::resources::GameResource;
-use crate::resources::streams::{GameStreamData, GameStreamEvent};
+use crate::resources::streams::{GameStateResource, GameStreamData, GameStreamEvent};
+use crate::resources::{EventResource, GameResource};
 use crate::routes::{doc, sse};
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -118,10 +118,14 @@ pub async fn stream_game(
 fn item_bytes(item: GameStreamItem) -> actix_web::web::Bytes {
     match item {
         GameStreamItem::Event(event) => {
+            let event = EventResource::from_visible(*event);
             let (name, seq) = (event.event_type.clone(), event.seq);
             sse::frame(&name, Some(seq), &GameStreamData::Event(event))
         }
-        GameStreamItem::State(state) => sse::frame("state", None, &GameStreamData::State(state)),
+        GameStreamItem::State(row) => {
+            let state = GameStateResource::build(&row);
+            sse::frame("state", None, &GameStreamData::State(state))
+        }
         GameStreamItem::Heartbeat => sse::heartbeat(),
     }
 }

@@ -3,7 +3,7 @@ use actix_web::{HttpRequest, HttpResponse, ResponseError as _, get, web};
 
 use crate::app::AppState;
 use crate::error::{ApiError, Problem};
-use crate::ops::metrics::{MetricsAccess, Sampled};
+use crate::ops::metrics::{MetricsAccess, Sampled, render};
 use crate::routes::doc;
 
 /// Metrics
@@ -52,11 +52,14 @@ pub async fn metrics(
             None
         }
     };
-    let text = state.games.metrics().render(Sampled {
-        cache_size,
-        cache_capacity,
-        active_games,
-    });
+    let text = render(
+        state.games.metrics(),
+        Sampled {
+            cache_size,
+            cache_capacity,
+            active_games,
+        },
+    );
     HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
         .body(text)

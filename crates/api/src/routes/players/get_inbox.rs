@@ -3,7 +3,7 @@ use actix_web::{HttpResponse, get, web};
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
-use crate::resources::streams::Inbox;
+use crate::resources::streams::{Inbox, YourTurn};
 use crate::routes::doc;
 
 /// My inbox
@@ -25,6 +25,7 @@ pub async fn get_inbox(
     state: web::Data<AppState>,
     auth: Authenticated,
 ) -> Result<HttpResponse, ApiError> {
-    let games = state.games.inbox(&auth.player_id).await?;
+    let turns = state.games.inbox(&auth.player_id).await?;
+    let games = turns.into_iter().map(YourTurn::from).collect();
     Ok(HttpResponse::Ok().json(Inbox { games }))
 }

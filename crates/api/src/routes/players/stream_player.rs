@@ -40,10 +40,13 @@ pub async fn stream_player(
 ) -> Result<HttpResponse, ApiError> {
     let player = known_player(&state, &auth.player_id).await?;
     let sub = state.games.subscribe();
+    // Before the response: a game the client creates once the stream is
+    // open must be new to the stream, whenever its task starts.
+    let start = state.games.player_cursor(&player.id).await?;
     let (tx, rx) = tokio::sync::mpsc::channel(sse::BUFFER);
     let games = state.games.clone();
     tokio::spawn(async move {
-        let follow = games.follow_player(sub, player.id.clone(), sse::HEARTBEAT, tx);
+        let follow = games.follow_player(sub, player.id.clone(), start, sse::HEARTBEAT, tx);
         if let Err(e) = follow.await {
             tracing::warn!(player_id = player.id, error = %e, "player stream ended");
         }
@@ -57,10 +60,16 @@ pub async fn stream_player(
 
 fn item_bytes(item: PlayerStreamItem) -> actix_web::web::Bytes {
     let (name, data) = match item {
-        PlayerStreamItem::YourTurn(turn) => ("your_turn", PlayerStreamData::YourTurn(turn)),
-        PlayerStreamItem::SeatTaken(notice) => ("seat_taken", PlayerStreamData::Notice(notice)),
-        PlayerStreamItem::GameStarted(notice) => ("game_started", PlayerStreamData::Notice(notice)),
-        PlayerStreamItem::GameOver(notice) => ("game_over", PlayerStreamData::Notice(notice)),
+        PlayerStreamItem::YourTurn(turn) => ("your_turn", PlayerStreamData::YourTurn(turn.into())),
+        PlayerStreamItem::SeatTaken(notice) => {
+            ("seat_taken", PlayerStreamData::Notice(notice.into()))
+        }
+        PlayerStreamItem::GameStarted(notice) => {
+            ("game_started", PlayerStreamData::Notice(notice.into()))
+        }
+        PlayerStreamItem::GameOver(notice) => {
+            ("game_over", PlayerStreamData::Notice(notice.into()))
+        }
         PlayerStreamItem::Heartbeat => return sse::heartbeat(),
     };
     sse::frame(name, None, &data)

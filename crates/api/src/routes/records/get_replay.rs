@@ -7,6 +7,7 @@ use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
+use crate::resources::ViewerKind;
 use crate::routes::{doc, etag};
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -57,7 +58,7 @@ pub async fn get_replay(
             version: point.version,
             seq: point.seq,
             moves: point.moves as u64,
-            viewer: point.viewer,
+            viewer: ViewerKind::of(point.viewer),
             your_seat: point.your_seat,
             view: point.view,
         }))

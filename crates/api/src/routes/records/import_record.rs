@@ -6,10 +6,10 @@ use futures_util::StreamExt;
 use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
-use crate::games::records::record_refused;
-use crate::idempotency::{IdemRequest, Stored};
+use crate::idempotency::IdemRequest;
 use crate::resources::GameResource;
-use crate::routes::idempotent::{self, IdempotencyKey};
+use crate::routes::answers::GameAnswer;
+use crate::routes::idempotent::{IdempotencyKey, respond};
 use crate::routes::{doc, games::known_player};
 
 /// The largest record accepted, in bytes: far above any real game's
@@ -76,24 +76,15 @@ pub async fn import_record(
     } else {
         game_record::parse(&text)
     }
-    .map_err(record_refused)?;
+    .map_err(ApiError::from_record)?;
     let importer = known_player(&state, &auth.player_id).await?;
     let fingerprint = serde_json::Value::String(crate::random::sha256_hex(text.as_bytes()));
     let idem = IdemRequest::new(Some(&importer.id), key.0, "import_record", &fingerprint);
-    idempotent::run(&state.db.clone(), idem, |idem| async move {
-        state
-            .games
-            .import(&importer, &record, idem.as_ref(), |snapshot| {
-                Ok(Stored::new(
-                    StatusCode::CREATED.as_u16(),
-                    GameResource::build(snapshot, None),
-                )?
-                .with_location(format!("/v1/games/{}", snapshot.row.id))
-                .with_version(snapshot.row.version))
-            })
-            .await
-    })
-    .await
+    let answer = state
+        .games
+        .import(&importer, &record, idem.as_ref(), &GameAnswer::imported())
+        .await?;
+    respond(answer)
 }
 
 /// Whether the body is JSON (else text; no `Content-Type` means text).
