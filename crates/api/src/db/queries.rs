@@ -310,7 +310,7 @@ impl Db {
         })
     }
 
-    /// Stores an imported game (issue 6) in one transaction: placeholder
+    /// Stores an imported game in one transaction: placeholder
     /// players for its seats, the game row (finished, at version = number
     /// of events, updated at `ended`), its seats and its whole log.
     pub async fn import_game(
