@@ -10,9 +10,7 @@ use std::ops::RangeInclusive;
 
 use serde_json::Value;
 
-use crate::GameKind;
-use crate::fairness::codes;
-use crate::model::Play;
+use cards::CardKind;
 
 /// A move the engine refused, with its stable code and ruling (G-3).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +86,7 @@ pub(crate) trait Engine: Sized {
     fn table_empty(&self) -> bool;
     /// How the trick just completed ended. `plays` are its cards,
     /// `last_winner` the last trick won in the same round.
-    fn trick_end(&self, plays: &[Play], last_winner: Option<u8>) -> TrickEnd;
+    fn trick_end(&self, plays: &[(u8, &str)], last_winner: Option<u8>) -> TrickEnd;
     /// The score sheet, one JSON row per finished round.
     fn score_sheet(&self) -> Vec<Value>;
     fn outcome(&self) -> Option<Outcome>;
@@ -167,7 +165,7 @@ impl Engine for LostHeir {
         self.view(Viewer::Spectator).trick.plays.is_empty()
     }
 
-    fn trick_end(&self, _plays: &[Play], _last_winner: Option<u8>) -> TrickEnd {
+    fn trick_end(&self, _plays: &[(u8, &str)], _last_winner: Option<u8>) -> TrickEnd {
         let last = self.view(Viewer::Spectator).last_trick;
         let winner = last.expect("a trick has just been completed").winner;
         TrickEnd::Won(winner.number())
@@ -249,7 +247,7 @@ impl Engine for CancelHearts {
         self.view(Viewer::Spectator).trick.is_none()
     }
 
-    fn trick_end(&self, plays: &[Play], last_winner: Option<u8>) -> TrickEnd {
+    fn trick_end(&self, plays: &[(u8, &str)], last_winner: Option<u8>) -> TrickEnd {
         match self.view(Viewer::Spectator).last_trick {
             Some(trick) => trick
                 .winner
@@ -285,10 +283,10 @@ impl Engine for CancelHearts {
 /// The taker of a round's final trick in Cancellation Hearts: the highest
 /// uncancelled card of the suit led (CH-7); with none, the last winner of the
 /// round or the leader under extension (CH-8), the leader under carry-over (CH-9).
-fn final_trick_winner(plays: &[Play], last_winner: Option<u8>, rule: AllCancelled) -> u8 {
+fn final_trick_winner(plays: &[(u8, &str)], last_winner: Option<u8>, rule: AllCancelled) -> u8 {
     let cards: Vec<(u8, Card)> = plays
         .iter()
-        .filter_map(|p| Some((p.seat, p.card.parse().ok()?)))
+        .filter_map(|&(seat, card)| Some((seat, card.parse().ok()?)))
         .collect();
     let leader = cards.first().map_or(0, |(seat, _)| *seat);
     let led = cards.first().map(|(_, card)| card.suit);
@@ -306,55 +304,9 @@ fn final_trick_winner(plays: &[Play], last_winner: Option<u8>, rule: AllCancelle
 
 // ---- notation ---------------------------------------------------------
 
-impl GameKind {
-    /// A move's text form (a play is written inside its trick line). A move
-    /// this kind cannot read is written as its JSON, which parsing refuses.
-    pub(crate) fn move_text(self, mv: &Value) -> String {
-        (self.notation().move_text)(mv).unwrap_or_else(|| mv.to_string())
-    }
-
-    /// Reads a move's text form back to its JSON form.
-    pub(crate) fn parse_move(self, text: &str) -> Result<Value, String> {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        (self.notation().parse_move)(&words)
-    }
-
-    /// The card code if `mv` plays a card to a trick.
-    pub(crate) fn played_card(self, mv: &Value) -> Option<String> {
-        (mv.get("type")? == "play")
-            .then(|| mv.get("card")?.as_str().map(str::to_owned))
-            .flatten()
-    }
-
-    /// The JSON move playing `card`, if `card` is a card of this kind's deck.
-    pub(crate) fn play_move(self, card: &str) -> Result<Value, String> {
-        self.parse_move(&format!("play {card}"))
-    }
-
-    /// A score-sheet row as its one-line text form.
-    pub(crate) fn score_text(self, row: &Value) -> String {
-        let parts: Vec<String> = (self.notation().score_fields)
-            .iter()
-            .map(|(label, key)| format!("{label} {}", numbers(row.get(*key))))
-            .collect();
-        format!("score: {}", parts.join(" | "))
-    }
-
-    /// A card's readable name: Lost Heir cards by name ("Toronto Mayor"),
-    /// standard cards with suit symbols (`Q♠`) or plain (`QS`).
-    pub fn card_name(self, code: &str, symbols: bool) -> String {
-        (self.notation().card_name)(code, symbols)
-    }
-}
-
-fn numbers(value: Option<&Value>) -> String {
-    let items = value.and_then(Value::as_array).map(Vec::as_slice);
-    let items: Vec<String> = items
-        .unwrap_or_default()
-        .iter()
-        .map(Value::to_string)
-        .collect();
-    items.join(" ")
+/// A hand's card codes in deck (index) order, as the engines list them.
+pub(crate) fn codes<C: CardKind + std::fmt::Display>(hand: &Hand<C>) -> Vec<String> {
+    hand.iter().map(|card| card.to_string()).collect()
 }
 
 fn lost_heir_text(mv: rules_lost_heir::Move) -> String {

@@ -10,7 +10,8 @@ use cards::standard::{self, Card};
 use cards::{CardKind, Hand, Seed, random_below, shuffle};
 use sha2::{Digest, Sha256};
 
-use crate::GameKind;
+use crate::engines::codes;
+use crate::kinds::GameKind;
 
 /// The domain tag that opens the dealing-seed input, so that no other use
 /// of SHA-256 in the project can produce the same bytes by accident.
@@ -144,11 +145,6 @@ impl Deal {
             ..self
         }
     }
-}
-
-/// A hand's card codes in deck (index) order, as the engines list them.
-pub(crate) fn codes<C: CardKind + std::fmt::Display>(hand: &Hand<C>) -> Vec<String> {
-    hand.iter().map(|card| card.to_string()).collect()
 }
 
 #[cfg(test)]

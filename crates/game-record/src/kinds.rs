@@ -11,6 +11,7 @@
 use std::fmt;
 
 use cards::Ruleset;
+use serde_json::Value;
 
 use crate::engines::{Engine, Notation};
 
@@ -153,6 +154,59 @@ impl utoipa::ToSchema for GameKind {
     fn name() -> std::borrow::Cow<'static, str> {
         std::borrow::Cow::Borrowed("GameKindName")
     }
+}
+
+// ---- each kind's notation, through its engine's `Notation` ----
+
+impl GameKind {
+    /// A move's text form (a play is written inside its trick line). A move
+    /// this kind cannot read is written as its JSON, which parsing refuses.
+    pub(crate) fn move_text(self, mv: &Value) -> String {
+        (self.notation().move_text)(mv).unwrap_or_else(|| mv.to_string())
+    }
+
+    /// Reads a move's text form back to its JSON form.
+    pub(crate) fn parse_move(self, text: &str) -> Result<Value, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        (self.notation().parse_move)(&words)
+    }
+
+    /// The card code if `mv` plays a card to a trick.
+    pub(crate) fn played_card(self, mv: &Value) -> Option<String> {
+        (mv.get("type")? == "play")
+            .then(|| mv.get("card")?.as_str().map(str::to_owned))
+            .flatten()
+    }
+
+    /// The JSON move playing `card`, if `card` is a card of this kind's deck.
+    pub(crate) fn play_move(self, card: &str) -> Result<Value, String> {
+        self.parse_move(&format!("play {card}"))
+    }
+
+    /// A score-sheet row as its one-line text form.
+    pub(crate) fn score_text(self, row: &Value) -> String {
+        let parts: Vec<String> = (self.notation().score_fields)
+            .iter()
+            .map(|(label, key)| format!("{label} {}", numbers(row.get(*key))))
+            .collect();
+        format!("score: {}", parts.join(" | "))
+    }
+
+    /// A card's readable name: Lost Heir cards by name ("Toronto Mayor"),
+    /// standard cards with suit symbols (`Q♠`) or plain (`QS`).
+    pub fn card_name(self, code: &str, symbols: bool) -> String {
+        (self.notation().card_name)(code, symbols)
+    }
+}
+
+fn numbers(value: Option<&Value>) -> String {
+    let items = value.and_then(Value::as_array).map(Vec::as_slice);
+    let items: Vec<String> = items
+        .unwrap_or_default()
+        .iter()
+        .map(Value::to_string)
+        .collect();
+    items.join(" ")
 }
 
 #[cfg(test)]

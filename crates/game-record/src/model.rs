@@ -403,7 +403,8 @@ impl Builder {
     fn finish_trick<E: Engine>(&mut self, game: &E) {
         let plays = std::mem::take(&mut self.trick);
         let last_winner = self.current().tricks().filter_map(|t| t.winner).last();
-        let end = game.trick_end(&plays, last_winner);
+        let cards: Vec<(u8, &str)> = plays.iter().map(|p| (p.seat, p.card.as_str())).collect();
+        let end = game.trick_end(&cards, last_winner);
         let number = self.current().tricks().count() as u32 + 1;
         let (winner, set_aside) = match end {
             TrickEnd::Won(seat) => (Some(seat), false),
