@@ -59,6 +59,8 @@ pub struct Db {
     timeout: std::time::Duration,
     /// The Postgres URL, for the dedicated (unpooled) `LISTEN` connection.
     pg_url: Option<String>,
+    /// How long an idempotency record answers retries; `None`: for ever.
+    idempotency_ttl: Option<Duration>,
 }
 
 impl std::fmt::Debug for Db {
@@ -355,6 +357,7 @@ impl Db {
                     ),
                     timeout,
                     pg_url: Some(url.clone()),
+                    idempotency_ttl: None,
                 })
             }
             DatabaseTarget::Sqlite(path) => {
@@ -377,9 +380,23 @@ impl Db {
                     ),
                     timeout,
                     pg_url: None,
+                    idempotency_ttl: None,
                 })
             }
         }
+    }
+
+    /// The store with idempotency records answering retries for `ttl`
+    /// only (`None`: for ever); older ones no longer replay.
+    pub fn with_idempotency_ttl(mut self, ttl: Option<Duration>) -> Self {
+        self.idempotency_ttl = ttl;
+        self
+    }
+
+    /// Records stored before this no longer replay (`None`: all do).
+    pub fn idempotency_cutoff(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        let ttl = chrono::Duration::from_std(self.idempotency_ttl?).ok()?;
+        chrono::Utc::now().checked_sub_signed(ttl)
     }
 
     pub fn timeout(&self) -> Duration {
