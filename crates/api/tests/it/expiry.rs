@@ -149,14 +149,20 @@ async fn a_join_racing_the_expiry_lands_or_is_refused(backend: Backend) {
     let b = start_on(target).await;
     let host = a.register("Host").await;
     let mut outcomes = [0, 0];
-    for round in 0..8 {
+    for round in 0..10 {
         let guest = a.register(&format!("Guest {round}")).await;
         let id = open_game(&a, &host).await;
         tokio::time::sleep(TTL + Duration::from_millis(100)).await;
         let games = a.server.state.games.clone();
         let expire = {
             let id = id.clone();
-            tokio::spawn(async move { games.expire_if_idle(&id, TTL).await.unwrap() })
+            // Staggered so that either may go first (the join goes
+            // through HTTP, the expiry straight to the service).
+            let stagger = Duration::from_millis(round);
+            tokio::spawn(async move {
+                tokio::time::sleep(stagger).await;
+                games.expire_if_idle(&id, TTL).await.unwrap()
+            })
         };
         let joined = b.join(&guest, &id, Some(1)).await;
         let expired = expire.await.unwrap();
