@@ -314,7 +314,8 @@ pub struct ActorResource {
 }))]
 pub struct EventResource {
     pub seq: i64,
-    /// `seat_taken`, `seat_left`, `game_started`, `move`, `game_finished`.
+    /// `seat_taken`, `seat_left`, `game_started`, `move`, `autoplay`,
+    /// `deadline_expired`, `game_finished`, `game_expired`.
     #[serde(rename = "type")]
     pub event_type: String,
     pub schema_version: i32,
