@@ -147,7 +147,10 @@ impl GameService {
     /// Closes every open game idle for `ttl`, a batch of ids at a time;
     /// a game that fails (the database away) is logged and left to the
     /// next sweep. Returns how many this process closed.
-    async fn expire_idle_open_games(self: &Arc<Self>, ttl: Duration) -> Result<usize, ServiceError> {
+    async fn expire_idle_open_games(
+        self: &Arc<Self>,
+        ttl: Duration,
+    ) -> Result<usize, ServiceError> {
         let mut closed = 0;
         loop {
             let batch = self.db.idle_open_games(cutoff(ttl), BATCH).await?;

@@ -149,7 +149,10 @@ pub fn deadline_expired(seat: Seat, policy: DeadlinePolicy) -> NewEvent {
 
 /// An open game nobody changed for `ttl_secs`, closed by the server.
 pub fn game_expired(ttl_secs: u64) -> NewEvent {
-    public(GameEvent::GameExpired(GameExpired { ttl_secs }), &Actor::Server)
+    public(
+        GameEvent::GameExpired(GameExpired { ttl_secs }),
+        &Actor::Server,
+    )
 }
 
 pub fn seats_json(seats: SeatSet) -> Vec<u8> {

@@ -83,7 +83,11 @@ async fn an_open_game_expires_and_a_started_one_does_not(backend: Backend) {
     assert_eq!(game["to_act"], json!([]), "{game}");
     let (events, _) = ts.all_events(&id, None).await;
     assert_eq!(events.len(), before.len() + 1, "{events:?}");
-    assert_eq!(&events[..before.len()], &before[..], "the log is only appended to");
+    assert_eq!(
+        &events[..before.len()],
+        &before[..],
+        "the log is only appended to"
+    );
     let last = events.last().unwrap();
     assert_eq!(last["type"], "game_expired", "{last}");
     assert_eq!(last["payload"], json!({"ttl_secs": 1}), "{last}");
@@ -95,9 +99,15 @@ async fn an_open_game_expires_and_a_started_one_does_not(backend: Backend) {
     assert_eq!(game["version"], last["seq"], "{game}");
 
     let carl = ts.register("Carl").await;
-    ts.join(&carl, &id, None).await.assert_problem(409, "game_expired");
-    ts.join(&carl, &id, Some(2)).await.assert_problem(409, "game_expired");
-    leave(&ts, &host, &id).await.assert_problem(409, "game_expired");
+    ts.join(&carl, &id, None)
+        .await
+        .assert_problem(409, "game_expired");
+    ts.join(&carl, &id, Some(2))
+        .await
+        .assert_problem(409, "game_expired");
+    leave(&ts, &host, &id)
+        .await
+        .assert_problem(409, "game_expired");
     ts.get(&format!("/v1/games/{id}/record"), None)
         .await
         .assert_problem(409, "game_not_finished");
@@ -169,9 +179,9 @@ async fn a_join_racing_the_expiry_lands_or_is_refused(backend: Backend) {
         let game = a.game(&id, None).await.json;
         let (events, _) = a.all_events(&id, None).await;
         let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
-        let guest_seated = events.iter().any(|e| {
-            e["type"] == "seat_taken" && e["payload"]["player_id"] == guest.id.as_str()
-        });
+        let guest_seated = events
+            .iter()
+            .any(|e| e["type"] == "seat_taken" && e["payload"]["player_id"] == guest.id.as_str());
         if expired {
             joined.assert_problem(409, "game_expired");
             assert_eq!(game["status"], "expired", "{game}");
@@ -216,18 +226,33 @@ async fn an_expired_key_no_longer_replays_and_a_live_one_does(backend: Backend) 
     let first = create_with_key(&ts, &host, "old", 3).await;
     assert_eq!(first.status, StatusCode::CREATED, "{}", first.text);
     let live = create_with_key(&ts, &host, "old", 3).await;
-    assert_eq!(live.header("idempotent-replayed"), Some("true"), "{}", live.text);
+    assert_eq!(
+        live.header("idempotent-replayed"),
+        Some("true"),
+        "{}",
+        live.text
+    );
     assert_eq!(live.text, first.text);
 
     tokio::time::sleep(Duration::from_millis(2500)).await;
     let fresh_key = create_with_key(&ts, &host, "fresh", 3).await;
     let again = create_with_key(&ts, &host, "fresh", 3).await;
-    assert_eq!(again.header("idempotent-replayed"), Some("true"), "{}", again.text);
+    assert_eq!(
+        again.header("idempotent-replayed"),
+        Some("true"),
+        "{}",
+        again.text
+    );
     assert_eq!(again.text, fresh_key.text, "a live key still replays");
 
     let retried = create_with_key(&ts, &host, "old", 3).await;
     assert_eq!(retried.status, StatusCode::CREATED, "{}", retried.text);
-    assert_eq!(retried.header("idempotent-replayed"), None, "{}", retried.text);
+    assert_eq!(
+        retried.header("idempotent-replayed"),
+        None,
+        "{}",
+        retried.text
+    );
     assert_ne!(retried.json["id"], first.json["id"], "a new game");
     tokio::time::sleep(Duration::from_millis(2500)).await;
     // Expired again: the key is free, even for a different request.
@@ -278,6 +303,11 @@ async fn the_purge_removes_records_in_bounded_batches(backend: Backend) {
     assert_eq!(db.idempotency_record_count().await.unwrap(), 2);
     // The young ones still replay.
     let again = create_with_key(&ts, &host, "young-1", 2).await;
-    assert_eq!(again.header("idempotent-replayed"), Some("true"), "{}", again.text);
+    assert_eq!(
+        again.header("idempotent-replayed"),
+        Some("true"),
+        "{}",
+        again.text
+    );
 }
 on_both_backends!(the_purge_removes_records_in_bounded_batches);
