@@ -3,13 +3,12 @@
 DROP INDEX idempotency_keys_created;
 DROP INDEX games_open_updated;
 -- SQLite cannot change a CHECK in place, and the status CHECK is part of
--- the `games` CREATE TABLE: the table is rebuilt with the wider CHECK (the
--- migration connection runs without foreign-key enforcement, so dropping the
--- old table touches no seat or event; the children's REFERENCES games name
--- the new table once it is renamed). No trigger is defined on `games`.
--- (Run with enforcement on, the commit fails and nothing changes: SQLite's
--- table rebuild needs `foreign_keys` off, as diesel's migration connection
--- has it.)
+-- the `games` CREATE TABLE: the table is rebuilt with the wider CHECK. The
+-- migration connection runs without foreign-key enforcement (`db::migrate_sqlite`,
+-- which checks every reference afterwards), so dropping the old table touches
+-- no seat or event, and the children's REFERENCES games name the new table
+-- once it is renamed. (With enforcement on, the commit fails and nothing
+-- changes.) No trigger is defined on `games`.
 CREATE TABLE games_rebuilt (
     id                 TEXT PRIMARY KEY,
     kind               TEXT NOT NULL,

@@ -276,13 +276,33 @@ fn migrate_postgres(url: &str) -> Result<(), DbError> {
     Ok(unlocked?)
 }
 
-/// Runs the pending SQLite migrations (SQLite serializes writers itself).
+/// Runs the pending SQLite migrations (SQLite serializes writers itself)
+/// with foreign-key enforcement off, as SQLite's procedure for changing a
+/// table requires (a CHECK inside `CREATE TABLE` changes only by rebuilding
+/// the table: `2026-12-01-000400_expiry`; the bundled SQLite enforces them
+/// by default, and `PRAGMA foreign_keys` cannot change inside a
+/// migration's transaction), then checks that every reference still holds.
 fn migrate_sqlite(url: &str) -> Result<(), DbError> {
     let mut conn = SqliteConnection::establish(url).map_err(DbError::pool)?;
-    diesel::connection::SimpleConnection::batch_execute(&mut conn, "PRAGMA journal_mode = WAL;")?;
+    diesel::connection::SimpleConnection::batch_execute(
+        &mut conn,
+        "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = OFF;",
+    )?;
     conn.run_pending_migrations(SQLITE_MIGRATIONS)
         .map(drop)
-        .map_err(|e| DbError::Migration(e.to_string()))
+        .map_err(|e| DbError::Migration(e.to_string()))?;
+    let broken: i64 = diesel::RunQueryDsl::get_result(
+        diesel::dsl::sql::<diesel::sql_types::BigInt>(
+            "SELECT count(*) FROM pragma_foreign_key_check",
+        ),
+        &mut conn,
+    )?;
+    if broken > 0 {
+        return Err(DbError::Migration(format!(
+            "{broken} rows reference missing rows after the migrations"
+        )));
+    }
+    Ok(())
 }
 
 /// Runs a blocking migration off the async runtime.

@@ -81,6 +81,7 @@ async fn an_open_game_expires_and_a_started_one_does_not(backend: Backend) {
 
     let game = wait_status(&ts, &id, "expired").await;
     assert_eq!(game["to_act"], json!([]), "{game}");
+    assert_eq!(game["view"], json!({}), "never dealt for good: {game}");
     let (events, _) = ts.all_events(&id, None).await;
     assert_eq!(events.len(), before.len() + 1, "{events:?}");
     assert_eq!(
