@@ -10,6 +10,11 @@ use std::time::Duration;
 /// The shortest accepted signing or verification key.
 pub const MIN_SECRET_BYTES: usize = 32;
 
+/// Seconds past its `exp` a token still verifies (clock skew between
+/// processes). A logged-out token's revocation is kept at least this long
+/// past its expiry, or it would verify again meanwhile (`db::tokens`).
+pub const TOKEN_LEEWAY_SECS: u64 = 5;
+
 /// Which database to store in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DatabaseTarget {

@@ -24,8 +24,11 @@
 //!    being swept keeps it (the seat's foreign key makes the batch's
 //!    `DELETE` fail, and the next sweep finds the player in use).
 //!
-//! Logged-out tokens are purged as they expire, on every logout
-//! (`db::tokens`); the log and finished games are kept: they are the product.
+//! 4. **Logged-out tokens** whose expiry has passed are forgotten (an
+//!    expired token is refused by its `exp` anyway); every logout purges
+//!    them too (`db::tokens`).
+//!
+//! The log and finished games are kept: they are the product.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -73,6 +76,7 @@ pub struct Swept {
     pub idempotency_records: usize,
     pub open_games: usize,
     pub players: usize,
+    pub revoked_tokens: usize,
 }
 
 /// The pause between two sweeps for `ttl`: a tenth of it, at most a minute
@@ -129,7 +133,7 @@ impl GameService {
         Ok(outcome.appended())
     }
 
-    /// One sweep (all three steps, in that order).
+    /// One sweep (all four steps, in that order).
     pub async fn expiry_sweep(self: &Arc<Self>, ttls: &Ttls) -> Result<Swept, ServiceError> {
         let mut swept = Swept::default();
         if let Some(ttl) = ttls.idempotency {
@@ -141,6 +145,7 @@ impl GameService {
         if let Some(ttl) = ttls.idle_player {
             swept.players = delete_unused_players(&self.db, ttl).await?;
         }
+        swept.revoked_tokens = in_batches(|| self.db.purge_expired_revocations(BATCH)).await?;
         Ok(swept)
     }
 

@@ -312,3 +312,36 @@ async fn the_purge_removes_records_in_bounded_batches(backend: Backend) {
     );
 }
 on_both_backends!(the_purge_removes_records_in_bounded_batches);
+
+/// A logged-out token's revocation outlives the token: while the verifier's
+/// leeway still accepts the expired token it answers 401 `token_revoked`
+/// (purging at `exp` let it in again), and once it no longer verifies the
+/// sweep forgets the revocation, even when nobody logs out again.
+async fn expired_revocations_are_purged_by_the_sweep(backend: Backend) {
+    let ts = start_tuned(fresh(backend).await, |c| {
+        c.token_ttl = Duration::from_secs(1);
+        c.idempotency_ttl = Some(Duration::from_secs(1));
+    })
+    .await;
+    let ada = ts.register("Ada").await;
+    let out = ts
+        .post("/v1/players/me/logout", Some(&ada.token), &json!({}))
+        .await;
+    assert!(out.status.is_success(), "{}", out.text);
+    let db = ts.server.state.db.clone();
+    assert_eq!(db.revoked_token_count().await.unwrap(), 1);
+    // Past `exp`, within the leeway: still refused as revoked.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    ts.get("/v1/players/me/inbox", Some(&ada.token))
+        .await
+        .assert_problem(401, "token_revoked");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while db.revoked_token_count().await.unwrap() != 0 {
+        assert!(Instant::now() < deadline, "the revocation was never purged");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    ts.get("/v1/players/me/inbox", Some(&ada.token))
+        .await
+        .assert_problem(401, "token_expired");
+}
+on_both_backends!(expired_revocations_are_purged_by_the_sweep);
