@@ -1,7 +1,7 @@
 -- Refused while an expired game or a game_expired event exists: the log is
 -- append-only, so going back means restoring a backup.
 DROP INDEX idempotency_keys_created;
-DROP INDEX games_open_updated;
+DROP INDEX games_status_updated;
 ALTER TABLE game_events DROP CONSTRAINT game_events_known_type;
 ALTER TABLE game_events ADD CONSTRAINT game_events_known_type CHECK (event_type IN (
     'seat_taken', 'seat_left', 'game_started', 'move', 'game_finished', 'autoplay',

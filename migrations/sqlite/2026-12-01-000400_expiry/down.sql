@@ -1,7 +1,7 @@
 -- Refused (the CHECK) while an expired game exists: the log is append-only,
 -- so going back means restoring a backup.
 DROP INDEX idempotency_keys_created;
-DROP INDEX games_open_updated;
+DROP INDEX games_status_updated;
 -- SQLite cannot change a CHECK in place, and the status CHECK is part of
 -- the `games` CREATE TABLE: the table is rebuilt with the wider CHECK. The
 -- migration connection runs without foreign-key enforcement (`db::migrate_sqlite`,

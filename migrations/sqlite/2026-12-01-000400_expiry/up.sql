@@ -44,7 +44,9 @@ BEGIN
     SELECT RAISE(ABORT, 'game_events: unknown event type or schema version');
 END;
 
--- What the expiry sweep looks for: open games by last change, and
--- idempotency records by age (purged once IDEMPOTENCY_TTL_SECS have passed).
-CREATE INDEX games_open_updated ON games (updated_at) WHERE status = 'open';
+-- What the expiry sweep looks for: open games by last change (the status a
+-- bound parameter, so not a partial index, which a prepared statement could
+-- not use), and idempotency records by age (purged once
+-- IDEMPOTENCY_TTL_SECS have passed).
+CREATE INDEX games_status_updated ON games (status, updated_at);
 CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
