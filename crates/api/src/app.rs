@@ -44,7 +44,8 @@ pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
         config.pool_size,
         config.db_timeout,
     )
-    .await?;
+    .await?
+    .with_idempotency_ttl(config.idempotency_ttl);
     let secret = match &config.jwt_secret {
         Some(secret) => secret.clone(),
         None => auth::load_or_create_secret(&config.data_dir)
@@ -166,7 +167,12 @@ async fn start(
         tracing::info!(resumed, "resumed bots in games in progress");
     }
     state.games.start_background();
-    crate::games::expiry::spawn(state.db.clone(), config.idle_player_ttl);
+    let ttls = crate::games::expiry::Ttls {
+        idle_player: config.idle_player_ttl,
+        open_game: config.open_game_ttl,
+        idempotency: config.idempotency_ttl,
+    };
+    crate::games::expiry::spawn(state.games.clone(), ttls);
     let running = RunningServer {
         addr,
         handle: server.handle(),

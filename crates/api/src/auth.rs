@@ -93,7 +93,7 @@ impl Keys {
         validation.set_issuer(&[ISSUER]);
         validation.set_required_spec_claims(&["exp", "iss", "sub"]);
         validation.validate_exp = true;
-        validation.leeway = 5;
+        validation.leeway = crate::config::TOKEN_LEEWAY_SECS;
         let mut verifying = Vec::with_capacity(1 + previous.len());
         for key in std::iter::once(secret).chain(previous.iter().copied()) {
             let kid = key_id(key);

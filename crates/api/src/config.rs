@@ -10,6 +10,11 @@ use std::time::Duration;
 /// The shortest accepted signing or verification key.
 pub const MIN_SECRET_BYTES: usize = 32;
 
+/// Seconds past its `exp` a token still verifies (clock skew between
+/// processes). A logged-out token's revocation is kept at least this long
+/// past its expiry, or it would verify again meanwhile (`db::tokens`).
+pub const TOKEN_LEEWAY_SECS: u64 = 5;
+
 /// Which database to store in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DatabaseTarget {
@@ -50,6 +55,12 @@ pub struct Config {
     /// Players that never used the server are removed after this
     /// (`games::expiry`); `None`: never.
     pub idle_player_ttl: Option<Duration>,
+    /// Open games nobody changed for this long are closed by the server,
+    /// status `expired` (`games::expiry`); `None`: never.
+    pub open_game_ttl: Option<Duration>,
+    /// Idempotency records answer retries for this long, then are purged;
+    /// `None`: kept for ever.
+    pub idempotency_ttl: Option<Duration>,
     pub log_filter: String,
     /// Print the OpenAPI document and exit.
     pub print_openapi: bool,
@@ -75,6 +86,8 @@ impl Default for Config {
             request_timeout: Duration::from_secs(10),
             db_timeout: Duration::from_secs(5),
             idle_player_ttl: Some(Duration::from_secs(30 * 24 * 3600)),
+            open_game_ttl: Some(Duration::from_secs(7 * 24 * 3600)),
+            idempotency_ttl: Some(Duration::from_secs(24 * 3600)),
             log_filter: "info".to_owned(),
             print_openapi: false,
         }
@@ -263,10 +276,27 @@ const SETTINGS: &[Setting] = &[
         default: "2592000 (30 days)",
         help: "a player that never created, joined or played a game is removed this long after registering; 0 = never",
         apply: |c, v| {
-            let secs: u64 = v
-                .parse()
-                .map_err(|_| format!("not a number of seconds: {v}"))?;
-            c.idle_player_ttl = (secs > 0).then(|| Duration::from_secs(secs));
+            c.idle_player_ttl = parse_ttl(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--open-game-ttl-secs",
+        env: "OPEN_GAME_TTL_SECS",
+        default: "604800 (7 days)",
+        help: "an open game nobody joined, left or otherwise changed for this long is closed by the server (status `expired`); 0 = never",
+        apply: |c, v| {
+            c.open_game_ttl = parse_ttl(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--idempotency-ttl-secs",
+        env: "IDEMPOTENCY_TTL_SECS",
+        default: "86400 (24 h)",
+        help: "an `Idempotency-Key` answers retries this long, then its record is purged and the key is new again; 0 = for ever",
+        apply: |c, v| {
+            c.idempotency_ttl = parse_ttl(v)?;
             Ok(())
         },
     },
@@ -369,6 +399,14 @@ fn parse_positive(v: &str) -> Result<usize, String> {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!("not a positive number: {v}")),
     }
+}
+
+/// A time to live in seconds; 0: `None` (never expires).
+fn parse_ttl(v: &str) -> Result<Option<Duration>, String> {
+    let secs: u64 = v
+        .parse()
+        .map_err(|_| format!("not a number of seconds: {v}"))?;
+    Ok((secs > 0).then(|| Duration::from_secs(secs)))
 }
 
 /// Old signing keys, comma-separated; each must be a usable key.

@@ -325,7 +325,8 @@ pub struct ActorResource {
 }))]
 pub struct EventResource {
     pub seq: i64,
-    /// `seat_taken`, `seat_left`, `game_started`, `move`, `game_finished`.
+    /// `seat_taken`, `seat_left`, `game_started`, `move`, `autoplay`,
+    /// `deadline_expired`, `game_finished`, `game_expired`.
     #[serde(rename = "type")]
     pub event_type: String,
     pub schema_version: i32,
@@ -423,11 +424,12 @@ impl GameResource {
             summary: GameSummary::build(&snapshot.row, &snapshot.seats),
             viewer: viewer_kind,
             your_seat: seat.map(Seat::number),
-            view: if status == GameStatus::Open {
+            view: if matches!(status, GameStatus::Open | GameStatus::Expired) {
                 // Everything in a view (the dealer too) derives from the
                 // dealing seed, which changes with each seat's entropy: shown
                 // provisionally it would let a player leave and rejoin until
-                // the deal suits them (docs/fairness.md).
+                // the deal suits them (docs/fairness.md). An expired game
+                // was never dealt for good either.
                 Value::Object(serde_json::Map::new())
             } else {
                 snapshot.game.view(viewer)

@@ -11,6 +11,7 @@
 //! | `game_finished`    | [`GameFinished`] `{"outcome", "seed", "entropy", "dealing_seed", "forfeited"?}` | no |
 //! | `autoplay`         | [`Autoplay`] `{"seat", "enabled"}`        | no                       |
 //! | `deadline_expired` | [`DeadlineExpired`] `{"seat", "policy"}` (then the bot's `move`) | no |
+//! | `game_expired`     | [`GameExpired`] `{"ttl_secs"}`: an open game nobody changed for that long, closed by the server | no |
 //!
 //! The payloads serialize to exactly the JSON the log has always stored and
 //! served (`tests/it/event_log.rs` pins it against a version-1 fixture).
@@ -41,6 +42,7 @@ pub enum GameEvent {
     GameFinished(GameFinished),
     Autoplay(Autoplay),
     DeadlineExpired(DeadlineExpired),
+    GameExpired(GameExpired),
 }
 
 /// A seat was filled: by a player, or (`player_id` null) by the server's bot.
@@ -106,6 +108,15 @@ pub struct Autoplay {
 pub struct DeadlineExpired {
     pub seat: u8,
     pub policy: DeadlinePolicy,
+}
+
+/// An open game stayed unchanged for `ttl_secs` (the server's
+/// `OPEN_GAME_TTL_SECS` when it was closed): the server closed it, status
+/// `expired` (`games::expiry`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameExpired {
+    pub ttl_secs: u64,
 }
 
 /// Who may read an event's payload while the game runs (everyone may once
@@ -184,6 +195,7 @@ impl GameEvent {
             GameEvent::GameFinished(_) => "game_finished",
             GameEvent::Autoplay(_) => "autoplay",
             GameEvent::DeadlineExpired(_) => "deadline_expired",
+            GameEvent::GameExpired(_) => "game_expired",
         }
     }
 
@@ -197,6 +209,7 @@ impl GameEvent {
             GameEvent::GameFinished(p) => serde_json::to_value(p),
             GameEvent::Autoplay(p) => serde_json::to_value(p),
             GameEvent::DeadlineExpired(p) => serde_json::to_value(p),
+            GameEvent::GameExpired(p) => serde_json::to_value(p),
         };
         // Plain structs of strings, numbers and JSON values: serializing
         // them cannot fail.
@@ -268,6 +281,7 @@ mod tests {
                 seat: 3,
                 policy: DeadlinePolicy::Forfeit,
             }),
+            GameEvent::GameExpired(GameExpired { ttl_secs: 604_800 }),
         ]
     }
 
@@ -320,5 +334,7 @@ mod tests {
         assert!(upgrade(1, "autoplay", &json!({"seat": 0})).is_err());
         assert!(upgrade(1, "autoplay", &json!({"seat": 0, "enabled": 1})).is_err());
         assert!(upgrade(1, "deadline_expired", &json!({"seat": 0, "policy": "nap"})).is_err());
+        assert!(upgrade(1, "game_expired", &json!({})).is_err());
+        assert!(upgrade(1, "game_expired", &json!({"ttl_secs": -1})).is_err());
     }
 }

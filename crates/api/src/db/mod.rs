@@ -59,6 +59,8 @@ pub struct Db {
     timeout: std::time::Duration,
     /// The Postgres URL, for the dedicated (unpooled) `LISTEN` connection.
     pg_url: Option<String>,
+    /// How long an idempotency record answers retries; `None`: for ever.
+    idempotency_ttl: Option<Duration>,
 }
 
 impl std::fmt::Debug for Db {
@@ -274,13 +276,33 @@ fn migrate_postgres(url: &str) -> Result<(), DbError> {
     Ok(unlocked?)
 }
 
-/// Runs the pending SQLite migrations (SQLite serializes writers itself).
+/// Runs the pending SQLite migrations (SQLite serializes writers itself)
+/// with foreign-key enforcement off, as SQLite's procedure for changing a
+/// table requires (a CHECK inside `CREATE TABLE` changes only by rebuilding
+/// the table: `2026-12-01-000400_expiry`; the bundled SQLite enforces them
+/// by default, and `PRAGMA foreign_keys` cannot change inside a
+/// migration's transaction), then checks that every reference still holds.
 fn migrate_sqlite(url: &str) -> Result<(), DbError> {
     let mut conn = SqliteConnection::establish(url).map_err(DbError::pool)?;
-    diesel::connection::SimpleConnection::batch_execute(&mut conn, "PRAGMA journal_mode = WAL;")?;
+    diesel::connection::SimpleConnection::batch_execute(
+        &mut conn,
+        "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = OFF;",
+    )?;
     conn.run_pending_migrations(SQLITE_MIGRATIONS)
         .map(drop)
-        .map_err(|e| DbError::Migration(e.to_string()))
+        .map_err(|e| DbError::Migration(e.to_string()))?;
+    let broken: i64 = diesel::RunQueryDsl::get_result(
+        diesel::dsl::sql::<diesel::sql_types::BigInt>(
+            "SELECT count(*) FROM pragma_foreign_key_check",
+        ),
+        &mut conn,
+    )?;
+    if broken > 0 {
+        return Err(DbError::Migration(format!(
+            "{broken} rows reference missing rows after the migrations"
+        )));
+    }
+    Ok(())
 }
 
 /// Runs a blocking migration off the async runtime.
@@ -355,6 +377,7 @@ impl Db {
                     ),
                     timeout,
                     pg_url: Some(url.clone()),
+                    idempotency_ttl: None,
                 })
             }
             DatabaseTarget::Sqlite(path) => {
@@ -377,9 +400,23 @@ impl Db {
                     ),
                     timeout,
                     pg_url: None,
+                    idempotency_ttl: None,
                 })
             }
         }
+    }
+
+    /// The store with idempotency records answering retries for `ttl`
+    /// only (`None`: for ever); older ones no longer replay.
+    pub fn with_idempotency_ttl(mut self, ttl: Option<Duration>) -> Self {
+        self.idempotency_ttl = ttl;
+        self
+    }
+
+    /// Records stored before this no longer replay (`None`: all do).
+    pub fn idempotency_cutoff(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        let ttl = chrono::Duration::from_std(self.idempotency_ttl?).ok()?;
+        chrono::Utc::now().checked_sub_signed(ttl)
     }
 
     pub fn timeout(&self) -> Duration {

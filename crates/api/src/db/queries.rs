@@ -276,17 +276,34 @@ impl Db {
         })
     }
 
+    /// The record stored for `key` of `player_id`, unless it is older than
+    /// the idempotency TTL: an expired record is deleted here (the purge
+    /// may not have reached it yet), so that the retry it no longer
+    /// answers can store its own.
     pub async fn idempotency(
         &self,
         player_id: &str,
         key: &str,
     ) -> Result<Option<IdempotencyRow>, DbError> {
+        let cutoff = self.idempotency_cutoff();
         with_conn!(self, |conn, s| {
-            Ok(s::idempotency_keys::table
+            let row = s::idempotency_keys::table
                 .find((player_id, key))
                 .first::<IdempotencyRow>(conn)
                 .await
-                .optional()?)
+                .optional()?;
+            let Some(cutoff) = cutoff.filter(|c| row.as_ref().is_some_and(|r| r.created_at < *c))
+            else {
+                return Ok(row);
+            };
+            diesel::delete(
+                s::idempotency_keys::table
+                    .find((player_id, key))
+                    .filter(s::idempotency_keys::created_at.lt(cutoff)),
+            )
+            .execute(conn)
+            .await?;
+            Ok(None)
         })
     }
 
@@ -590,16 +607,79 @@ impl Db {
         })
     }
 
-    /// Ids and versions of the games `player_id` holds a seat in, not finished.
+    /// Ids and versions of the games `player_id` holds a seat in that are
+    /// open or in progress (not finished, not expired).
     pub async fn active_games_of(&self, player_id: &str) -> Result<Vec<(String, i64)>, DbError> {
         with_conn!(self, |conn, s| {
             Ok(s::games::table
                 .inner_join(s::seats::table)
                 .filter(s::seats::player_id.eq(player_id))
-                .filter(s::games::status.ne(GameStatus::Finished))
+                .filter(s::games::status.eq_any([GameStatus::Open, GameStatus::InProgress]))
                 .select((s::games::id, s::games::version))
                 .load::<(String, i64)>(conn)
                 .await?)
+        })
+    }
+
+    /// Ids of up to `limit` open games nobody changed since `cutoff`, the
+    /// longest idle first (the expiry sweep closes them one by one).
+    pub async fn idle_open_games(
+        &self,
+        cutoff: chrono::DateTime<Utc>,
+        limit: i64,
+    ) -> Result<Vec<String>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::games::table
+                .filter(s::games::status.eq(GameStatus::Open))
+                .filter(s::games::updated_at.lt(cutoff))
+                .order((s::games::updated_at, s::games::id))
+                .select(s::games::id)
+                .limit(limit)
+                .load::<String>(conn)
+                .await?)
+        })
+    }
+
+    /// Deletes up to `limit` idempotency records stored before `cutoff`,
+    /// the oldest first, in one statement; returns how many. (Diesel has no
+    /// `DELETE … LIMIT` nor a two-column `IN`, hence the text, the same on
+    /// both backends but for the placeholders.)
+    pub async fn purge_idempotency(
+        &self,
+        cutoff: chrono::DateTime<Utc>,
+        limit: i64,
+    ) -> Result<usize, DbError> {
+        use diesel::sql_types::BigInt;
+        const DELETE: &str = "DELETE FROM idempotency_keys WHERE (player_id, idem_key) IN \
+            (SELECT player_id, idem_key FROM idempotency_keys WHERE created_at < $1 \
+             ORDER BY created_at LIMIT $2)";
+        match self.pools() {
+            Pools::Postgres(pool) => {
+                crate::bounded!(self, pool, |conn: diesel_async::AsyncPgConnection| {
+                    Ok(diesel::sql_query(DELETE)
+                        .bind::<diesel::sql_types::Timestamptz, _>(cutoff)
+                        .bind::<BigInt, _>(limit)
+                        .execute(conn)
+                        .await?)
+                })
+            }
+            Pools::Sqlite(pool) => {
+                let delete = DELETE.replace("$1", "?").replace("$2", "?");
+                crate::bounded!(self, pool, |conn: super::SqliteConn| {
+                    Ok(diesel::sql_query(delete)
+                        .bind::<diesel::sql_types::TimestamptzSqlite, _>(cutoff)
+                        .bind::<BigInt, _>(limit)
+                        .execute(conn)
+                        .await?)
+                })
+            }
+        }
+    }
+
+    /// How many idempotency records are stored (for tests and operators).
+    pub async fn idempotency_record_count(&self) -> Result<i64, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::idempotency_keys::table.count().get_result(conn).await?)
         })
     }
 

@@ -1,6 +1,7 @@
 //! The small vocabularies stored in `games` columns, as Rust enums mapped to
 //! the database's text (both backends): `status` and `on_deadline`. Each
-//! column is also checked by the database (`migrations/*/2026-12-01-000100_typed_log`),
+//! column is also checked by the database (`migrations/*/2026-12-01-000100_typed_log`, widened by
+//! `2026-12-01-000400_expiry`),
 //! so a value outside the vocabulary can neither be written nor, if one is
 //! found anyway, read as anything: reading it is an error, never a default.
 
@@ -84,12 +85,17 @@ pub enum GameStatus {
     Open,
     InProgress,
     Finished,
+    /// Closed by the server: it stayed open, unchanged, for the server's
+    /// `OPEN_GAME_TTL_SECS` (its log ends with `game_expired`); nobody can
+    /// join or leave it any more.
+    Expired,
 }
 
 text_enum!(GameStatus, "game status", {
     Open => "open",
     InProgress => "in_progress",
     Finished => "finished",
+    Expired => "expired",
 });
 
 // `games.on_deadline`.

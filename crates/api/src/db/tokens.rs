@@ -13,6 +13,15 @@ use diesel_async::RunQueryDsl;
 use super::{Db, DbError};
 use crate::with_conn;
 
+/// Tokens that expired before this no longer verify, even with the
+/// verifier's leeway ([`crate::config::TOKEN_LEEWAY_SECS`], and a second
+/// for `exp`'s rounding): only their revocations may be forgotten. (Purging
+/// at `exp` itself let a logged-out token verify again for the leeway.)
+fn no_longer_verifying() -> DateTime<Utc> {
+    let leeway = crate::config::TOKEN_LEEWAY_SECS as i64 + 1;
+    Utc::now().trunc_subsecs(0) - chrono::Duration::seconds(leeway)
+}
+
 impl Db {
     /// Whether the token `token_id` of `player_id`, issued at `issued_at`
     /// (unix seconds), was logged out or issued at or before the player's
@@ -47,7 +56,7 @@ impl Db {
         player_id: &str,
         expires_at: DateTime<Utc>,
     ) -> Result<(), DbError> {
-        let now = Utc::now().trunc_subsecs(0);
+        let now = no_longer_verifying();
         with_conn!(self, |conn, s| {
             diesel::insert_into(s::revoked_tokens::table)
                 .values((
@@ -91,6 +100,30 @@ impl Db {
                 .execute(conn)
                 .await?;
             Ok(())
+        })
+    }
+
+    /// Forgets up to `limit` revocations of tokens that have expired since
+    /// (the expiry sweep's batch: a logout purges them too, but a server
+    /// nobody logs out of would keep them); returns how many.
+    pub async fn purge_expired_revocations(&self, limit: i64) -> Result<usize, DbError> {
+        let now = no_longer_verifying();
+        with_conn!(self, |conn, s| {
+            let expired: Vec<String> = s::revoked_tokens::table
+                .filter(s::revoked_tokens::expires_at.lt(now))
+                .order(s::revoked_tokens::expires_at)
+                .select(s::revoked_tokens::token_id)
+                .limit(limit)
+                .load(conn)
+                .await?;
+            if expired.is_empty() {
+                return Ok(0);
+            }
+            Ok(diesel::delete(
+                s::revoked_tokens::table.filter(s::revoked_tokens::token_id.eq_any(&expired)),
+            )
+            .execute(conn)
+            .await?)
         })
     }
 

@@ -361,11 +361,15 @@ pub(super) fn decide_join(
             "you already hold a seat in this game",
         ));
     }
-    if state.row.status != GameStatus::Open {
-        return Err(ServiceError::conflict(
-            "game_not_open",
-            "the game has already started",
-        ));
+    match state.row.status {
+        GameStatus::Open => {}
+        GameStatus::Expired => return Err(super::expiry::refused()),
+        GameStatus::InProgress | GameStatus::Finished => {
+            return Err(ServiceError::conflict(
+                "game_not_open",
+                "the game has already started",
+            ));
+        }
     }
     let index = seat_to_join(seats, wanted)?;
     let mut after = seats.to_vec();
@@ -438,8 +442,12 @@ pub(super) fn decide_autoplay(
     enabled: bool,
 ) -> Result<Decision, ServiceError> {
     let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
-    if state.row.status == GameStatus::Finished {
-        return Err(ServiceError::conflict("game_over", "the game is over"));
+    match state.row.status {
+        GameStatus::Finished => {
+            return Err(ServiceError::conflict("game_over", "the game is over"));
+        }
+        GameStatus::Expired => return Err(super::expiry::refused()),
+        GameStatus::Open | GameStatus::InProgress => {}
     }
     let mut after = state.seats.to_vec();
     let Some(held) = after
@@ -478,6 +486,9 @@ pub(super) fn decide_autoplay(
 /// the seat's entropy.
 pub(super) fn decide_leave(state: &State<'_>, player_id: &str) -> Result<Decision, ServiceError> {
     let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
+    if state.row.status == GameStatus::Expired {
+        return Err(super::expiry::refused());
+    }
     if state.row.status != GameStatus::Open {
         return Err(ServiceError::conflict(
             "game_started",

@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use super::any_game::{AnyGame, PlayedMove};
 use super::event::{
-    Audience, DeadlineExpired, GameEvent, GameFinished, GameStarted, MovePlayed, SCHEMA_VERSION,
-    SeatLeft, SeatTaken,
+    Audience, DeadlineExpired, GameEvent, GameExpired, GameFinished, GameStarted, MovePlayed,
+    SCHEMA_VERSION, SeatLeft, SeatTaken,
 };
 use super::status::DeadlinePolicy;
 use crate::db::models::{EventRow, NewEvent, SeatWithName};
@@ -27,7 +27,7 @@ pub enum Actor {
     Bot { seat: Seat },
     /// The server moving for a seat whose deadline passed.
     Deadline { seat: Seat },
-    /// The server itself (start and end of a game).
+    /// The server itself (start and end of a game, expiry of an open one).
     Server,
 }
 
@@ -145,6 +145,14 @@ pub fn deadline_expired(seat: Seat, policy: DeadlinePolicy) -> NewEvent {
         policy,
     };
     public(GameEvent::DeadlineExpired(expired), &Actor::Server)
+}
+
+/// An open game nobody changed for `ttl_secs`, closed by the server.
+pub fn game_expired(ttl_secs: u64) -> NewEvent {
+    public(
+        GameEvent::GameExpired(GameExpired { ttl_secs }),
+        &Actor::Server,
+    )
 }
 
 pub fn seats_json(seats: SeatSet) -> Vec<u8> {

@@ -62,6 +62,7 @@ pub(super) fn decide_move(
         GameStatus::Finished => {
             return Err(ServiceError::conflict("game_over", "the game is over"));
         }
+        GameStatus::Expired => return Err(super::expiry::refused()),
         GameStatus::InProgress => {}
     }
     if let Some(expected) = if_match

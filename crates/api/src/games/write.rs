@@ -1,5 +1,6 @@
 //! The write path, read top to bottom. Every change to a game that exists
-//! (a move by a person, a bot or a deadline; a join, a leave, autoplay)
+//! (a move by a person, a bot or a deadline; a join, a leave, autoplay;
+//! the expiry of an open game nobody changed)
 //! is a [`Command`] run by [`GameService::execute`]:
 //!
 //! 1. take the game's lock and its state (row, seats, engine state: from
@@ -65,6 +66,9 @@ pub enum Command<'a> {
     BotTurn,
     /// The move clock ran out: the game's policy applies.
     DeadlineFired,
+    /// The server closes the game if it is open and nobody changed it for
+    /// `ttl` (`games::expiry`).
+    ExpireIfIdle { ttl: Duration },
 }
 
 /// The game as a command is decided on: its row and seats, and the engine
@@ -224,6 +228,7 @@ impl GameService {
             }
             Command::BotTurn => super::moves::decide_bot_turn(state),
             Command::DeadlineFired => super::deadlines::decide_deadline(state),
+            Command::ExpireIfIdle { ttl } => super::expiry::decide_expiry(state, *ttl),
         }
     }
 

@@ -10,6 +10,7 @@ mod concurrency;
 mod e2e;
 mod errors;
 mod event_log;
+mod expiry;
 mod fairness;
 mod hardening;
 mod hidden_information;
