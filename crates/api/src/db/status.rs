@@ -98,6 +98,15 @@ text_enum!(GameStatus, "game status", {
     Expired => "expired",
 });
 
+impl GameStatus {
+    /// Nothing more will happen to the game (finished, or expired before it
+    /// started): its streams and long polls end once they reach its last
+    /// event.
+    pub fn is_closed(self) -> bool {
+        matches!(self, GameStatus::Finished | GameStatus::Expired)
+    }
+}
+
 // `games.on_deadline`.
 /// What happens when a seat's move clock runs out.
 #[derive(

@@ -26,6 +26,9 @@ pub struct LogPage {
     pub version: i64,
     /// Whether the game was over (payloads complete for everyone).
     pub finished: bool,
+    /// Whether nothing more will be appended (finished or expired): a
+    /// stream or long poll at `version` ends.
+    pub closed: bool,
     pub events: Vec<VisibleEvent>,
     /// The game row, read before the events (its `version` may be behind
     /// the last event read).
@@ -75,6 +78,7 @@ impl GameService {
         Ok(LogPage {
             version: row.version,
             finished,
+            closed: row.status.is_closed(),
             events,
             row,
         })

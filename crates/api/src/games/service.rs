@@ -256,6 +256,7 @@ impl GameService {
                     | GameEvent::GameFinished(_)
                     | GameEvent::Autoplay(_)
                     | GameEvent::DeadlineExpired(_)
+                    | GameEvent::GameExpired(_)
             )
         });
         if events.len() as i64 != missing || !only_play {

@@ -119,7 +119,7 @@ impl GameService {
         loop {
             let page = self.events_page(game_id, player_id, after, limit).await?;
             let left = until.saturating_duration_since(tokio::time::Instant::now());
-            if !page.events.is_empty() || page.finished || left.is_zero() || *stop.borrow() {
+            if !page.events.is_empty() || page.closed || left.is_zero() || *stop.borrow() {
                 return Ok(page);
             }
             tokio::select! {
@@ -175,7 +175,7 @@ impl GameService {
                 }
                 continue;
             }
-            if page.finished && cursor >= page.version {
+            if page.closed && cursor >= page.version {
                 return Ok(());
             }
             let woke = tokio::select! {
@@ -303,7 +303,7 @@ impl GameService {
             ));
         }
         f.was_to_act = to_act;
-        if row.status == GameStatus::Finished {
+        if row.status.is_closed() {
             followed.remove(game_id);
         } else {
             followed.insert(game_id.to_owned(), f);

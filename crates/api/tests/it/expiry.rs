@@ -98,6 +98,25 @@ async fn an_open_game_expires_and_a_started_one_does_not(backend: Backend) {
         "the server closed it: {last}"
     );
     assert_eq!(game["version"], last["seq"], "{game}");
+    // Nothing more will happen: a stream resumed at the last event ends at
+    // once (204), and a long poll there answers without waiting.
+    let version = last["seq"].as_i64().unwrap();
+    let resumed = ts
+        .get(&format!("/v1/games/{id}/stream?after={version}"), None)
+        .await;
+    assert_eq!(resumed.status.as_u16(), 204, "{}", resumed.text);
+    let waited_from = std::time::Instant::now();
+    let polled = ts
+        .get(
+            &format!("/v1/games/{id}/events/wait?after={version}&timeout=8"),
+            None,
+        )
+        .await;
+    assert_eq!(polled.status.as_u16(), 200, "{}", polled.text);
+    assert!(
+        waited_from.elapsed() < std::time::Duration::from_secs(4),
+        "a long poll on an expired game waited"
+    );
 
     let carl = ts.register("Carl").await;
     ts.join(&carl, &id, None)

@@ -81,9 +81,7 @@ pub async fn stream_game(
     let sub = state.games.subscribe();
     let snapshot = state.games.snapshot(&game_id).await?;
     let version = snapshot.row.version;
-    if snapshot.status() == crate::resources::GameStatus::Finished
-        && cursor.is_some_and(|c| c >= version)
-    {
+    if snapshot.status().is_closed() && cursor.is_some_and(|c| c >= version) {
         return Ok(HttpResponse::NoContent().finish());
     }
     let seat = player_id.as_deref().and_then(|p| snapshot.seat_of(p));
