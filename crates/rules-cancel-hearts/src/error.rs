@@ -36,7 +36,7 @@ pub enum RuleError {
     NoSuchSeat { seat: u8 },
     #[error("that move is not allowed now: the game is waiting for {waiting} (G-3)")]
     WrongPhase { waiting: Waiting },
-    #[error("it is not your turn (G-3)")]
+    #[error("it is not your turn: only a seat that must act now may move (G-4)")]
     NotYourTurn,
     #[error("nobody passes in this round: every fourth round has no pass (CH-3)")]
     NoPassThisRound,
@@ -99,9 +99,9 @@ impl RuleViolation for RuleError {
             RuleError::GameOver => "CH-13",
             RuleError::NoSuchSeat { .. }
             | RuleError::WrongPhase { .. }
-            | RuleError::NotYourTurn
             | RuleError::CardNotInHand { .. }
             | RuleError::CardsNotInHand => "G-3",
+            RuleError::NotYourTurn => "G-4",
             RuleError::NoPassThisRound
             | RuleError::AlreadyPassed
             | RuleError::MustPassThree { .. } => "CH-3",

@@ -1004,6 +1004,11 @@ fn ch_9_ch_10_under_carry_over_the_first_trick_won_takes_the_kitty() {
     let two: Hand<Card> = game.hand(other).iter().take(2).collect();
     let err = refused(&mut game, other.number(), Move::Discard { cards: two });
     assert_eq!(err, RuleError::NotYourTurn);
+    assert_eq!(
+        err.rule(),
+        Some("G-4"),
+        "only a seat that must act may move"
+    );
 }
 
 #[test]

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use cards::Seat;
 use serde_json::Value;
 
-use super::error::ServiceError;
+use super::any_game::MoveRefusal;
+use super::error::{Refusal, ServiceError};
 use super::log::{self, Actor};
 use super::service::{GameService, bot_seats, forfeited_seats, seat_of};
 use super::status::GameStatus;
@@ -73,10 +74,7 @@ pub(super) fn decide_move(
         });
     }
     if !state.game.to_act().contains(seat) {
-        return Err(ServiceError::conflict(
-            "not_your_turn",
-            "your seat has nothing to do now",
-        ));
+        return Err(not_your_turn(state, seat, mv));
     }
     let actor = Actor::Player {
         player_id: player_id.to_owned(),
@@ -138,5 +136,22 @@ pub(super) fn played(
         seats: seats.to_vec(),
         seat_change: None,
         wakes_bots: false,
+    })
+}
+
+/// `409 not_your_turn` for a seat that need not act now (G-4), citing the
+/// engine's more specific ruling when it has one: it is asked on a copy of
+/// the state, so a dealer who bids is told LH-5 and a second pass CH-3.
+fn not_your_turn(state: &State<'_>, seat: Seat, mv: &Value) -> ServiceError {
+    let rule = match state.game.clone_box().play(seat, mv) {
+        Err(MoveRefusal::Rule {
+            rule: Some(rule), ..
+        }) => rule,
+        _ => "G-4",
+    };
+    ServiceError::Conflict(Refusal {
+        code: "not_your_turn",
+        rule: Some(rule),
+        message: format!("your seat has nothing to do now ({rule})"),
     })
 }

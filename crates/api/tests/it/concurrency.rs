@@ -195,9 +195,9 @@ async fn a_stale_cache_is_caught(backend: Backend) {
     let first = b.post_move(&players[0], &id, &moves[0]).await;
     assert_eq!(first.status.as_u16(), 200, "{}", first.text);
     // `a` still holds version v, where seat 0 has not passed yet.
-    a.post_move(&players[0], &id, &moves[0])
-        .await
-        .assert_problem(409, "not_your_turn");
+    let again = a.post_move(&players[0], &id, &moves[0]).await;
+    again.assert_problem(409, "not_your_turn");
+    assert_eq!(again.json["rule"], "CH-3", "a second pass: {}", again.text);
 
     let second = b.post_move(&players[1], &id, &moves[1]).await;
     assert_eq!(second.json["version"], v + 2, "{}", second.text);

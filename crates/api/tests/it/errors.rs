@@ -274,9 +274,10 @@ async fn move_errors(ts: &TestServer) {
     ts.post_move(&outsider, &id, &json!({"type": "pass"}))
         .await
         .assert_problem(403, "not_seated");
-    ts.post_move(other, &id, &json!({"type": "pass"}))
-        .await
-        .assert_problem(409, "not_your_turn");
+    // G-4, or the engine's more specific ruling: bidding is LH-5's.
+    let early = ts.post_move(other, &id, &json!({"type": "pass"})).await;
+    early.assert_problem(409, "not_your_turn");
+    assert_eq!(early.json["rule"], "LH-5", "{}", early.text);
     ts.post_move(actor, &id, &json!({"type": "fly"}))
         .await
         .assert_problem(422, "malformed_move");
