@@ -33,6 +33,9 @@ use crate::error::Problem;
         crate::resources::streams::GameNotice,
         crate::resources::streams::GameStreamData,
         crate::resources::streams::PlayerStreamData,
+        // Referenced by `export_record`'s `format` parameter, which utoipa
+        // does not register by itself.
+        crate::routes::records::export_record::RecordFormat,
     )),
     tags(
         (name = "players", description = "Registration and tokens"),
