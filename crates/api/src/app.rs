@@ -118,6 +118,7 @@ async fn start(
     let db = web::Data::new(state.db.clone());
     let metrics = web::Data::from(state.games.metrics_handle());
     let metrics_access = web::Data::new(MetricsAccess::new(config.metrics_token.as_deref()));
+    let cors = web::Data::new(ops::cors::CorsPolicy(config.cors.clone()));
     let mut server = HttpServer::new(move || {
         // The same registrations the OpenAPI document is generated from.
         let (app, _) = App::new()
@@ -130,6 +131,7 @@ async fn start(
             .app_data(db.clone())
             .app_data(metrics.clone())
             .app_data(metrics_access.clone())
+            .app_data(cors.clone())
             .app_data(
                 web::JsonConfig::default()
                     .limit(body_limit)
@@ -151,10 +153,12 @@ async fn start(
         ))
         .wrap(actix_web::middleware::from_fn(ops::private_cache::mark))
         // Outermost last: the id and the log see everything, including 429s
-        // and timeouts; limits apply before any work; the timeout covers the
-        // handler and error rendering.
+        // and timeouts; CORS answers preflights before the limit and marks
+        // every answer, 429s included; limits apply before any work; the
+        // timeout covers the handler and error rendering.
         .wrap(actix_web::middleware::from_fn(ops::timeout::enforce))
         .wrap(actix_web::middleware::from_fn(ops::rate_limit::limit))
+        .wrap(actix_web::middleware::from_fn(ops::cors::handle))
         .wrap(actix_web::middleware::from_fn(ops::request_id::observe))
     })
     .workers(config.workers);

@@ -24,6 +24,45 @@ pub enum DatabaseTarget {
     Sqlite(PathBuf),
 }
 
+/// The web origins a browser may call the api from (CORS). Credentials
+/// are a bearer header, never cookies, so any origin is safe by default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CorsOrigins {
+    /// Every origin (`Access-Control-Allow-Origin: *`).
+    Any,
+    /// Only these, each `scheme://host[:port]` as a browser sends it.
+    Only(Vec<String>),
+    /// No CORS headers at all: browsers on other origins are refused.
+    None,
+}
+
+impl CorsOrigins {
+    pub fn parse(value: &str) -> Result<CorsOrigins, String> {
+        match value.trim() {
+            "*" => return Ok(CorsOrigins::Any),
+            "none" | "" => return Ok(CorsOrigins::None),
+            _ => {}
+        }
+        let origins: Vec<String> = value
+            .split(',')
+            .map(str::trim)
+            .filter(|o| !o.is_empty())
+            .map(str::to_owned)
+            .collect();
+        for origin in &origins {
+            let rest = origin
+                .strip_prefix("https://")
+                .or_else(|| origin.strip_prefix("http://"));
+            if rest.is_none_or(|host| host.is_empty() || host.contains(['/', ' ', '*'])) {
+                return Err(format!(
+                    "CORS_ORIGINS: `{origin}` is not an origin (scheme://host[:port], no path)"
+                ));
+            }
+        }
+        Ok(CorsOrigins::Only(origins))
+    }
+}
+
 /// Everything the server needs to start.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -38,6 +77,8 @@ pub struct Config {
     pub jwt_previous_secrets: Vec<String>,
     /// When set, `GET /metrics` needs `Authorization: Bearer <it>`.
     pub metrics_token: Option<String>,
+    /// Which web origins may call the api from a browser (`ops::cors`).
+    pub cors: CorsOrigins,
     pub token_ttl: Duration,
     pub pool_size: usize,
     pub cache_capacity: usize,
@@ -76,6 +117,7 @@ impl Default for Config {
             jwt_secret: None,
             jwt_previous_secrets: Vec::new(),
             metrics_token: None,
+            cors: CorsOrigins::Any,
             token_ttl: Duration::from_secs(30 * 24 * 3600),
             pool_size: 8,
             cache_capacity: 1024,
@@ -247,6 +289,16 @@ const SETTINGS: &[Setting] = &[
                 return Err("METRICS_TOKEN must be at least 16 bytes".to_owned());
             }
             c.metrics_token = Some(v.to_owned());
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--cors-origins",
+        env: "CORS_ORIGINS",
+        default: "* (any origin)",
+        help: "web origins that may call the api from a browser: `*`, a comma-separated list (`https://table.example,http://localhost:5173`), or `none`",
+        apply: |c, v| {
+            c.cors = CorsOrigins::parse(v)?;
             Ok(())
         },
     },
@@ -495,6 +547,19 @@ mod tests {
     }
 
     #[test]
+    fn cors_origins_are_any_a_list_or_none() {
+        assert_eq!(CorsOrigins::parse("*"), Ok(CorsOrigins::Any));
+        assert_eq!(CorsOrigins::parse("none"), Ok(CorsOrigins::None));
+        assert_eq!(
+            CorsOrigins::parse(" https://a.example, http://localhost:5173 "),
+            Ok(CorsOrigins::Only(vec![
+                "https://a.example".to_owned(),
+                "http://localhost:5173".to_owned()
+            ]))
+        );
+    }
+
+    #[test]
     fn previous_secrets_are_a_comma_separated_list() {
         let (a, b) = ("a".repeat(32), "b".repeat(40));
         let Command::Serve(c) =
@@ -514,6 +579,8 @@ mod tests {
         let long = "k".repeat(32);
         assert!(parse(&[("JWT_PREVIOUS_SECRETS", &format!("{long},short"))], &[]).is_err());
         assert!(parse(&[("METRICS_TOKEN", "short")], &[]).is_err());
+        assert!(parse(&[("CORS_ORIGINS", "https://a.example/path")], &[]).is_err());
+        assert!(parse(&[("CORS_ORIGINS", "a.example")], &[]).is_err());
         assert!(matches!(parse(&[], &["--help"]), Ok(Command::Help)));
         assert!(parse_database_url("mysql://x").is_err());
     }

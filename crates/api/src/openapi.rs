@@ -20,7 +20,10 @@ use crate::error::Problem;
             append-only log. Errors are RFC 9457 problem documents with a stable `code` \
             and, when a rule refused a move, the ruling id in `rule`. Any request may also be \
             answered 429 `rate_limited` (with `Retry-After`) or 503 `unavailable` / `timeout`; \
-            every response carries an `X-Request-Id` (the client's, when it sent a sane one).",
+            every response carries an `X-Request-Id` (the client's, when it sent a sane one). \
+            Pages on other origins may call every operation from a browser (CORS: any origin \
+            by default, the server's `CORS_ORIGINS` otherwise; tokens are a bearer header, never \
+            cookies); `ETag`, `Location`, `X-Request-Id` and `Retry-After` are exposed.",
         license(name = "MIT OR Apache-2.0")
     ),
     modifiers(&BearerAuth),

@@ -1,9 +1,10 @@
 //! What operators need: request ids, metrics, rate limits, the request
-//! timeout and the private-cache marks on personalised answers, each an
-//! actix middleware or a plain registry, wired in `app.rs`. Each takes only
+//! timeout, CORS for browsers and the private-cache marks on personalised
+//! answers, each an actix middleware or a plain registry, wired in `app.rs`. Each takes only
 //! what it uses from app data (`web::Data<Metrics>`, `web::Data<Keys>`, its
 //! own state), never the whole `AppState`.
 
+pub mod cors;
 pub mod metrics;
 pub mod private_cache;
 pub mod rate_limit;
