@@ -24,8 +24,10 @@ use crate::error::Problem;
             Pages on other origins may call every operation from a browser (CORS: any origin \
             by default, the server's `CORS_ORIGINS` otherwise; tokens are a bearer header, never \
             cookies); `ETag`, `Location`, `X-Request-Id` and `Retry-After` are exposed.",
-        license(name = "MIT OR Apache-2.0")
+        license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
+    // Relative: the document describes whichever server serves it.
+    servers((url = "/", description = "The server this document came from")),
     modifiers(&BearerAuth),
     components(schemas(
         Problem,

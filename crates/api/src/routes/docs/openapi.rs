@@ -10,7 +10,9 @@ pub struct OpenApiDocument(pub String);
 #[utoipa::path(
     tag = "docs",
     operation_id = "openapi",
-    responses((status = 200, description = "The OpenAPI 3.1 document", content_type = "application/json", body = Object))
+    responses((status = 200, description = "The OpenAPI 3.1 document", content_type = "application/json", body = Object)),
+    // Public: no token needed (an empty requirement says so).
+    security(())
 )]
 #[get("/openapi.json")]
 pub async fn openapi(document: web::Data<OpenApiDocument>) -> HttpResponse {

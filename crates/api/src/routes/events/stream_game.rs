@@ -51,9 +51,17 @@ pub struct StreamQuery {
     ),
     responses(
         (status = 200, description = "The stream. Each event's `data:` is JSON: a `GameResource` \
-            (`event: snapshot`), an `EventResource` (log events) or a `GameStateResource` (`event: state`)",
+            (`event: snapshot`), an `EventResource` (log events) or a `GameStateResource` \
+            (`event: state`); comments (`: heartbeat`) keep the connection open. On the wire:\n\n\
+            ```\nevent: snapshot\nid: 14\ndata: {\"id\":\"0b6f…\",\"version\":14,…}\n\n\
+            id: 15\nevent: move\ndata: {\"seq\":15,\"type\":\"move\",…}\n\n\
+            event: state\ndata: {\"game_id\":\"0b6f…\",\"version\":15,…}\n\n: heartbeat\n```",
             content_type = "text/event-stream", body = GameStreamEvent,
-            example = json!("event: snapshot\nid: 14\ndata: {\"id\":\"0b6f…\",\"version\":14,…}\n\nid: 15\nevent: move\ndata: {\"seq\":15,\"type\":\"move\",\"actor\":{\"seat\":1,\"player_id\":null,\"bot\":true},\"payload\":{\"type\":\"play\",\"card\":\"QS\"},\"redacted\":false,…}\n\nevent: state\ndata: {\"game_id\":\"0b6f…\",\"version\":15,\"status\":\"in_progress\",\"to_act\":[0],\"deadline_at\":null}\n\n: heartbeat\n\n")),
+            example = json!({
+                "event": "move",
+                "id": "7",
+                "data": "{\"seq\":7,\"type\":\"move\",\"schema_version\":1,\"created_at\":\"2026-11-30T12:00:00Z\",\"actor\":{\"seat\":3,\"player_id\":null,\"bot\":true},\"payload\":{\"type\":\"pass_cards\"},\"redacted\":true}"
+            })),
         (status = 204, description = "The game is over and the cursor is at its end"),
         (status = 400, description = "Bad cursor", body = Problem, content_type = doc::PROBLEM),
         (status = 401, description = "Invalid or expired token", body = Problem, content_type = doc::PROBLEM),

@@ -8,7 +8,9 @@ use crate::resources::Health;
 #[utoipa::path(
     tag = "health",
     operation_id = "healthz",
-    responses((status = 200, description = "Alive", body = Health))
+    responses((status = 200, description = "Alive", body = Health)),
+    // Public: no token needed (an empty requirement says so).
+    security(())
 )]
 #[get("/healthz")]
 pub async fn healthz() -> web::Json<Health> {

@@ -14,7 +14,9 @@ use crate::routes::doc;
     responses(
         (status = 200, description = "Ready", body = Health),
         (status = 503, description = "The database is unreachable", body = Problem, content_type = doc::PROBLEM),
-    )
+    ),
+    // Public: no token needed (an empty requirement says so).
+    security(())
 )]
 #[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> Result<web::Json<Health>, ApiError> {

@@ -31,7 +31,9 @@ use crate::routes::idempotent::{IdempotencyKey, respond};
         (status = 413, description = "Body too large", body = Problem, content_type = doc::PROBLEM),
         (status = 415, description = "Not JSON", body = Problem, content_type = doc::PROBLEM),
         (status = 422, description = "Bad display name, or key reused for another request", body = Problem, content_type = doc::PROBLEM),
-    )
+    ),
+    // Public: no token needed (an empty requirement says so).
+    security(())
 )]
 #[post("/players")]
 pub async fn register_player(

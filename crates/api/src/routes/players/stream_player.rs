@@ -26,9 +26,14 @@ use crate::routes::{doc, sse};
     operation_id = "stream_player",
     responses(
         (status = 200, description = "The stream. Each event's `data:` is JSON: a `YourTurn` \
-            (`event: your_turn`) or a `GameNotice` (`seat_taken`, `game_started`, `game_over`)",
+            (`event: your_turn`) or a `GameNotice` (`seat_taken`, `game_started`, `game_over`). \
+            On the wire:\n\n```\nevent: your_turn\ndata: {\"game_id\":\"0b6f…\",\"prompt\":\"bid\",…}\n\n\
+            event: game_over\ndata: {\"game_id\":\"0b6f…\",\"seq\":212,…}\n```",
             content_type = "text/event-stream", body = PlayerStreamEvent,
-            example = json!("event: your_turn\ndata: {\"game_id\":\"0b6f…\",\"kind\":\"lost-heir\",\"seat\":0,\"prompt\":\"bid\",\"version\":14,\"waiting_since\":\"2026-11-30T12:03:10Z\",\"deadline_at\":null}\n\nevent: game_over\ndata: {\"game_id\":\"0b6f…\",\"seq\":212,\"event\":{\"outcome\":{\"scores\":[41,12],\"winners\":[0]},\"seed\":\"…\"}}\n\n")),
+            example = json!({
+                "event": "your_turn",
+                "data": "{\"game_id\":\"0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47\",\"kind\":\"lost-heir\",\"seat\":0,\"prompt\":\"bid\",\"version\":14,\"waiting_since\":\"2026-11-30T12:03:10Z\",\"deadline_at\":null}"
+            })),
         (status = 401, description = "Missing, invalid or expired token", body = Problem, content_type = doc::PROBLEM),
     ),
     security(("bearer" = []))

@@ -57,6 +57,8 @@ score: tricks 4 4 | points 6 4 | round 6 4 | totals 6 4\n";
         (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
         (status = 409, description = "The game is not over: its seed is still secret", body = Problem, content_type = doc::PROBLEM),
     ),
+    // Public: no token needed (an empty requirement says so).
+    security(())
 )]
 #[get("/games/{game_id}/record")]
 pub async fn export_record(

@@ -23,6 +23,8 @@ use crate::routes::doc;
         (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
         (status = 409, description = "The game is not over: its seed is still secret", body = Problem, content_type = doc::PROBLEM),
     ),
+    // Public: no token needed (an empty requirement says so).
+    security(())
 )]
 #[get("/games/{game_id}/verify")]
 pub async fn verify_game(
