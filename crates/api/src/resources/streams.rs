@@ -105,9 +105,10 @@ pub struct YourTurn {
     pub game_id: String,
     pub kind: String,
     pub seat: u8,
-    /// What is asked: the kind's prompt (`bid`, `pass`, `play`,
-    /// `pass_cards`, `discard`, `name_trumps`, `accept_or_reject`, `moon` …);
-    /// `get_legal_moves` lists the moves.
+    /// What is asked: the kind's prompt. Lost Heir: `bid`, `decide` (the
+    /// dealer accepts or rejects), `name_trumps`, `play_card`; Cancellation
+    /// Hearts: `pass_cards`, `play`, `discard`, `moon`. `get_legal_moves`
+    /// lists the moves.
     pub prompt: Option<String>,
     /// The game version this was read at (send as `If-Match` to be sure).
     pub version: i64,
