@@ -68,7 +68,7 @@ pub struct CreateGameRequest {
     /// "partnerships": bool, "target": int}`; Cancellation Hearts:
     /// `{"players": 6..10, "target": int, "all_cancelled": "extend"|"carry_over"}`.
     /// Left-out fields take their defaults.
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::openapi::game_config_input)]
     pub config: Value,
     /// One entry per seat; all open when left out.
     #[serde(default)]
@@ -175,13 +175,13 @@ pub struct SeatResource {
 pub struct GameSummary {
     pub id: String,
     /// The game kind (`lost-heir`, `cancellation-hearts`).
-    #[schema(example = "lost-heir")]
+    #[schema(value_type = GameKind, example = "lost-heir")]
     pub kind: String,
     pub status: GameStatus,
     /// The seq of the game's last event; sent as `ETag`.
     pub version: i64,
     /// The configuration, defaults resolved.
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::openapi::game_config)]
     pub config: Value,
     pub seats: Vec<SeatResource>,
     /// Seats that must act now (several while passing).
@@ -233,12 +233,10 @@ pub struct GameResource {
     /// The kind's view of the game for this viewer (see `docs/rules/`);
     /// empty (`{}`) while the game is open, since nothing is dealt before
     /// every seat is filled.
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::openapi::game_view)]
     pub view: Value,
-    /// Final scores and winners, once over. When a seat forfeited on a
-    /// deadline, `winners` leaves it out and `forfeited` lists it.
-    #[schema(value_type = Option<Object>, example = json!({"scores": [41, 12], "winners": [0]}))]
-    pub outcome: Option<Value>,
+    /// Final scores and winners, once over.
+    pub outcome: Option<OutcomeResource>,
     /// The server's shuffle seed (64 hex digits), once the game is over:
     /// its SHA-256 is `seed_commitment`.
     pub seed: Option<String>,
@@ -273,16 +271,17 @@ pub struct LegalMovesResource {
     pub version: i64,
     pub seat: u8,
     /// What the seat is asked to do, or null when it need not act.
+    #[schema(schema_with = crate::openapi::nullable_prompt)]
     pub prompt: Option<String>,
     /// How many legal moves there are.
     pub count: u64,
     /// Every legal move, exactly as `post_move` takes it, when there are at
     /// most 200; null for large card selections (use `legal`).
-    #[schema(value_type = Option<Vec<Object>>)]
+    #[schema(schema_with = crate::openapi::moves_or_null)]
     pub moves: Option<Vec<Value>>,
     /// The engine's description of the choice, e.g.
     /// `{"prompt":"pass_cards","count":3,"from":[…]}`.
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::openapi::legal)]
     pub legal: Value,
 }
 
@@ -326,7 +325,8 @@ pub struct ActorResource {
 pub struct EventResource {
     pub seq: i64,
     /// `seat_taken`, `seat_left`, `game_started`, `move`, `autoplay`,
-    /// `deadline_expired`, `game_finished`, `game_expired`.
+    /// `deadline_expired`, `game_finished`, `game_expired` (the document
+    /// has one schema per type, `Event{Type}`).
     #[serde(rename = "type")]
     pub event_type: String,
     pub schema_version: i32,
@@ -442,13 +442,25 @@ impl GameResource {
     }
 }
 
+/// A finished game's result as the api rules it: the engine's, except that
+/// a seat that forfeited on a deadline is never a winner.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"scores": [41, 12], "winners": [0]}))]
+pub struct OutcomeResource {
+    /// Final score of each seat, by seat number (partners share their side's).
+    pub scores: Vec<i32>,
+    /// Every winning seat (shared wins and partnerships give several).
+    pub winners: Vec<u8>,
+    /// The seats that forfeited on a deadline, left out of `winners`
+    /// (present only when some did).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeited: Option<Vec<u8>>,
+}
+
 /// The outcome as the api rules it: the engine's, except that a forfeited
 /// seat is never a winner (then `forfeited` lists those seats).
-fn outcome_json(snapshot: &Snapshot) -> Option<Value> {
+fn outcome_json(snapshot: &Snapshot) -> Option<OutcomeResource> {
     let outcome = snapshot.game.outcome()?;
-    if !snapshot.seats.iter().any(|s| s.seat.forfeited) {
-        return serde_json::to_value(outcome).ok();
-    }
     let forfeited: Vec<u8> = snapshot
         .seats
         .iter()
@@ -461,11 +473,11 @@ fn outcome_json(snapshot: &Snapshot) -> Option<Value> {
         .map(Seat::number)
         .filter(|s| !forfeited.contains(s))
         .collect();
-    Some(serde_json::json!({
-        "scores": outcome.scores,
-        "winners": winners,
-        "forfeited": forfeited,
-    }))
+    Some(OutcomeResource {
+        scores: outcome.scores,
+        winners,
+        forfeited: (!forfeited.is_empty()).then_some(forfeited),
+    })
 }
 
 #[cfg(test)]

@@ -16,6 +16,8 @@
 mod hand;
 pub mod heir;
 mod ruleset;
+#[cfg(feature = "utoipa")]
+mod schema;
 mod seat;
 mod shuffle;
 pub mod standard;

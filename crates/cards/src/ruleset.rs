@@ -71,6 +71,7 @@ pub trait LegalMoves {
 /// The end of a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct Outcome {
     /// Final score of each seat, by seat number (partners share their side's).
     pub scores: Vec<i32>,

@@ -121,6 +121,25 @@ impl Rank {
         }
     }
 
+    /// The rank in words: "two", …, "ten", "jack", "queen", "king", "ace".
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rank::Two => "two",
+            Rank::Three => "three",
+            Rank::Four => "four",
+            Rank::Five => "five",
+            Rank::Six => "six",
+            Rank::Seven => "seven",
+            Rank::Eight => "eight",
+            Rank::Nine => "nine",
+            Rank::Ten => "ten",
+            Rank::Jack => "jack",
+            Rank::Queen => "queen",
+            Rank::King => "king",
+            Rank::Ace => "ace",
+        }
+    }
+
     fn from_code(code: &str) -> Option<Rank> {
         let rank = match code.to_ascii_uppercase().as_str() {
             "2" => Rank::Two,

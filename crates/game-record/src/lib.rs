@@ -36,6 +36,8 @@ mod kinds;
 mod model;
 mod parse;
 pub mod replay;
+#[cfg(feature = "utoipa")]
+mod schema;
 mod text;
 mod verify;
 

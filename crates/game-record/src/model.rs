@@ -14,6 +14,7 @@ pub use crate::kinds::GameKind;
 /// the seat, or the server when the seat's deadline passed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = RecordActor))]
 pub enum Actor {
     #[default]
     Player,
@@ -41,9 +42,11 @@ impl Actor {
 /// (`{"type":"bid","points":7}`, `{"type":"play","card":"QS"}`, …) and who made it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = RecordMove))]
 pub struct RecordedMove {
     pub seat: u8,
     #[serde(rename = "move")]
+    #[cfg_attr(feature = "utoipa", schema(schema_with = crate::schema::a_move))]
     pub mv: Value,
     #[serde(default)]
     pub actor: Actor,
@@ -81,8 +84,10 @@ pub struct GameInfo {
 /// One card played to a trick.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = RecordPlay))]
 pub struct Play {
     pub seat: u8,
+    /// The card's code, of the game's deck.
     pub card: String,
     #[serde(default)]
     pub actor: Actor,
@@ -91,6 +96,7 @@ pub struct Play {
 /// A trick: its cards in play order and who took it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = RecordTrick))]
 pub struct TrickRecord {
     /// 1 for the round's first trick (tricks set aside count too).
     pub number: u32,
@@ -105,6 +111,7 @@ pub struct TrickRecord {
 /// What happened in a round, in order: moves other than plays, and tricks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = RecordEvent))]
 pub enum Event {
     Move(RecordedMove),
     Trick(TrickRecord),
@@ -113,6 +120,7 @@ pub enum Event {
 /// One round: its deal, what happened, its line of the score sheet.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = RecordRound))]
 pub struct RoundRecord {
     /// 1 for the first round.
     pub number: u32,
@@ -127,12 +135,14 @@ pub struct RoundRecord {
     pub kitty: Option<Vec<String>>,
     pub events: Vec<Event>,
     /// The engine's score-sheet row for the round, once it is over.
+    #[cfg_attr(feature = "utoipa", schema(schema_with = crate::schema::score_row))]
     pub score: Option<Value>,
 }
 
 /// The end of the game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = RecordResult))]
 pub struct GameResult {
     /// Final score by seat (partners share their side's).
     pub scores: Vec<i32>,
@@ -152,9 +162,11 @@ impl From<Outcome> for GameResult {
 /// text via [`GameRecord::to_text`] (`docs/record-format.md`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = GameRecord))]
 pub struct GameRecord {
     pub kind: GameKind,
     /// The configuration, canonical JSON form (defaults filled in).
+    #[cfg_attr(feature = "utoipa", schema(schema_with = crate::schema::config))]
     pub config: Value,
     /// Player names by seat.
     pub players: Vec<String>,

@@ -16,6 +16,7 @@ pub const DEFAULT_TARGET: i32 = 100;
 /// What happens to a trick in which every card of the suit led is cancelled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = AllCancelled))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum AllCancelled {
     /// Everyone plays another card to the same trick until it has a winner
@@ -29,6 +30,7 @@ pub enum AllCancelled {
 /// A game's configuration: `{"players": 6..=10, "target": 100, "all_cancelled": "extend"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsConfig))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct Config {
     /// 6 to 10 (CH-1).

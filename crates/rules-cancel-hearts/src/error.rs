@@ -9,6 +9,7 @@ use cards::standard::{Card, Suit};
 /// What the game is waiting for, named in [`RuleError::WrongPhase`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsWaiting))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Waiting {
     Passes,

@@ -182,33 +182,43 @@ impl LegalMoves for Legal {
     }
 }
 
+/// The JSON form of [`Legal`]: what the seat is asked and its choices.
 #[cfg(feature = "serde")]
-impl serde::Serialize for Legal {
-    /// `{"prompt":"play","cards":[…]}`, `{"prompt":"pass_cards","count":3,"from":[…]}`,
-    /// `{"prompt":"discard","count":2,"from":[…]}`,
-    /// `{"prompt":"moon","choices":["subtract_own","add_to_others"]}`, `{"prompt":null}`.
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        #[derive(serde::Serialize)]
-        #[serde(tag = "prompt", rename_all = "snake_case")]
-        enum Described {
-            #[serde(rename = "none")]
-            Nothing,
-            Play {
-                cards: CardMask<Card>,
-            },
-            PassCards {
-                count: u8,
-                from: Hand<Card>,
-            },
-            Discard {
-                count: u8,
-                from: Hand<Card>,
-            },
-            Moon {
-                choices: [MoonChoice; 2],
-            },
-        }
-        let described = match self.0 {
+#[derive(serde::Serialize)]
+#[serde(tag = "prompt", rename_all = "snake_case")]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsLegal))]
+enum Described {
+    /// The seat need not act.
+    #[serde(rename = "none")]
+    Nothing,
+    /// Play one of these cards (CH-4..CH-8).
+    Play {
+        #[cfg_attr(feature = "utoipa", schema(value_type = Vec<Card>))]
+        cards: CardMask<Card>,
+    },
+    /// Choose `count` cards of `from` to pass (CH-3).
+    PassCards {
+        count: u8,
+        #[cfg_attr(feature = "utoipa", schema(value_type = Vec<Card>))]
+        from: Hand<Card>,
+    },
+    /// Put back `count` cards of `from`, face down (CH-10).
+    Discard {
+        count: u8,
+        #[cfg_attr(feature = "utoipa", schema(value_type = Vec<Card>))]
+        from: Hand<Card>,
+    },
+    /// The shooter's choice (CH-12).
+    Moon {
+        #[cfg_attr(feature = "utoipa", schema(value_type = Vec<MoonChoice>))]
+        choices: [MoonChoice; 2],
+    },
+}
+
+#[cfg(feature = "serde")]
+impl Legal {
+    fn described(&self) -> Described {
+        match self.0 {
             Options::Nothing => Described::Nothing,
             Options::Play(cards) => Described::Play { cards },
             Options::PassCards(sel) => Described::PassCards {
@@ -222,8 +232,39 @@ impl serde::Serialize for Legal {
             Options::Moon => Described::Moon {
                 choices: MoonChoice::ALL,
             },
-        };
-        described.serialize(s)
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Legal {
+    /// `{"prompt":"play","cards":[…]}`, `{"prompt":"pass_cards","count":3,"from":[…]}`,
+    /// `{"prompt":"discard","count":2,"from":[…]}`,
+    /// `{"prompt":"moon","choices":["subtract_own","add_to_others"]}`, `{"prompt":"none"}`.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&self.described(), s)
+    }
+}
+
+#[cfg(feature = "utoipa")]
+impl utoipa::PartialSchema for Legal {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        <Described as utoipa::PartialSchema>::schema()
+    }
+}
+
+#[cfg(feature = "utoipa")]
+impl utoipa::ToSchema for Legal {
+    fn name() -> std::borrow::Cow<'static, str> {
+        <Described as utoipa::ToSchema>::name()
+    }
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <Described as utoipa::ToSchema>::schemas(schemas);
     }
 }
 

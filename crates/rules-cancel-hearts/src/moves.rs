@@ -19,17 +19,24 @@ pub const PASS_COUNT: u32 = 3;
 /// does not matter and both copies of a card may be chosen).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsMove))]
 #[cfg_attr(
     feature = "serde",
     serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)
 )]
 pub enum Move {
     /// Choose the three cards to pass this round (CH-3).
-    PassCards { cards: Hand<Card> },
+    PassCards {
+        #[cfg_attr(feature = "utoipa", schema(value_type = Vec<Card>))]
+        cards: Hand<Card>,
+    },
     /// Lead or follow to the current trick (CH-4..CH-8).
     Play { card: Card },
     /// Put back as many cards as the kitty held, face down (CH-10).
-    Discard { cards: Hand<Card> },
+    Discard {
+        #[cfg_attr(feature = "utoipa", schema(value_type = Vec<Card>))]
+        cards: Hand<Card>,
+    },
     /// The shooter's choice after taking every scoring card (CH-12).
     Moon { choice: MoonChoice },
 }
@@ -49,6 +56,7 @@ impl Move {
 /// What a player who shot the moon does with the 26 (CH-12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = MoonChoice))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum MoonChoice {
     /// Subtract 26 from the shooter's own score.
@@ -73,6 +81,7 @@ impl fmt::Display for MoonChoice {
 /// Where this round's passes go (CH-3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = PassDirection))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PassDirection {
     Left,
@@ -131,6 +140,7 @@ impl fmt::Display for PassDirection {
 /// A round's number, 0 for the first round of the game (CH-3 counts from 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsRound))]
 #[cfg_attr(feature = "serde", serde(transparent))]
 pub struct Round(pub u32);
 
@@ -151,6 +161,7 @@ impl Round {
 /// Where a round stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsPhase))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case", tag = "name"))]
 pub enum Phase {
     /// Everyone still in `to_act` chooses three cards (CH-3).

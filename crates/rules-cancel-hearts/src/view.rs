@@ -18,6 +18,7 @@ use crate::moves::{MoonChoice, PassDirection, Phase, Round};
 /// the taker. A spectator sees only public facts; `Omniscient` everything.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsView))]
 pub struct View {
     pub config: Config,
     /// The seat looking, if the viewer is a player.
@@ -31,17 +32,21 @@ pub struct View {
     /// What the viewing seat is asked to do now: `pass_cards`, `play`, `discard`, `moon`.
     pub prompt: Option<&'static str>,
     /// The viewing seat's hand.
+    #[cfg_attr(feature = "utoipa", schema(value_type = Option<Vec<Card>>))]
     pub hand: Option<Hand<Card>>,
     /// Cards held by each seat.
     pub hand_sizes: Vec<u32>,
     /// Seats that still have to choose their pass (not what they choose).
     pub still_to_pass: SeatSet,
     /// The cards the viewing seat passed this round, once chosen.
+    #[cfg_attr(feature = "utoipa", schema(value_type = Option<Vec<Card>>))]
     pub passed: Option<Hand<Card>>,
     /// The cards the viewing seat received, once every pass is delivered.
+    #[cfg_attr(feature = "utoipa", schema(value_type = Option<Vec<Card>>))]
     pub received: Option<Hand<Card>>,
     pub kitty: KittyView,
     /// The viewing seat's own kitty discards (CH-10).
+    #[cfg_attr(feature = "utoipa", schema(value_type = Option<Vec<Card>>))]
     pub discards: Option<Hand<Card>>,
     /// Whether a heart or queen of spades has been played this round (CH-6).
     pub hearts_broken: bool,
@@ -50,8 +55,10 @@ pub struct View {
     /// The last trick that left the table (won, or set aside under CH-9).
     pub last_trick: Option<TrickView>,
     /// Tricks set aside under carry-over, waiting for a winner (CH-9); played face up.
+    #[cfg_attr(feature = "utoipa", schema(value_type = Vec<Card>))]
     pub set_aside: Hand<Card>,
     /// Cards each seat has won in tricks this round (face up; not discards).
+    #[cfg_attr(feature = "utoipa", schema(value_type = Vec<Vec<Card>>))]
     pub taken: Vec<Hand<Card>>,
     /// Points each seat holds this round, as far as this viewer may know:
     /// tricks won, plus the kitty discards for their owner and `Omniscient`.
@@ -68,29 +75,37 @@ pub struct View {
 /// The kitty: a count until taken; its cards only for the taker (CH-10, G-2).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsKittyView))]
 pub struct KittyView {
     pub size: u32,
     pub taken_by: Option<Seat>,
     /// Shown to the taker once taken, and to `Omniscient`.
+    #[cfg_attr(feature = "utoipa", schema(value_type = Option<Vec<Card>>))]
     pub cards: Option<Hand<Card>>,
 }
 
 /// Everything hidden from players, for `Viewer::Omniscient`.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsSecrets))]
 pub struct Secrets {
+    #[cfg_attr(feature = "utoipa", schema(value_type = Vec<Vec<Card>>))]
     pub hands: Vec<Hand<Card>>,
     /// What each seat passed this round; still in flight while `phase` is passing.
+    #[cfg_attr(feature = "utoipa", schema(value_type = Vec<Vec<Card>>))]
     pub passes: Vec<Hand<Card>>,
     /// The kitty while it lies on the table (empty once taken).
+    #[cfg_attr(feature = "utoipa", schema(value_type = Vec<Card>))]
     pub kitty: Hand<Card>,
     /// The kitty taker's discards.
+    #[cfg_attr(feature = "utoipa", schema(value_type = Vec<Card>))]
     pub discards: Hand<Card>,
 }
 
 /// A trick, with which cards cancel (CH-7).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsTrickView))]
 pub struct TrickView {
     pub leader: Seat,
     /// The suit led (`clubs`, `diamonds`, `hearts`, `spades`).
@@ -106,6 +121,7 @@ pub struct TrickView {
 
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsPlayView))]
 pub struct PlayView {
     pub seat: Seat,
     pub card: Card,
@@ -116,6 +132,7 @@ pub struct PlayView {
 /// One round of the score sheet.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsScoreSheetRow))]
 pub struct ScoreSheetRow {
     pub round: Round,
     pub dealer: Seat,
@@ -129,6 +146,7 @@ pub struct ScoreSheetRow {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = CancellationHeartsMoonRecord))]
 pub struct MoonRecord {
     pub shooter: Seat,
     pub choice: MoonChoice,

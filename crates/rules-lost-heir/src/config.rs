@@ -21,13 +21,17 @@ pub const MAX_TARGET: i32 = 10_000;
 /// defaults, unknown fields are refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirConfig))]
 #[cfg_attr(feature = "serde", serde(from = "ConfigRepr"))]
 pub struct Config {
     /// 2, 3 or 4 (LH-2).
     pub players: u8,
-    /// Seats 0+2 against 1+3; only with 4 players (LH-3).
+    /// Seats 0+2 against 1+3; only with 4 players (LH-3). Default: with 4 players.
+    #[cfg_attr(feature = "utoipa", schema(required = false))]
     pub partnerships: bool,
-    /// The score a side must reach to end the game (LH-3, LH-12).
+    /// The score a side must reach to end the game (LH-3, LH-12). Default:
+    /// 25 with partnerships, else 40.
+    #[cfg_attr(feature = "utoipa", schema(required = false))]
     pub target: i32,
 }
 

@@ -13,6 +13,7 @@ use crate::moves::{BidPoints, SuitLed};
 /// What a seat is asked to do (see [`Ruleset::prompt`](cards::Ruleset::prompt)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirPrompt))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Prompt {
     /// Bid or pass (LH-5).

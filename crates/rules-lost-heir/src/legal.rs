@@ -127,43 +127,90 @@ impl LegalMoves for Legal {
     }
 }
 
+/// The JSON form of [`Legal`]: what the seat is asked and its choices.
 #[cfg(feature = "serde")]
-impl serde::Serialize for Legal {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        #[derive(serde::Serialize)]
-        #[serde(tag = "prompt", rename_all = "snake_case")]
-        enum Repr {
-            None,
-            Bid {
-                can_pass: bool,
-                min_bid: Option<u8>,
-                max_bid: Option<u8>,
-            },
-            Decide {
-                moves: [&'static str; 2],
-            },
-            NameTrumps {
-                cities: [City; 4],
-            },
-            PlayCard {
-                cards: CardMask<HeirCard>,
-            },
-        }
+#[derive(serde::Serialize)]
+#[serde(tag = "prompt", rename_all = "snake_case")]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirLegal))]
+enum Described {
+    /// The seat need not act.
+    None,
+    /// Pass, or bid from `min_bid` to `max_bid` (both null when no bid is left, LH-5).
+    Bid {
+        can_pass: bool,
+        min_bid: Option<u8>,
+        max_bid: Option<u8>,
+    },
+    /// The dealer accepts or rejects the highest bid (LH-6).
+    Decide {
+        #[cfg_attr(feature = "utoipa", schema(value_type = Vec<DealerChoice>))]
+        moves: [DealerChoice; 2],
+    },
+    /// Name trumps: any city (LH-6, LH-7).
+    NameTrumps { cities: [City; 4] },
+    /// Play one of these cards (LH-8, LH-9).
+    PlayCard {
+        #[cfg_attr(feature = "utoipa", schema(value_type = Vec<HeirCard>))]
+        cards: CardMask<HeirCard>,
+    },
+}
+
+/// The dealer's two moves (LH-6), as `decide` lists them.
+#[cfg(feature = "serde")]
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirDealerChoice))]
+enum DealerChoice {
+    Accept,
+    Reject,
+}
+
+#[cfg(feature = "serde")]
+impl Legal {
+    fn described(&self) -> Described {
         let range = self.bid_range();
-        let repr = match self.0 {
-            Set::Nothing => Repr::None,
-            Set::Calls { .. } => Repr::Bid {
+        match self.0 {
+            Set::Nothing => Described::None,
+            Set::Calls { .. } => Described::Bid {
                 can_pass: true,
                 min_bid: range.map(|r| r.0.0),
                 max_bid: range.map(|r| r.1.0),
             },
-            Set::Decide => Repr::Decide {
-                moves: ["accept", "reject"],
+            Set::Decide => Described::Decide {
+                moves: [DealerChoice::Accept, DealerChoice::Reject],
             },
-            Set::NameTrumps => Repr::NameTrumps { cities: City::ALL },
-            Set::Play(cards) => Repr::PlayCard { cards },
-        };
-        serde::Serialize::serialize(&repr, s)
+            Set::NameTrumps => Described::NameTrumps { cities: City::ALL },
+            Set::Play(cards) => Described::PlayCard { cards },
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Legal {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&self.described(), s)
+    }
+}
+
+#[cfg(feature = "utoipa")]
+impl utoipa::PartialSchema for Legal {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        <Described as utoipa::PartialSchema>::schema()
+    }
+}
+
+#[cfg(feature = "utoipa")]
+impl utoipa::ToSchema for Legal {
+    fn name() -> std::borrow::Cow<'static, str> {
+        <Described as utoipa::ToSchema>::name()
+    }
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <Described as utoipa::ToSchema>::schemas(schemas);
     }
 }
 

@@ -11,6 +11,7 @@ use cards::heir::{City, HeirCard};
 /// checks the range (1 ..= tricks + 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = BidPoints))]
 #[cfg_attr(feature = "serde", serde(transparent))]
 pub struct BidPoints(pub u8);
 
@@ -33,6 +34,7 @@ impl fmt::Display for BidPoints {
 /// `{"type":"name_trumps","city":"toronto"}`, `{"type":"play","card":"toronto-mayor"}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirMove))]
 #[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "snake_case"))]
 pub enum Move {
     /// A non-dealer's bid (LH-5).
@@ -94,6 +96,7 @@ impl fmt::Display for Move {
 /// A non-dealer's one call in the bidding (LH-5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirCall))]
 #[cfg_attr(feature = "serde", serde(tag = "type", rename_all = "snake_case"))]
 pub enum Call {
     Bid { points: BidPoints },
@@ -103,6 +106,7 @@ pub enum Call {
 /// What the dealer did with the bidding (LH-6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirDecision))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Decision {
     /// The highest bidder names trumps; the dealer's side has a contract.
@@ -118,6 +122,7 @@ pub enum Decision {
 /// seats 0+2 and side 1 is seats 1+3. Serializes as its number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirSide))]
 #[cfg_attr(feature = "serde", serde(transparent))]
 pub struct Side(pub(crate) u8);
 
@@ -140,6 +145,7 @@ impl fmt::Display for Side {
 /// The points the dealer's side must take this round after accepting a bid (LH-6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirContract))]
 pub struct Contract {
     /// The side bound by it: the dealer's (a side index, see [`View::sides`](crate::View)).
     pub side: Side,
@@ -153,6 +159,7 @@ pub struct Contract {
 /// trumps (the trump city with the Lost Heir and the Wrong Boy, LH-7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirSuitLed))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum SuitLed {
     City(City),

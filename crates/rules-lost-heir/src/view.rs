@@ -20,6 +20,7 @@ use crate::moves::{BidPoints, Call, Contract, Decision, Side, SuitLed};
 /// A game as one viewer may see it. Serializes with snake_case fields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirView))]
 pub struct View {
     pub players: u8,
     pub partnerships: bool,
@@ -64,6 +65,7 @@ pub struct View {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirHighestBid))]
 pub struct HighestBid {
     pub seat: Seat,
     pub points: BidPoints,
@@ -71,6 +73,7 @@ pub struct HighestBid {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirTrickView))]
 pub struct TrickView {
     pub leader: Seat,
     pub plays: Vec<PlayView>,
@@ -78,6 +81,7 @@ pub struct TrickView {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirPlayView))]
 pub struct PlayView {
     pub seat: Seat,
     pub card: HeirCard,
@@ -85,6 +89,7 @@ pub struct PlayView {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirCompletedTrickView))]
 pub struct CompletedTrickView {
     /// The round it was played in.
     pub round: u32,
@@ -98,6 +103,7 @@ pub struct CompletedTrickView {
 /// A side: one player, or a partnership (LH-3).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirSideView))]
 pub struct SideView {
     pub side: Side,
     pub seats: Vec<Seat>,
@@ -113,6 +119,7 @@ pub struct SideView {
 /// One line of the score sheet: a finished round, by side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirRoundRecord))]
 pub struct RoundRecord {
     pub round: u32,
     pub dealer: Seat,

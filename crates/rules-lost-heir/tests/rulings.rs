@@ -929,7 +929,7 @@ fn g_2_a_seat_sees_its_own_hand_and_only_counts_of_the_others() {
         let all = game.view(Viewer::Omniscient).hands.unwrap();
         assert_eq!(
             all.iter().map(Vec::len).sum::<usize>() as u32,
-            (0..4).map(|s| game.hand(seat(s)).len()).sum()
+            (0..4).map(|s| game.hand(seat(s)).len()).sum::<u32>()
         );
         let to_act = game.turn().unwrap();
         let mv = game.legal_moves(to_act).random(&mut rng).unwrap();

@@ -32,7 +32,7 @@ pub const SCHEMA_VERSION: i32 = 1;
 
 /// One event of a game's log. Adjacently tagged so that its serde form is
 /// exactly the stored pair: `{"type": event_type, "payload": payload}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", content = "payload", rename_all = "snake_case")]
 pub enum GameEvent {
     SeatTaken(SeatTaken),
@@ -46,7 +46,7 @@ pub enum GameEvent {
 }
 
 /// A seat was filled: by a player, or (`player_id` null) by the server's bot.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatTaken {
     pub seat: u8,
@@ -55,7 +55,7 @@ pub struct SeatTaken {
 }
 
 /// A player gave up their seat before the game started.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatLeft {
     pub seat: u8,
@@ -63,7 +63,7 @@ pub struct SeatLeft {
 }
 
 /// Every seat was filled: the deal is final (`to_act`: who acts first).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GameStarted {
     pub seed_commitment: String,
@@ -76,12 +76,47 @@ pub struct GameStarted {
 #[serde(transparent)]
 pub struct MovePlayed(pub Value);
 
+/// Any kind's move (`Move`), or, to a viewer who may not see it, only its
+/// `type` (`RedactedMove`).
+impl utoipa::PartialSchema for MovePlayed {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::Ref;
+        utoipa::openapi::schema::AnyOfBuilder::new()
+            .item(Ref::from_schema_name("Move"))
+            .item(Ref::from_schema_name("RedactedMove"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for MovePlayed {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        let redacted = ObjectBuilder::new()
+            .property("type", ObjectBuilder::new().schema_type(Type::String))
+            .required("type")
+            .additional_properties(Some(
+                utoipa::openapi::schema::AdditionalProperties::FreeForm(false),
+            ))
+            .description(Some(
+                "A move the viewer may not see (another seat's pass or discard while the \
+                 game runs): only its `type`.",
+            ));
+        schemas.push(("RedactedMove".to_owned(), redacted.into()));
+    }
+}
+
 /// The end: the engine's outcome and everything the deal was made from,
 /// revealed (`docs/fairness.md`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GameFinished {
     /// The engine's outcome (the cards' result, replayable from the log).
+    #[schema(value_type = cards::Outcome)]
     pub outcome: Value,
     pub seed: String,
     pub entropy: Vec<Option<String>>,
@@ -94,7 +129,7 @@ pub struct GameFinished {
 }
 
 /// A player handed their seat to the server's bot, or took it back.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Autoplay {
     pub seat: u8,
@@ -103,7 +138,7 @@ pub struct Autoplay {
 
 /// A seat's move clock ran out; the server acts by `policy`. The bot's move
 /// follows as its own `move` event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeadlineExpired {
     pub seat: u8,
@@ -113,7 +148,7 @@ pub struct DeadlineExpired {
 /// An open game stayed unchanged for `ttl_secs` (the server's
 /// `OPEN_GAME_TTL_SECS` when it was closed): the server closed it, status
 /// `expired` (`games::expiry`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GameExpired {
     pub ttl_secs: u64,

@@ -103,12 +103,14 @@ impl GameStateResource {
 }))]
 pub struct YourTurn {
     pub game_id: String,
+    #[schema(value_type = super::GameKind)]
     pub kind: String,
     pub seat: u8,
     /// What is asked: the kind's prompt. Lost Heir: `bid`, `decide` (the
     /// dealer accepts or rejects), `name_trumps`, `play_card`; Cancellation
     /// Hearts: `pass_cards`, `play`, `discard`, `moon`. `get_legal_moves`
     /// lists the moves.
+    #[schema(schema_with = crate::openapi::nullable_prompt)]
     pub prompt: Option<String>,
     /// The game version this was read at (send as `If-Match` to be sure).
     pub version: i64,
@@ -146,8 +148,8 @@ pub struct GameNotice {
     pub seq: i64,
     /// That event's payload: `seat_taken` `{seat, player_id, bot}`;
     /// `game_started` `{seed_commitment, to_act}`; `game_over`
-    /// `{outcome, seed, forfeited?}`.
-    #[schema(value_type = Object)]
+    /// `{outcome, seed, entropy, dealing_seed, forfeited?}`.
+    #[schema(schema_with = crate::openapi::notice_payload)]
     pub event: Value,
 }
 

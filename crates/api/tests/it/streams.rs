@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::{Backend, Player, TestServer, random_move, rng, start, start_on};
+use crate::common::{Backend, Player, TestServer, contract, random_move, rng, start, start_on};
 use serde_json::{Value, json};
 
 /// One parsed Server-Sent Event.
@@ -21,6 +21,8 @@ struct SseEvent {
 struct Sse {
     response: reqwest::Response,
     buffer: Vec<u8>,
+    /// Which stream: each event's data is checked against the document.
+    stream: contract::Stream,
 }
 
 impl Sse {
@@ -41,6 +43,7 @@ impl Sse {
         Sse {
             response,
             buffer: Vec::new(),
+            stream: contract::Stream::of(path),
         }
     }
 
@@ -67,6 +70,7 @@ impl Sse {
                     }
                 }
                 if !event.event.is_empty() {
+                    contract::check_frame(self.stream, &event.event, &event.data);
                     return Some(event);
                 }
                 continue;

@@ -21,7 +21,7 @@ use crate::routes::{doc, if_match};
 #[utoipa::path(
     tag = "moves",
     operation_id = "post_move",
-    request_body(content = Object, description = "The move", example = json!({"type": "play", "card": "QS"})),
+    request_body(content = crate::openapi::AnyMove, description = "The move, of the game's kind", example = json!({"type": "play", "card": "QS"})),
     params(
         ("game_id" = String, Path, description = doc::GAME_ID),
         ("Idempotency-Key" = Option<String>, Header, description = doc::IDEMPOTENCY_KEY),

@@ -51,7 +51,7 @@ score: tricks 4 4 | points 6 4 | round 6 4 | totals 6 4\n";
         (status = 200, description = "The record",
             content(
                 (String = "text/plain", example = json!(EXAMPLE)),
-                (Object = "application/json"),
+                (game_record::GameRecord = "application/json"),
             )),
         (status = 400, description = "Bad query parameters", body = Problem, content_type = doc::PROBLEM),
         (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),

@@ -25,7 +25,8 @@ pub const TEXT: &str = "text/plain; charset=utf-8";
     "moves": 8,
     "viewer": "seat",
     "your_seat": 0,
-    "view": {"…": "the kind's view, as in get_game"}
+    // Replaced by a real view (`openapi::kinds::example_view`).
+    "view": {}
 }))]
 pub struct ReplayResource {
     pub game_id: String,
@@ -41,7 +42,7 @@ pub struct ReplayResource {
     pub viewer: ViewerKind,
     pub your_seat: Option<u8>,
     /// The kind's view of the game then (see `docs/rules/`).
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::openapi::game_view)]
     pub view: Value,
 }
 

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod contract;
+
 use std::ops::Deref;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -181,7 +183,7 @@ impl TestServer {
         body: Option<&Value>,
         headers: &[(&str, &str)],
     ) -> Answer {
-        let mut request = self.client.request(method, self.url(path));
+        let mut request = self.client.request(method.clone(), self.url(path));
         if let Some(token) = token {
             request = request.bearer_auth(token);
         }
@@ -196,6 +198,8 @@ impl TestServer {
         let headers = response.headers().clone();
         let text = response.text().await.expect("body read");
         let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+        let content_type = headers.get("content-type").and_then(|v| v.to_str().ok());
+        contract::check(&method, path, status.as_u16(), content_type, &text);
         Answer {
             status,
             headers,

@@ -11,6 +11,12 @@ use utoipa_actix_web::AppExt;
 
 use crate::error::Problem;
 
+mod kinds;
+mod shape;
+
+pub use kinds::AnyMove;
+use kinds::KindSchemas;
+
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -28,11 +34,13 @@ use crate::error::Problem;
     ),
     // Relative: the document describes whichever server serves it.
     servers((url = "/", description = "The server this document came from")),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &KindSchemas),
     components(schemas(
         Problem,
         crate::resources::GameResource,
         crate::resources::EventResource,
+        // Split into one `Event{Type}` per type by `shape::split_events`.
+        crate::db::event::GameEvent,
         crate::resources::streams::GameStateResource,
         crate::resources::streams::YourTurn,
         crate::resources::streams::GameNotice,
@@ -107,8 +115,8 @@ pub fn spec() -> utoipa::openapi::OpenApi {
 
 /// Documents on every operation the answers the server's guards may give
 /// to any request: 429 from the rate limit (not on health checks and
-/// metrics, which it never limits) and 503 when the database is down or the
-/// request ran out of time. Operations that already describe one keep theirs.
+/// metrics, which it never limits), 500 on a fault of its own and 503 when
+/// the database is down or the request ran out of time. Operations that already describe one keep theirs.
 fn add_guard_responses(api: &mut utoipa::openapi::OpenApi) {
     for (path, item) in api.paths.paths.iter_mut() {
         let limited = !crate::ops::rate_limit::EXEMPT.contains(&path.as_str());
@@ -130,6 +138,14 @@ fn add_guard_responses(api: &mut utoipa::openapi::OpenApi) {
                     )
                 });
             }
+            responses.entry("500".to_owned()).or_insert_with(|| {
+                problem_response(
+                    "A fault of the server's (`internal_error`), e.g. a stored value it \
+                     cannot read; the problem says nothing more, the server's log does \
+                     (quote `request_id`)",
+                    false,
+                )
+            });
             responses.entry("503".to_owned()).or_insert_with(|| {
                 problem_response(
                     "The database cannot be reached (`unavailable`) or the request ran out \
@@ -164,9 +180,85 @@ fn problem_response(
     response.build().into()
 }
 
-/// The document as checked in: pretty JSON and a final newline.
+/// The document as checked in and served: [`spec`] with the rewrites of
+/// `shape` (discriminated unions, the `Prompt` enum, one schema per event
+/// type), as pretty JSON with a final newline.
 pub fn spec_json() -> String {
-    let mut text = spec().to_pretty_json().unwrap_or_default();
+    let mut doc = serde_json::to_value(spec()).expect("the document is JSON");
+    let mut prompts = Vec::new();
+    for (name, tag) in kinds::discriminated() {
+        let tags = shape::discriminate(&mut doc, &name, tag);
+        if tag == "prompt" {
+            prompts.extend(tags);
+        }
+    }
+    shape::add_prompt_enum(&mut doc, &prompts);
+    for config in kinds::configs() {
+        shape::split_config(&mut doc, &config);
+    }
+    shape::merge_tagged_newtypes(&mut doc, "RecordEvent");
+    shape::discriminate(&mut doc, "RecordEvent", "event");
+    shape::drop_unreferenced(&mut doc, &["RecordMove", "RecordTrick"]);
+    shape::set_example(&mut doc, "ReplayResource", "view", kinds::example_view());
+    shape::split_events(&mut doc);
+    let mut text = serde_json::to_string_pretty(&doc).expect("the document is JSON");
     text.push('\n');
     text
+}
+
+/// A nullable `Prompt` (the enum `shape::add_prompt_enum` adds).
+pub(crate) fn nullable_prompt() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{OneOfBuilder, Type};
+    use utoipa::openapi::{ObjectBuilder, Ref};
+    OneOfBuilder::new()
+        .item(Ref::from_schema_name("Prompt"))
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .build()
+        .into()
+}
+
+/// The payload of a player-stream notice: its log event's.
+pub(crate) fn notice_payload() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::Ref;
+    use utoipa::openapi::schema::OneOfBuilder;
+    OneOfBuilder::new()
+        .item(Ref::from_schema_name("SeatTaken"))
+        .item(Ref::from_schema_name("GameStarted"))
+        .item(Ref::from_schema_name("GameFinished"))
+        .build()
+        .into()
+}
+
+fn reference(name: &str) -> utoipa::openapi::Ref {
+    utoipa::openapi::Ref::from_schema_name(name)
+}
+
+/// `GameConfig`, the kinds' configurations (`kinds::KindSchemas`).
+pub(crate) fn game_config() -> utoipa::openapi::Ref {
+    reference("GameConfig")
+}
+
+/// `GameConfigInput`, the kinds' configurations as requests give them.
+pub(crate) fn game_config_input() -> utoipa::openapi::Ref {
+    reference("GameConfigInput")
+}
+
+/// `GameView`, the kinds' views.
+pub(crate) fn game_view() -> utoipa::openapi::Ref {
+    reference("GameView")
+}
+
+/// `Legal`, the kinds' legal-move descriptions.
+pub(crate) fn legal() -> utoipa::openapi::Ref {
+    reference("Legal")
+}
+
+/// A list of moves, or null.
+pub(crate) fn moves_or_null() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+    OneOfBuilder::new()
+        .item(ArrayBuilder::new().items(reference("Move")))
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .build()
+        .into()
 }
