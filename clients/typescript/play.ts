@@ -189,7 +189,7 @@ async function main(): Promise<void> {
   const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${player.token}` } });
 
   const played = [
-    await playOne(api, "lost-heir", { players: 2, target: 40 }),
+    await playOne(api, "lost-heir", { players: 2, partnerships: false, target: 40 }),
     await playOne(api, "cancellation-hearts", { players: 6, target: 100, all_cancelled: "extend" }),
   ];
   const moves = played.reduce((n, p) => n + p.moves, 0);
