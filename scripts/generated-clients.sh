@@ -28,6 +28,8 @@ DOC=$(realpath "${OPENAPI_DOC:-openapi/openapi.json}")
 [ -n "${SKIP_BUILD:-}" ] || cargo build --locked -p api 2>&1 | tail -1
 for tool in curl node npm python3; do command -v $tool >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
 fail() { echo "generated clients: $*" >&2; exit 1; }
+# The generated package uses typing.Self and enum.StrEnum.
+python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || fail "needs Python 3.11 or later ($(python3 --version))"
 
 # ---- toolchains, installed under the target dir (again only when a lock changes)
 TS_DIR=$TARGET/clients-ts
@@ -48,7 +50,7 @@ fi
 TS_DIR=$(realpath "$TS_DIR"); PY_DIR=$(realpath "$PY_DIR")
 echo "   openapi-typescript $("$TS_DIR/node_modules/.bin/openapi-typescript" --version | grep -o '[0-9][0-9.]*' | head -1)," \
   "openapi-fetch $(node -p "require('$TS_DIR/node_modules/openapi-fetch/package.json').version")," \
-  "$("$TS_DIR/node_modules/.bin/tsc" --version);" \
+  "TypeScript $("$TS_DIR/node_modules/.bin/tsc" --version | grep -o "[0-9][0-9.]*");" \
   "openapi-python-client $("$PY_DIR/bin/openapi-python-client" --version | grep -o '[0-9][0-9.]*' | head -1)," \
   "$("$PY_DIR/bin/mypy" --version | cut -d' ' -f1-2)"
 

@@ -69,7 +69,6 @@ def must(what: str, expected: type[T], answer: object) -> T:
     raise ApiError(f"{what}: unexpected answer {answer!r}")
 
 
-
 def play_turn(client: AuthenticatedClient, game_id: str, legal: LegalMovesResource) -> str | None:
     """Makes one move for the caller's seat, chosen from the typed legal moves
     (or, when there are too many to list, built from `legal`); returns it as
@@ -114,6 +113,8 @@ def play_one(client: AuthenticatedClient, config: LostHeirConfig | CancellationH
     print(f"{kind}: game {game_id}, seat {created.your_seat}, config {json.dumps(created.config.to_dict())}")
     if created.your_seat != 0:
         raise ApiError(f"{kind}: the creator does not hold seat 0")
+    if created.kind != kind or created.config.to_dict() != config.to_dict():
+        raise ApiError(f"{kind}: created as {created.kind} {created.config.to_dict()}, not as asked")
 
     moves = 0
     while True:

@@ -113,6 +113,11 @@ function choose(legal: Legal, moves: Move[] | null | undefined): Move | undefine
   }
 }
 
+// JSON with sorted keys, to compare what was sent with what came back.
+function canonical(value: object): string {
+  return JSON.stringify(value, Object.keys(value).sort());
+}
+
 interface Played {
   kind: GameKind;
   moves: number;
@@ -129,6 +134,9 @@ async function playOne(api: Client, kind: GameKind, config: CreateGame["config"]
   const path = { game_id: gameId };
   console.log(`${kind}: game ${gameId}, seat ${created.your_seat ?? "none"}, config ${JSON.stringify(created.config)}`);
   if (created.your_seat !== 0) throw new ApiError(`${kind}: the creator does not hold seat 0`);
+  if (created.kind !== kind || canonical(created.config) !== canonical(config)) {
+    throw new ApiError(`${kind}: created as ${created.kind} ${JSON.stringify(created.config)}, not as asked`);
+  }
 
   let moves = 0;
   for (;;) {
