@@ -67,9 +67,14 @@ echo "== generate: openapi-typescript, openapi-python-client ($(basename "$DOC")
 (cd "$PY_SRC" && PATH=$PY_DIR/bin:$PATH openapi-python-client generate --path "$DOC" \
    --output-path cardgames_client --meta none --config "$REPO/clients/python/generator.yaml") \
   >"$PY_SRC/generate.log" 2>&1 || { cat "$PY_SRC/generate.log"; fail "openapi-python-client failed"; }
-# Warnings name what the generator skipped; they are shown, and the type
-# check below fails if anything the program uses is missing.
+# Its warnings name what it skipped, and it still exits 0 (a schema it cannot
+# parse can drop whole operations, e.g. post_move). One is known and harmless
+# here: import_record's text/plain body (it keeps the JSON one). Any other
+# fails the run.
 grep -E '^WARNING' "$PY_SRC/generate.log" | sed 's/^/   openapi-python-client: /' || true
+if grep -E '^(WARNING|Unable to)' "$PY_SRC/generate.log" | grep -vxq 'WARNING parsing POST /v1/records within records\.'; then
+  cat "$PY_SRC/generate.log"; fail "openapi-python-client skipped parts of the document (above)"
+fi
 echo "   typescript: $(grep -c . "$TS_SRC/generated/api.d.ts") lines of types;" \
   "python: $(find "$PY_SRC/cardgames_client/models" -name '*.py' ! -name '__init__.py' | wc -l) models," \
   "$(find "$PY_SRC/cardgames_client/api" -name '*.py' ! -name '__init__.py' | wc -l) operations"
