@@ -167,11 +167,11 @@ echo "== the Python client plays (python play.py)"
 (cd "$PY_SRC" && PYTHONDONTWRITEBYTECODE=1 timeout 300 "$PY_DIR/bin/python" play.py) | tee "$OUT/py.out" \
   || fail "the Python client failed"
 
-summary() {  # LABEL FILE: "N games played, M moves made, K verified"
-  grep -o '[0-9]* games played, [0-9]* moves made, [0-9]* verified' "$2" | tail -1 | sed "s/^/   $1: /"
+summary() {  # LABEL FILE: "N games played, M moves made (T with the bots'), K verified"
+  grep -o "[0-9]* games played, [0-9]* moves made ([0-9]* with the bots'), [0-9]* verified" "$2" | tail -1 | sed "s/^/   $1: /"
 }
 echo "== summary"
 summary typescript "$OUT/ts.out"; summary python "$OUT/py.out"
-grep -q '2 games played, [0-9]* moves made, 2 verified' "$OUT/ts.out" || fail "the TypeScript client's summary is missing"
-grep -q '2 games played, [0-9]* moves made, 2 verified' "$OUT/py.out" || fail "the Python client's summary is missing"
+grep -q "2 games played, [0-9]* moves made ([0-9]* with the bots'), 2 verified" "$OUT/ts.out" || fail "the TypeScript client's summary is missing"
+grep -q "2 games played, [0-9]* moves made ([0-9]* with the bots'), 2 verified" "$OUT/py.out" || fail "the Python client's summary is missing"
 echo "generated clients: PASS"

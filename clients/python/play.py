@@ -179,7 +179,8 @@ def main() -> int:
         print(f"python client: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     moves = sum(p.moves for p in played)
-    print(f"python client: {len(played)} games played, {moves} moves made, {len(played)} verified")
+    replayed = sum(p.replayed for p in played)
+    print(f"python client: {len(played)} games played, {moves} moves made ({replayed} with the bots'), {len(played)} verified")
     return 0
 
 

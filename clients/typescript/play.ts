@@ -201,7 +201,10 @@ async function main(): Promise<void> {
     await playOne(api, "cancellation-hearts", { players: 6, target: 100, all_cancelled: "extend" }),
   ];
   const moves = played.reduce((n, p) => n + p.moves, 0);
-  console.log(`typescript client: ${played.length} games played, ${moves} moves made, ${played.length} verified`);
+  const replayed = played.reduce((n, p) => n + p.replayed, 0);
+  console.log(
+    `typescript client: ${played.length} games played, ${moves} moves made (${replayed} with the bots'), ${played.length} verified`,
+  );
 }
 
 main().catch((e: unknown) => {
