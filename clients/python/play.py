@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import sys
 import time
 from dataclasses import dataclass
@@ -31,14 +30,15 @@ from cardgames_client.api.players import register_player
 from cardgames_client.api.records import export_record, verify_game
 from cardgames_client.api.streams import wait_events
 from cardgames_client.models import (
-    CancellationHeartsConfig,
+    CancellationHeartsConfigInput,
     CancellationHeartsMoveDiscard,
     CancellationHeartsMovePassCards,
     CreateGameRequest,
     EventPage,
+    GameRecord,
     GameResource,
     LegalMovesResource,
-    LostHeirConfig,
+    LostHeirConfigInput,
     MoveAccepted,
     PlayerCreated,
     Problem,
@@ -104,8 +104,8 @@ class Played:
     replayed: int
 
 
-def play_one(client: AuthenticatedClient, config: LostHeirConfig | CancellationHeartsConfig) -> Played:
-    kind: GameKindName = "lost-heir" if isinstance(config, LostHeirConfig) else "cancellation-hearts"
+def play_one(client: AuthenticatedClient, config: LostHeirConfigInput | CancellationHeartsConfigInput) -> Played:
+    kind: GameKindName = "lost-heir" if isinstance(config, LostHeirConfigInput) else "cancellation-hearts"
     seats: list[SeatSpec] = ["open" if seat == 0 else "bot" for seat in range(config.players)]
     request = CreateGameRequest(kind=kind, config=config, seats=seats, take_seat=0)
     created = must(f"create_game {kind}", GameResource, create_game.sync(client=client, body=request))
@@ -141,13 +141,14 @@ def play_one(client: AuthenticatedClient, config: LostHeirConfig | CancellationH
     if not isinstance(game.seed, str):
         raise ApiError(f"{kind}: no seed revealed at the end")
 
-    record = must("export_record", str, export_record.sync(game_id, client=client, format_="text"))
-    lines = record.split("\n")
-    for line in ['[Format "cardgames-record 1"]', f'[Kind "{kind}"]', f'[Seed "{game.seed}"]']:
-        if line not in lines:
-            raise ApiError(f"{kind}: the record has no line {line}")
-    if not re.search(r'^\[Result "winners [0-9 ]+; scores [-0-9 ]+"\]$', record, re.M):
+    # The JSON form, typed by the document (the TypeScript program reads the text form).
+    record = must("export_record", GameRecord, export_record.sync(game_id, client=client, format_="json"))
+    if record.kind != kind or record.seed != game.seed:
+        raise ApiError(f"{kind}: the record is of {record.kind} with seed {record.seed}")
+    if isinstance(record.result, Unset) or record.result is None or not record.result.winners:
         raise ApiError(f"{kind}: the record has no final result")
+    if record.config.to_dict() != config.to_dict():
+        raise ApiError(f"{kind}: the record's config is {record.config.to_dict()}")
 
     report = must("verify_game", VerifyReport, verify_game.sync(game_id, client=client))
     if not report.ok or report.problems:
@@ -158,7 +159,7 @@ def play_one(client: AuthenticatedClient, config: LostHeirConfig | CancellationH
     if replayed < moves:
         raise ApiError(f"{kind}: verify replayed {replayed} moves, seat 0 alone made {moves}")
     rounds = report.rounds if isinstance(report.rounds, int) else "?"
-    print(f"{kind}: record {len(lines)} lines; verify ok: {rounds} rounds, {replayed} moves replayed")
+    print(f"{kind}: record of {len(record.rounds)} rounds; verify ok: {rounds} rounds, {replayed} moves replayed")
     return Played(kind, moves, replayed)
 
 
@@ -172,8 +173,8 @@ def main() -> int:
         player = must("register_player", PlayerCreated, register_player.sync(client=anonymous, body=body))
         client = AuthenticatedClient(base_url=BASE_URL, token=player.token, raise_on_unexpected_status=True)
         played = [
-            play_one(client, LostHeirConfig(players=2, partnerships=False, target=40)),
-            play_one(client, CancellationHeartsConfig(players=6, target=100, all_cancelled="extend")),
+            play_one(client, LostHeirConfigInput(players=2, partnerships=False, target=40)),
+            play_one(client, CancellationHeartsConfigInput(players=6, target=100, all_cancelled="extend")),
         ]
     except (ApiError, errors.UnexpectedStatus, httpx.HTTPError) as e:
         print(f"python client: {type(e).__name__}: {e}", file=sys.stderr)
