@@ -42,6 +42,7 @@ pub struct Problem {
     /// What went wrong with this request, in words.
     pub detail: String,
     /// A stable machine-readable code, e.g. `not_your_turn`, `must_follow_suit`.
+    #[schema(schema_with = crate::openapi::problem_code)]
     pub code: String,
     /// The ruling (`LH-9`, `CH-6`, `G-3` …) that refused the move, if a rule did.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -56,6 +57,73 @@ pub struct Problem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
 }
+
+/// Every problem code the api itself answers (the engines' rule and
+/// configuration codes and the records' are listed where they are made).
+/// The document's `ProblemCode` enum is these and those; a test reads the
+/// sources for codes missing here.
+pub const API_CODES: &[&str] = &[
+    "already_seated",
+    "bad_commitment",
+    "bad_cursor",
+    "bad_deadline",
+    "bad_idempotency_key",
+    "bad_if_match",
+    "bad_last_event_id",
+    "bad_path",
+    "bad_query",
+    "bad_request",
+    "bid_out_of_range",
+    "body_too_large",
+    "contention",
+    "cors_origin_not_allowed",
+    "entropy_too_long",
+    "entropy_without_seat",
+    "game_expired",
+    "game_not_finished",
+    "game_not_found",
+    "game_not_open",
+    "game_not_started",
+    "game_over",
+    "game_started",
+    "http_error",
+    "idempotency_key_in_flight",
+    "idempotency_key_reused",
+    "idempotency_key_used",
+    "internal_error",
+    "invalid_body",
+    "invalid_config",
+    "invalid_display_name",
+    "invalid_entropy",
+    "invalid_record",
+    "invalid_token",
+    "malformed_body",
+    "malformed_json",
+    "malformed_move",
+    "method_not_allowed",
+    "metrics_token",
+    "missing_token",
+    "no_open_seat",
+    "no_route",
+    "no_such_seat",
+    "not_seated",
+    "not_your_turn",
+    "rate_limited",
+    "record_bad_time",
+    "record_unfinished",
+    "seat_count_mismatch",
+    "seat_forfeited",
+    "seat_is_bot",
+    "seat_taken",
+    "timeout",
+    "token_expired",
+    "token_revoked",
+    "unavailable",
+    "unknown_kind",
+    "unknown_player",
+    "unsupported_media_type",
+    "version_mismatch",
+];
 
 /// The prefix of problem type URIs (RFC 9457 allows a non-dereferenceable URI).
 pub const PROBLEM_BASE: &str = "urn:cards:problem:";
@@ -529,5 +597,105 @@ mod tests {
     fn in_flight_has_retry_after() {
         let response = ApiError::from(ServiceError::IdempotencyKeyInFlight).error_response();
         assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "1");
+    }
+}
+
+#[cfg(test)]
+mod code_list {
+    use super::API_CODES;
+
+    /// The string literals that follow `marker` in `text`, skipping
+    /// whitespace and (for `new(`) a first argument.
+    fn literals_after<'a>(text: &'a str, marker: &str, skip_first: bool) -> Vec<&'a str> {
+        let mut found = Vec::new();
+        for (at, _) in text.match_indices(marker) {
+            let mut rest = text[at + marker.len()..].trim_start();
+            if skip_first {
+                let Some(comma) = rest.find(',') else {
+                    continue;
+                };
+                rest = rest[comma + 1..].trim_start();
+            }
+            let Some(literal) = rest.strip_prefix('"') else {
+                continue;
+            };
+            let Some(end) = literal.find('"') else {
+                continue;
+            };
+            let code = &literal[..end];
+            if !code.is_empty() && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
+                found.push(code);
+            }
+        }
+        found
+    }
+
+    fn sources(dir: &std::path::Path, into: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                sources(&path, into);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                // Tests make up codes of their own.
+                let text = text.split("#[cfg(test)]").next().unwrap_or("").to_owned();
+                into.push((path.display().to_string(), text));
+            }
+        }
+    }
+
+    /// Every code the sources hand to a problem constructor is in
+    /// `API_CODES` (or an engine's or the records' list), so the document's
+    /// enum is complete. The strict checks of every answer in the
+    /// integration tests catch what this scan cannot see.
+    #[test]
+    fn every_code_in_the_sources_is_listed() {
+        let mut files = Vec::new();
+        sources(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        let constructors = [
+            "bad_request(",
+            "unauthorized(",
+            "forbidden(",
+            "not_found(",
+            "conflict(",
+            "unprocessable(",
+            "invalid(",
+            "refusal(",
+            "code: ",
+        ];
+        let mut missing = Vec::new();
+        let mut seen = 0;
+        for (path, text) in &files {
+            let mut codes: Vec<&str> = constructors
+                .iter()
+                .flat_map(|c| literals_after(text, c, false))
+                .collect();
+            codes.extend(literals_after(text, "Self::new(", true));
+            codes.extend(literals_after(text, "ApiError::new(", true));
+            codes.extend(literals_after(text, "printable(", true));
+            codes.extend(literals_after(text, "=> (\"", false));
+            seen += codes.len();
+            for code in codes {
+                if !crate::openapi::problem_codes().contains(&code) {
+                    missing.push(format!("{code} ({path})"));
+                }
+            }
+        }
+        assert!(seen > 50, "the scan finds the constructors ({seen} codes)");
+        assert!(
+            missing.is_empty(),
+            "codes missing from API_CODES: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn listed_once_each() {
+        let mut sorted = API_CODES.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), API_CODES.len());
     }
 }

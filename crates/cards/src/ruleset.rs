@@ -29,6 +29,9 @@ pub enum Visibility {
 
 /// A refused move or configuration: one variant per broken rule.
 pub trait RuleViolation: std::error::Error {
+    /// Every code [`RuleViolation::code`] may answer, once each (the api's
+    /// document lists them as problem codes).
+    const CODES: &'static [&'static str];
     /// A stable, machine-readable code such as `must_follow_suit`.
     fn code(&self) -> &'static str;
     /// The ruling that refused it (`"LH-9"`, `"CH-6"`, `"G-3"` …), if one did.

@@ -213,6 +213,17 @@ pub enum ConfigError {
 }
 
 impl RuleViolation for ConfigError {
+    const CODES: &'static [&'static str] = &[
+        "player_count",
+        "target_not_positive",
+        "no_such_dealer",
+        "deal_hand_count",
+        "deal_hand_size",
+        "deal_kitty_size",
+        "deal_not_two_decks",
+        "deal_score_count",
+    ];
+
     fn code(&self) -> &'static str {
         match self {
             ConfigError::PlayerCount { .. } => "player_count",
@@ -233,5 +244,40 @@ impl RuleViolation for ConfigError {
             ConfigError::ScoreCount { .. } => None,
             _ => Some("CH-1"),
         }
+    }
+}
+
+#[cfg(test)]
+mod code_list {
+    use super::*;
+
+    #[test]
+    fn codes_lists_every_variant_once() {
+        let seat = Seat::new(0);
+        let every = [
+            ConfigError::PlayerCount { players: 5 },
+            ConfigError::TargetNotPositive { target: 0 },
+            ConfigError::NoSuchDealer { dealer: seat },
+            ConfigError::HandCount {
+                expected: 6,
+                got: 5,
+            },
+            ConfigError::HandSize {
+                seat,
+                expected: 17,
+                got: 16,
+            },
+            ConfigError::KittySize {
+                expected: 2,
+                got: 1,
+            },
+            ConfigError::NotTwoDecks,
+            ConfigError::ScoreCount {
+                expected: 6,
+                got: 5,
+            },
+        ];
+        let codes: Vec<&str> = every.iter().map(RuleViolation::code).collect();
+        assert_eq!(codes, ConfigError::CODES);
     }
 }

@@ -74,6 +74,25 @@ pub enum RuleError {
 }
 
 impl RuleViolation for RuleError {
+    const CODES: &'static [&'static str] = &[
+        "game_over",
+        "no_such_seat",
+        "wrong_phase",
+        "not_your_turn",
+        "no_pass_this_round",
+        "already_passed",
+        "must_pass_three",
+        "card_not_in_hand",
+        "cards_not_in_hand",
+        "must_lead_two_of_clubs",
+        "must_lead_lowest_club",
+        "must_follow_suit",
+        "no_points_on_first_trick",
+        "hearts_not_broken",
+        "wrong_discard_count",
+        "not_the_shooter",
+    ];
+
     fn code(&self) -> &'static str {
         match self {
             RuleError::GameOver => "game_over",
@@ -144,6 +163,12 @@ mod tests {
             },
             RuleError::NotTheShooter,
         ]
+    }
+
+    #[test]
+    fn codes_lists_every_variant_once() {
+        let codes: Vec<&str> = every_error().iter().map(RuleViolation::code).collect();
+        assert_eq!(codes, RuleError::CODES);
     }
 
     #[test]

@@ -174,6 +174,17 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl RuleViolation for ConfigError {
+    const CODES: &'static [&'static str] = &[
+        "player_count",
+        "partnerships_need_four_players",
+        "target_out_of_range",
+        "wrong_number_of_hands",
+        "wrong_hand_size",
+        "not_the_deck",
+        "no_such_seat",
+        "wrong_scores",
+    ];
+
     fn code(&self) -> &'static str {
         match self {
             ConfigError::PlayerCount { .. } => "player_count",
@@ -232,5 +243,34 @@ mod tests {
             Config::new(2).with_target(0).validate(),
             Err(ConfigError::TargetOutOfRange { target: 0 })
         );
+    }
+}
+
+#[cfg(test)]
+mod code_list {
+    use super::*;
+
+    #[test]
+    fn codes_lists_every_variant_once() {
+        let seat = Seat::new(0);
+        let every = [
+            ConfigError::PlayerCount { players: 5 },
+            ConfigError::PartnershipsNeedFourPlayers { players: 2 },
+            ConfigError::TargetOutOfRange { target: 0 },
+            ConfigError::WrongNumberOfHands {
+                expected: 2,
+                got: 3,
+            },
+            ConfigError::WrongHandSize {
+                seat,
+                expected: 16,
+                got: 15,
+            },
+            ConfigError::NotTheDeck,
+            ConfigError::NoSuchSeat { seat },
+            ConfigError::WrongScores,
+        ];
+        let codes: Vec<&str> = every.iter().map(RuleViolation::code).collect();
+        assert_eq!(codes, ConfigError::CODES);
     }
 }

@@ -147,6 +147,22 @@ impl fmt::Display for RuleError {
 impl std::error::Error for RuleError {}
 
 impl RuleViolation for RuleError {
+    const CODES: &'static [&'static str] = &[
+        "game_over",
+        "no_such_seat",
+        "not_your_turn",
+        "wrong_phase",
+        "bid_too_low",
+        "bid_out_of_range",
+        "dealer_may_not_bid",
+        "only_dealer_decides",
+        "wrong_person_naming_trumps",
+        "must_follow_suit",
+        "may_not_lead_blank",
+        "blank_only_when_void",
+        "card_not_in_hand",
+    ];
+
     fn code(&self) -> &'static str {
         match self {
             RuleError::GameOver => "game_over",
@@ -181,5 +197,47 @@ impl RuleViolation for RuleError {
             RuleError::MayNotLeadBlank => "LH-8",
             RuleError::MustFollowSuit { .. } | RuleError::BlankOnlyWhenVoid { .. } => "LH-9",
         })
+    }
+}
+
+#[cfg(test)]
+mod code_list {
+    use super::*;
+    use cards::heir::City;
+
+    #[test]
+    fn codes_lists_every_variant_once() {
+        let seat = Seat::new(1);
+        let suit = SuitLed::City(City::Toronto);
+        let every = [
+            RuleError::GameOver,
+            RuleError::NoSuchSeat { seat },
+            RuleError::NotYourTurn {
+                to_act: seat,
+                prompt: Prompt::Bid,
+            },
+            RuleError::WrongPhase {
+                attempted: "bid",
+                prompt: Prompt::PlayCard,
+            },
+            RuleError::BidTooLow {
+                highest: BidPoints(4),
+            },
+            RuleError::BidOutOfRange {
+                points: BidPoints(40),
+                max: 13,
+            },
+            RuleError::DealerMayNotBid,
+            RuleError::OnlyDealerDecides { dealer: seat },
+            RuleError::WrongPersonNamingTrumps { namer: seat },
+            RuleError::MustFollowSuit { suit },
+            RuleError::MayNotLeadBlank,
+            RuleError::BlankOnlyWhenVoid { suit },
+            RuleError::CardNotInHand {
+                card: HeirCard::Blank,
+            },
+        ];
+        let codes: Vec<&str> = every.iter().map(RuleViolation::code).collect();
+        assert_eq!(codes, RuleError::CODES);
     }
 }

@@ -90,6 +90,19 @@ pub fn record_time(time: DateTime<Utc>) -> String {
 
 /// The record library's code for a refused record: the engine's code for
 /// an illegal move, else the kind of problem.
+/// The codes of [`problem_code`] that are not an engine's (those are the
+/// kinds' `RuleViolation::CODES`).
+pub const RECORD_CODES: &[&str] = &[
+    "record_syntax",
+    "record_missing_tag",
+    "record_bad_setup",
+    "bad_commitment",
+    "deal_mismatch",
+    "trick_mismatch",
+    "score_mismatch",
+    "record_mismatch",
+];
+
 pub fn problem_code(problem: &game_record::Problem) -> (String, Option<String>) {
     use game_record::Problem as P;
     let code = match problem {

@@ -113,6 +113,9 @@ impl Modify for KindSchemas {
             (NO_VIEW, no_view.into()),
         ];
         let components = openapi.components.get_or_insert_with(Default::default);
+        components
+            .schemas
+            .insert("ProblemCode".to_owned(), problem_code_enum());
         for (name, schema) in unions {
             components.schemas.insert(name.to_owned(), schema);
         }
@@ -186,4 +189,46 @@ pub(super) fn example_view() -> serde_json::Value {
         .expect("a two-player game is valid");
     let seat = Seat::new(0);
     serde_json::to_value(game.view(Viewer::Seat(seat))).expect("views serialize")
+}
+
+macro_rules! engine_codes {
+    ($($(#[$doc:meta])* $variant:ident = $title:literal, $engine:ty;)*) => {
+        /// Every kind's refusal codes: its moves' and its configurations'.
+        fn engine_codes() -> Vec<&'static str> {
+            use cards::RuleViolation;
+            let mut codes = Vec::new();
+            $(
+                codes.extend(<<$engine as cards::Ruleset>::Error as RuleViolation>::CODES);
+                codes.extend(<<$engine as cards::Ruleset>::ConfigError as RuleViolation>::CODES);
+            )*
+            codes
+        }
+    };
+}
+
+game_record::for_each_kind!(engine_codes);
+
+/// Every problem code the server may answer, sorted, once each: the api's
+/// own, the records', and every kind's rule and configuration codes.
+pub fn problem_codes() -> Vec<&'static str> {
+    let mut codes: Vec<&'static str> = crate::error::API_CODES
+        .iter()
+        .chain(crate::games::records::RECORD_CODES)
+        .copied()
+        .chain(engine_codes())
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    codes
+}
+
+fn problem_code_enum() -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(problem_codes()))
+        .description(Some(
+            "A problem's stable code: the api's own, a record's, or a kind's refusal of a \
+             move or configuration (then `rule` names the ruling).",
+        ))
+        .into()
 }

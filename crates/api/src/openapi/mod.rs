@@ -14,8 +14,8 @@ use crate::error::Problem;
 mod kinds;
 mod shape;
 
-pub use kinds::AnyMove;
 use kinds::KindSchemas;
+pub use kinds::{AnyMove, problem_codes};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -201,6 +201,8 @@ pub fn spec_json() -> String {
     shape::drop_unreferenced(&mut doc, &["RecordMove", "RecordTrick"]);
     shape::set_example(&mut doc, "ReplayResource", "view", kinds::example_view());
     shape::split_events(&mut doc);
+    shape::problem_examples(&mut doc, &problem_codes());
+    shape::plain_descriptions(&mut doc);
     let mut text = serde_json::to_string_pretty(&doc).expect("the document is JSON");
     text.push('\n');
     text
@@ -241,6 +243,11 @@ pub(crate) fn game_config() -> utoipa::openapi::Ref {
 /// `GameConfigInput`, the kinds' configurations as requests give them.
 pub(crate) fn game_config_input() -> utoipa::openapi::Ref {
     reference("GameConfigInput")
+}
+
+/// `ProblemCode`, every code a problem may carry.
+pub(crate) fn problem_code() -> utoipa::openapi::Ref {
+    reference("ProblemCode")
 }
 
 /// `GameView`, the kinds' views.

@@ -144,6 +144,149 @@ pub(super) fn set_example(doc: &mut Value, name: &str, property: &str, value: Va
     example[property] = value;
 }
 
+/// Gives every problem response its own example: its status, a code it
+/// may answer (named in its description, else the usual one for the
+/// status), the description as the detail. Without it each would show the
+/// `Problem` schema's one example (a 422), even under a 404.
+pub(super) fn problem_examples(doc: &mut Value, codes: &[&str]) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for operation in paths.values_mut().filter_map(Value::as_object_mut) {
+        for op in operation.values_mut() {
+            let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
+                continue;
+            };
+            for (status, response) in responses.iter_mut() {
+                let Ok(status) = status.parse::<u16>() else {
+                    continue;
+                };
+                let description = response["description"].as_str().unwrap_or("").to_owned();
+                let Some(media) = response.pointer_mut("/content/application~1problem+json") else {
+                    continue;
+                };
+                media["example"] = problem_example(status, &description, codes);
+            }
+        }
+    }
+}
+
+fn problem_example(status: u16, description: &str, codes: &[&str]) -> Value {
+    let code = code_for(status, description, codes);
+    let title = actix_web::http::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or("Error");
+    let detail = description;
+    json!({
+        "type": format!("{}{code}", crate::error::PROBLEM_BASE),
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+    })
+}
+
+/// A code for an example: the first known code the description names in
+/// backticks, else one its words point at, else the status's usual one.
+fn code_for<'a>(status: u16, description: &str, codes: &[&'a str]) -> &'a str {
+    let named = description
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .find_map(|word| codes.iter().find(|c| **c == word));
+    if let Some(code) = named {
+        return code;
+    }
+    let lower = description.to_lowercase();
+    let hints: [(&str, &str); 14] = [
+        ("no seat", "not_seated"),
+        ("seat taken", "seat_taken"),
+        ("already seated", "already_seated"),
+        ("not your turn", "not_your_turn"),
+        ("has started", "game_started"),
+        ("not started", "game_not_started"),
+        ("is over", "game_over"),
+        ("secret", "game_not_finished"),
+        ("no such seat", "no_such_seat"),
+        ("not json", "malformed_json"),
+        ("query", "bad_query"),
+        ("cursor", "bad_query"),
+        ("kind", "unknown_kind"),
+        ("display name", "invalid_display_name"),
+    ];
+    let hinted = hints
+        .iter()
+        .find(|(words, _)| lower.contains(words))
+        .map(|(_, code)| *code);
+    let usual = match status {
+        400 => "malformed_json",
+        401 => "missing_token",
+        403 => "not_seated",
+        404 => "game_not_found",
+        409 => "not_your_turn",
+        412 => "version_mismatch",
+        413 => "body_too_large",
+        415 => "unsupported_media_type",
+        422 => "invalid_record",
+        429 => "rate_limited",
+        503 => "unavailable",
+        _ => "internal_error",
+    };
+    let code = hinted.unwrap_or(usual);
+    codes
+        .iter()
+        .find(|c| **c == code)
+        .copied()
+        .unwrap_or("internal_error")
+}
+
+/// Descriptions that came from rustdoc read as plain Markdown: intra-doc
+/// links lose their targets (`[`Config::new`](x)` and `[`Hand`]` become
+/// `` `Config::new` `` and `` `Hand` ``) and the engines' notes on their
+/// cargo features go.
+pub(super) fn plain_descriptions(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            for (key, child) in object.iter_mut() {
+                match child {
+                    Value::String(text) if key == "description" => *text = plain(text),
+                    _ => plain_descriptions(child),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(plain_descriptions),
+        _ => {}
+    }
+}
+
+fn plain(text: &str) -> String {
+    let text = text
+        .replace("JSON (behind the `serde` feature): ", "JSON: ")
+        .replace("JSON (with the `serde` feature): ", "JSON: ");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find("[`") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        let Some(close) = after.find("`]") else {
+            out.push_str(&rest[start..]);
+            return out;
+        };
+        out.push_str(&after[..close + 1]);
+        rest = &after[close + 2..];
+        // Drop a link target: `(path)` right after the brackets.
+        if rest.starts_with('(')
+            && let Some(end) = rest.find(')')
+        {
+            rest = &rest[end + 1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The `Prompt` enum: every prompt the kinds' legal-move descriptions name
 /// (but `none`, which is the absence of one).
 pub(super) fn add_prompt_enum(doc: &mut Value, prompts: &[String]) {
@@ -212,6 +355,17 @@ pub(super) fn split_events(doc: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rustdoc_links_read_as_code() {
+        assert_eq!(
+            plain(
+                "see [`Config::new`](crate::Config) and [`Hand`]s; JSON (behind the `serde` feature): x"
+            ),
+            "see `Config::new` and `Hand`s; JSON: x"
+        );
+        assert_eq!(plain("a [b] c"), "a [b] c");
+    }
 
     #[test]
     fn tags_become_component_names() {

@@ -55,10 +55,9 @@ async fn body_and_extractor_errors(ts: &TestServer) {
     };
     let send = |req: reqwest::RequestBuilder| async move {
         let r = req.send().await.unwrap();
-        let status = r.status().as_u16();
-        let ct = r.headers()["content-type"].to_str().unwrap().to_owned();
-        let json: Value = r.json().await.unwrap();
-        (status, ct, json)
+        let a = crate::common::read_answer(&reqwest::Method::POST, "/v1/players", r).await;
+        let ct = a.header("content-type").unwrap().to_owned();
+        (a.status.as_u16(), ct, a.json)
     };
     let (status, ct, json) = send(raw("{\"display_name\":", "application/json")).await;
     assert_eq!(

@@ -7,6 +7,7 @@ mod common;
 mod audit;
 mod auth;
 mod concurrency;
+mod contract;
 mod cors;
 mod e2e;
 mod errors;

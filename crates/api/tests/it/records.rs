@@ -20,23 +20,14 @@ async fn send(
 ) -> Answer {
     let mut request = ts
         .client
-        .request(method, ts.url(path))
+        .request(method.clone(), ts.url(path))
         .header("content-type", content_type)
         .body(body);
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
     let response = request.send().await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let text = response.text().await.unwrap();
-    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-    Answer {
-        status,
-        headers,
-        text,
-        json,
-    }
+    crate::common::read_answer(&method, path, response).await
 }
 
 async fn import(ts: &TestServer, who: &Player, content_type: &str, record: &str) -> Answer {

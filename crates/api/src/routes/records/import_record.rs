@@ -36,7 +36,7 @@ pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
     request_body(description = "A finished game's record",
         content(
             (String = "text/plain"),
-            (Object = "application/json"),
+            (game_record::GameRecord = "application/json"),
         )),
     params(("Idempotency-Key" = Option<String>, Header, description = doc::IDEMPOTENCY_KEY)),
     responses(

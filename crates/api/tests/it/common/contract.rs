@@ -78,6 +78,23 @@ pub fn check_frame(stream: Stream, event: &str, data: &Value) {
     }
 }
 
+/// Every mismatch of `value` with the body schema of one documented
+/// response (`path` as the document writes it, e.g. `/v1/games/{game_id}`).
+pub fn errors_against_response(
+    path: &str,
+    method: &str,
+    status: &str,
+    media: &str,
+    value: &Value,
+) -> Vec<String> {
+    let pointer = format!(
+        "/paths/{}/{method}/responses/{status}/content/{}/schema",
+        escape(path),
+        escape(media)
+    );
+    CONTRACT.errors(&pointer, value)
+}
+
 /// A JSON pointer token.
 fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
@@ -94,17 +111,22 @@ fn path_matches(template: &str, path: &str) -> bool {
 
 /// Adds `unevaluatedProperties: false` to the schema at a new instance
 /// location, then goes on into what it contains.
+/// Whether a schema says which properties an object has (a bare
+/// `type: object` does not: nothing to be strict about).
+fn lists_something(schema: &Value) -> bool {
+    ["properties", "$ref", "oneOf", "anyOf", "allOf"]
+        .iter()
+        .any(|key| schema.get(*key).is_some())
+        && schema.get("additionalProperties").is_none()
+}
+
 fn strict_at_location(schema: &mut Value) {
-    if let Some(object) = schema.as_object_mut() {
-        // A bare `type: object` lists no properties: nothing to be strict about.
-        let lists_something = ["properties", "$ref", "oneOf", "anyOf", "allOf"]
-            .iter()
-            .any(|key| object.contains_key(*key));
-        if lists_something && !object.contains_key("additionalProperties") {
-            object
-                .entry("unevaluatedProperties")
-                .or_insert(Value::Bool(false));
-        }
+    if lists_something(schema)
+        && let Some(object) = schema.as_object_mut()
+    {
+        object
+            .entry("unevaluatedProperties")
+            .or_insert(Value::Bool(false));
     }
     strict_inside(schema);
 }
@@ -169,6 +191,11 @@ impl Contract {
         // A URI fragment: the braces of path templates are percent-encoded.
         let fragment = pointer.replace('{', "%7B").replace('}', "%7D");
         root["$ref"] = Value::String(format!("#{fragment}"));
+        // The value checked is a new place too (component roots are not
+        // marked: they may sit inside an `allOf`).
+        if self.doc.pointer(pointer).is_some_and(lists_something) {
+            root["unevaluatedProperties"] = Value::Bool(false);
+        }
         let validator = jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
             .should_validate_formats(true)

@@ -133,6 +133,23 @@ impl Answer {
     }
 }
 
+/// Reads an answer to `method path`, checked against the document
+/// (`contract`): every test's answers are.
+pub async fn read_answer(method: &Method, path: &str, response: reqwest::Response) -> Answer {
+    let status = response.status();
+    let headers = response.headers().clone();
+    let text = response.text().await.expect("body read");
+    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+    let content_type = headers.get("content-type").and_then(|v| v.to_str().ok());
+    contract::check(method, path, status.as_u16(), content_type, &text);
+    Answer {
+        status,
+        headers,
+        text,
+        json,
+    }
+}
+
 pub async fn start(backend: Backend) -> TestServer {
     let target = tokio::task::spawn_blocking(move || backend.fresh_target())
         .await
@@ -194,18 +211,7 @@ impl TestServer {
             request = request.header(*name, *value);
         }
         let response = request.send().await.expect("request sent");
-        let status = response.status();
-        let headers = response.headers().clone();
-        let text = response.text().await.expect("body read");
-        let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-        let content_type = headers.get("content-type").and_then(|v| v.to_str().ok());
-        contract::check(&method, path, status.as_u16(), content_type, &text);
-        Answer {
-            status,
-            headers,
-            text,
-            json,
-        }
+        read_answer(&method, path, response).await
     }
 
     pub async fn get(&self, path: &str, token: Option<&str>) -> Answer {
