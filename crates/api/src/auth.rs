@@ -148,7 +148,10 @@ impl Keys {
 
     /// A stream ticket for the caller of `parent` (see the module docs),
     /// and when it expires.
-    pub fn issue_ticket(&self, parent: &Authenticated) -> Result<(String, DateTime<Utc>), ApiError> {
+    pub fn issue_ticket(
+        &self,
+        parent: &Authenticated,
+    ) -> Result<(String, DateTime<Utc>), ApiError> {
         let ttl = chrono::Duration::seconds(TICKET_TTL_SECS);
         let tid = Some(parent.token_id.clone());
         self.sign(&parent.player_id, ttl, Some(TICKET_AUDIENCE), tid)
@@ -537,18 +540,38 @@ mod tests {
         };
         let (ticket, expires) = keys.issue_ticket(&parent).unwrap();
         let left = (expires - Utc::now()).num_seconds();
-        assert!((TICKET_TTL_SECS - 2..=TICKET_TTL_SECS).contains(&left), "{left}");
+        assert!(
+            (TICKET_TTL_SECS - 2..=TICKET_TTL_SECS).contains(&left),
+            "{left}"
+        );
         let claims = keys.verify_ticket(&ticket).unwrap();
         assert_eq!(claims.sub, "p1");
         assert_eq!(claims.tid.as_deref(), Some(parent.token_id.as_str()));
-        assert_eq!(keys.verify(&ticket).unwrap_err().code(), "ticket_not_a_token");
-        assert_eq!(keys.verify_ticket(&token).unwrap_err().code(), "invalid_ticket");
-        assert_eq!(keys.verify_ticket("x.y.z").unwrap_err().code(), "invalid_ticket");
+        assert_eq!(
+            keys.verify(&ticket).unwrap_err().code(),
+            "ticket_not_a_token"
+        );
+        assert_eq!(
+            keys.verify_ticket(&token).unwrap_err().code(),
+            "invalid_ticket"
+        );
+        assert_eq!(
+            keys.verify_ticket("x.y.z").unwrap_err().code(),
+            "invalid_ticket"
+        );
         let stale = keys
-            .sign("p1", chrono::Duration::seconds(-600), Some(TICKET_AUDIENCE), parent.token_id.clone().into())
+            .sign(
+                "p1",
+                chrono::Duration::seconds(-600),
+                Some(TICKET_AUDIENCE),
+                parent.token_id.clone().into(),
+            )
             .unwrap()
             .0;
-        assert_eq!(keys.verify_ticket(&stale).unwrap_err().code(), "ticket_expired");
+        assert_eq!(
+            keys.verify_ticket(&stale).unwrap_err().code(),
+            "ticket_expired"
+        );
         // Rotated keys verify old tickets, like old tokens.
         let rotated = Keys::with_previous(K2, &[K1], TTL).unwrap();
         assert!(rotated.verify_ticket(&ticket).is_ok());

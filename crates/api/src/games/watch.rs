@@ -334,7 +334,10 @@ impl GameService {
         }
         if start.resumed {
             let ids = self.all_games_of(&player_id, &followed).await?;
-            if !self.check_games(&player_id, ids, &mut followed, &tx).await? {
+            if !self
+                .check_games(&player_id, ids, &mut followed, &tx)
+                .await?
+            {
                 return Ok(());
             }
         } else {
@@ -371,7 +374,10 @@ impl GameService {
                     self.all_games_of(&player_id, &followed).await?
                 }
             };
-            if !self.check_games(&player_id, to_check, &mut followed, &tx).await? {
+            if !self
+                .check_games(&player_id, to_check, &mut followed, &tx)
+                .await?
+            {
                 return Ok(());
             }
         }
@@ -460,7 +466,9 @@ impl GameService {
                     items.push((PlayerStreamItem::GameStarted(notice()), Some(f)));
                 }
                 // Nothing follows a game's end: the position drops it.
-                GameEvent::GameFinished(_) => items.push((PlayerStreamItem::GameOver(notice()), None)),
+                GameEvent::GameFinished(_) => {
+                    items.push((PlayerStreamItem::GameOver(notice()), None))
+                }
                 GameEvent::Move(_) if event.actor_seat == Some(i32::from(seat.number())) => {
                     f.announced = false;
                 }

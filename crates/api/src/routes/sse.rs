@@ -70,12 +70,15 @@ pub fn last_event_id_text(
     let Some(value) = req.headers().get("Last-Event-ID") else {
         return Ok(None);
     };
-    value.to_str().map(|v| Some(v.trim().to_owned())).map_err(|_| {
-        crate::error::ApiError::bad_request(
-            "bad_last_event_id",
-            "Last-Event-ID must be an id sent by this stream",
-        )
-    })
+    value
+        .to_str()
+        .map(|v| Some(v.trim().to_owned()))
+        .map_err(|_| {
+            crate::error::ApiError::bad_request(
+                "bad_last_event_id",
+                "Last-Event-ID must be an id sent by this stream",
+            )
+        })
 }
 
 /// The resume cursor: `Last-Event-ID` (a reconnecting client) over `?after=`.

@@ -37,7 +37,9 @@ pub async fn create_stream_ticket(
 ) -> Result<HttpResponse, ApiError> {
     known_player(&state, &auth.player_id).await?;
     let (ticket, expires_at) = keys.issue_ticket(&auth)?;
-    let expires_in_secs = (expires_at - Utc::now()).num_seconds().clamp(0, TICKET_TTL_SECS);
+    let expires_in_secs = (expires_at - Utc::now())
+        .num_seconds()
+        .clamp(0, TICKET_TTL_SECS);
     Ok(HttpResponse::Created()
         // A credential: no cache may keep it.
         .insert_header((CACHE_CONTROL, HeaderValue::from_static("no-store")))
