@@ -164,6 +164,51 @@ mod tests {
         assert_eq!(accepted(&HeaderValue::from_str(&long).unwrap()), None);
     }
 
+    /// A writer into a shared buffer, for capturing the log.
+    #[derive(Clone, Default)]
+    struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The request log itself (every line, at debug), for an answered and
+    /// a refused request carrying a ticket: `ticket=***`, never its value.
+    #[actix_web::test]
+    async fn the_request_log_shows_no_ticket() {
+        let log = Captured::default();
+        let writer = log.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_max_level(tracing::Level::DEBUG)
+            .with_ansi(false)
+            .finish();
+        let _guard = tracing::subscriber::set_default(subscriber);
+        let app = actix_web::test::init_service(
+            actix_web::App::new()
+                .wrap(actix_web::middleware::from_fn(observe))
+                .route("/ok", web::get().to(actix_web::HttpResponse::Ok)),
+        )
+        .await;
+        for uri in [
+            "/ok?after=3&ticket=SECRET-ONE",
+            "/missing?ticket=SECRET-TWO",
+        ] {
+            let req = actix_web::test::TestRequest::get().uri(uri).to_request();
+            actix_web::test::call_service(&app, req).await;
+        }
+        let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+        assert!(text.contains("query=after=3&ticket=***"), "{text}");
+        assert!(text.contains("request refused"), "{text}");
+        assert!(!text.contains("SECRET"), "{text}");
+    }
+
     #[test]
     fn credentials_in_a_query_are_never_logged() {
         assert_eq!(redacted_query(""), "");

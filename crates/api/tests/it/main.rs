@@ -21,3 +21,4 @@ mod ops;
 mod records;
 mod restart;
 mod streams;
+mod tickets;

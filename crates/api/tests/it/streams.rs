@@ -586,7 +586,7 @@ async fn the_player_stream_resumes_from_any_id(backend: Backend) {
         let mut open = match stream.take() {
             Some(open) => open,
             // Alternately the header (what EventSource sends) and `?after=`.
-            None if seen.len() % 2 == 0 => {
+            None if seen.len().is_multiple_of(2) => {
                 Sse::open_with(&ts, path, Some(&ann.token), Some(&last)).await
             }
             None => {
@@ -600,7 +600,7 @@ async fn the_player_stream_resumes_from_any_id(backend: Backend) {
         seen.push(event.clone());
         // Two events of three on a connection of their own: the others
         // come from the live stream.
-        if seen.len() % 3 == 0 {
+        if seen.len().is_multiple_of(3) {
             stream = Some(open);
         }
         match event.event.as_str() {

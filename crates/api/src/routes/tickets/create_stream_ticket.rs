@@ -1,6 +1,5 @@
 use actix_web::http::header::{CACHE_CONTROL, HeaderValue};
 use actix_web::{HttpResponse, post, web};
-use chrono::Utc;
 
 use crate::app::AppState;
 use crate::auth::{Authenticated, Keys, TICKET_TTL_SECS};
@@ -37,15 +36,12 @@ pub async fn create_stream_ticket(
 ) -> Result<HttpResponse, ApiError> {
     known_player(&state, &auth.player_id).await?;
     let (ticket, expires_at) = keys.issue_ticket(&auth)?;
-    let expires_in_secs = (expires_at - Utc::now())
-        .num_seconds()
-        .clamp(0, TICKET_TTL_SECS);
     Ok(HttpResponse::Created()
         // A credential: no cache may keep it.
         .insert_header((CACHE_CONTROL, HeaderValue::from_static("no-store")))
         .json(StreamTicket {
             ticket,
             expires_at,
-            expires_in_secs,
+            expires_in_secs: TICKET_TTL_SECS,
         }))
 }
