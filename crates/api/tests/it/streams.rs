@@ -108,9 +108,11 @@ impl Sse {
         }
     }
 
-    /// Whether no event comes for `quiet` (heartbeats aside).
-    pub async fn stays_quiet(&mut self, quiet: Duration) -> bool {
-        self.next_within(quiet).await.is_err()
+    /// Fails if an event comes within `quiet` (heartbeats aside).
+    pub async fn assert_quiet(&mut self, quiet: Duration) {
+        if let Ok(event) = self.next_within(quiet).await {
+            panic!("nothing should come, got {event:?}");
+        }
     }
 
     /// [`Sse::next`], or `Err` after `timeout`.
@@ -658,7 +660,7 @@ async fn the_player_stream_resumes_from_any_id(backend: Backend) {
     assert!(fresh_checked && turns > 3);
     // After game_over nothing follows.
     let mut after_end = Sse::open_with(&ts, path, Some(&ann.token), Some(&last)).await;
-    assert!(after_end.stays_quiet(Duration::from_millis(800)).await);
+    after_end.assert_quiet(Duration::from_millis(800)).await;
     // A cursor the server did not write is refused.
     let bad = ts
         .call(
@@ -730,7 +732,7 @@ async fn a_turn_begun_with_a_notice_is_owed_after_it(backend: Backend) {
         assert_eq!(posted.status.as_u16(), 200, "{}", posted.text);
     }
     let mut resumed = Sse::open_with(&ts, path, Some(&ann.token), Some(&last)).await;
-    assert!(resumed.stays_quiet(Duration::from_millis(800)).await);
+    resumed.assert_quiet(Duration::from_millis(800)).await;
     ts.server.stop().await;
 }
 
