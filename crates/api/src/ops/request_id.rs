@@ -114,7 +114,16 @@ pub async fn observe(
     let route = req
         .match_pattern()
         .unwrap_or_else(|| "unmatched".to_owned());
-    let span = tracing::info_span!("request", request_id = %id, %method, %path, %query);
+    let span = tracing::info_span!(
+        "request",
+        request_id = %id,
+        %method,
+        %path,
+        query = tracing::field::Empty
+    );
+    if !query.is_empty() {
+        span.record("query", tracing::field::display(&query));
+    }
     let started = Instant::now();
     let result = REQUEST_ID
         .scope(id.clone(), next.call(req))
