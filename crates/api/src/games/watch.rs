@@ -441,6 +441,13 @@ impl GameService {
         let Some(seat) = seat_of(&seats, player_id) else {
             return Ok(gone); // not (or no longer) theirs
         };
+        // A game over that the stream does not follow is one it has said
+        // `game_over` for (and dropped) or never saw running: a late or
+        // repeated signal for it (a NOTIFY echoing this process's own
+        // append) must not replay it from its first event.
+        if current.is_none() && row.status.is_closed() {
+            return Ok(gone);
+        }
         let mut f = current.unwrap_or(Followed::NEW);
         // Nothing new in the log: only whether a turn is still unannounced
         // (a resumed cursor may stop just before its `your_turn`).

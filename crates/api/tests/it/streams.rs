@@ -658,8 +658,12 @@ async fn the_player_stream_resumes_from_any_id(backend: Backend) {
         .count();
     assert_eq!(turns, ann_moves, "one your_turn per turn");
     assert!(fresh_checked && turns > 3);
-    // After game_over nothing follows.
+    // After game_over nothing follows, even when a late signal for the
+    // game comes (as a NOTIFY echoing the last append does on Postgres).
     let mut after_end = Sse::open_with(&ts, path, Some(&ann.token), Some(&last)).await;
+    after_end.position(WAIT).await;
+    let version = log.last().unwrap()["seq"].as_i64().unwrap();
+    ts.server.state.games.hint_changed(&id, version);
     after_end.assert_quiet(Duration::from_millis(800)).await;
     // A cursor the server did not write is refused.
     let bad = ts
