@@ -127,16 +127,7 @@ impl PlayerCursor {
     /// The cursor as an SSE id: `1` then, per game in id order,
     /// `.{game id, 32 hex digits}{a: announced, n: not}{seq}`.
     pub fn encode(&self) -> String {
-        let mut out = String::with_capacity(1 + 36 * self.games.len());
-        out.push('1');
-        for (game_id, f) in &self.games {
-            let Ok(id) = uuid::Uuid::try_parse(game_id) else {
-                continue; // every game id is a UUID (`lifecycle`, `records`)
-            };
-            let flag = if f.announced { 'a' } else { 'n' };
-            out.push_str(&format!(".{}{flag}{}", id.simple(), f.cursor));
-        }
-        out
+        encode(&self.games)
     }
 
     /// A cursor a client gave back, if it is one [`PlayerCursor::encode`]
@@ -171,6 +162,20 @@ impl PlayerCursor {
     }
 }
 
+/// [`PlayerCursor::encode`] of a stream's games, without copying them.
+fn encode(games: &BTreeMap<String, Followed>) -> String {
+    let mut out = String::with_capacity(1 + 36 * games.len());
+    out.push('1');
+    for (game_id, f) in games {
+        let Ok(id) = uuid::Uuid::try_parse(game_id) else {
+            continue; // every game id is a UUID (`lifecycle`, `records`)
+        };
+        let flag = if f.announced { 'a' } else { 'n' };
+        out.push_str(&format!(".{}{flag}{}", id.simple(), f.cursor));
+    }
+    out
+}
+
 /// What one look at a game found: the notices, each with the game's state
 /// just after it (none: the stream drops the game), and its state after
 /// them all.
@@ -186,11 +191,7 @@ async fn send(
     item: PlayerStreamItem,
     games: &BTreeMap<String, Followed>,
 ) -> bool {
-    let cursor = PlayerCursor {
-        games: games.clone(),
-        resumed: false,
-    };
-    let id = Some(cursor.encode());
+    let id = Some(encode(games));
     tx.send(PlayerStreamEntry { item, id }).await.is_ok()
 }
 
