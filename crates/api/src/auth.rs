@@ -14,6 +14,18 @@
 //! every authenticated request reads the database once (one indexed
 //! `SELECT EXISTS … , EXISTS …`, see `db::tokens`), so a revocation made
 //! by any process is seen by every process at once.
+//!
+//! Stream tickets (`POST /v1/stream-tickets`): a browser's `EventSource`
+//! cannot send `Authorization`, and a bearer token must never go in a URL
+//! (URLs end up in logs and histories). A ticket is a JWT signed with the
+//! same keys, with `aud: "stream"`, valid [`TICKET_TTL_SECS`], naming its
+//! player and the bearer token it was minted with (`tid`). It is accepted
+//! only as `?ticket=` on the stream endpoints ([`StreamCaller`]), reusable
+//! within its minute (EventSource reconnects by itself), and refused as a
+//! bearer token anywhere; a bearer token is refused as a ticket. Using a
+//! ticket runs the same revocation lookup as a bearer token, on its parent
+//! token and its own `iat`: a logout of the parent, or a `revoke-tokens`
+//! after the ticket was minted, refuses it at once.
 
 use std::path::Path;
 use std::time::Duration;
@@ -30,6 +42,14 @@ use crate::db::Db;
 use crate::error::ApiError;
 
 const ISSUER: &str = "cards-api";
+
+/// The `aud` claim of a stream ticket (bearer tokens carry none).
+pub const TICKET_AUDIENCE: &str = "stream";
+
+/// How long a stream ticket opens streams: long enough for a page to open
+/// its streams and for `EventSource`'s own reconnects, short enough that a
+/// ticket seen in a URL is soon worthless.
+pub const TICKET_TTL_SECS: i64 = 60;
 
 /// The shortest accepted signing or verification key.
 pub use crate::config::MIN_SECRET_BYTES;
@@ -68,6 +88,13 @@ pub struct Claims {
     /// before revocation existed: those are named by their hash).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jti: Option<String>,
+    /// [`TICKET_AUDIENCE`] on a stream ticket; absent on a bearer token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aud: Option<String>,
+    /// A ticket's parent: the revocation id of the bearer token it was
+    /// minted with (so logging that token out refuses the ticket too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tid: Option<String>,
 }
 
 /// The `kid` of a key: the first 16 hex digits of its SHA-256 (names the key
@@ -93,6 +120,9 @@ impl Keys {
         validation.set_issuer(&[ISSUER]);
         validation.set_required_spec_claims(&["exp", "iss", "sub"]);
         validation.validate_exp = true;
+        // Checked by `verify` and `verify_ticket`, which tell a ticket from a
+        // token and say which was sent where.
+        validation.validate_aud = false;
         validation.leeway = crate::config::TOKEN_LEEWAY_SECS;
         let mut verifying = Vec::with_capacity(1 + previous.len());
         for key in std::iter::once(secret).chain(previous.iter().copied()) {
@@ -112,14 +142,38 @@ impl Keys {
 
     /// A token for `player_id`, and when it expires.
     pub fn issue(&self, player_id: &str) -> Result<(String, DateTime<Utc>), ApiError> {
+        let ttl = chrono::Duration::from_std(self.ttl).map_err(ApiError::internal)?;
+        self.sign(player_id, ttl, None, None)
+    }
+
+    /// A stream ticket for the caller of `parent` (see the module docs),
+    /// and when it expires.
+    pub fn issue_ticket(
+        &self,
+        parent: &Authenticated,
+    ) -> Result<(String, DateTime<Utc>), ApiError> {
+        let ttl = chrono::Duration::seconds(TICKET_TTL_SECS);
+        let tid = Some(parent.token_id.clone());
+        self.sign(&parent.player_id, ttl, Some(TICKET_AUDIENCE), tid)
+    }
+
+    fn sign(
+        &self,
+        player_id: &str,
+        ttl: chrono::Duration,
+        aud: Option<&str>,
+        tid: Option<String>,
+    ) -> Result<(String, DateTime<Utc>), ApiError> {
         let now = Utc::now();
-        let expires = now + chrono::Duration::from_std(self.ttl).map_err(ApiError::internal)?;
+        let expires = now + ttl;
         let claims = Claims {
             sub: player_id.to_owned(),
             iss: ISSUER.to_owned(),
             iat: now.timestamp(),
             exp: expires.timestamp(),
             jti: Some(uuid::Uuid::new_v4().simple().to_string()),
+            aud: aud.map(str::to_owned),
+            tid,
         };
         let mut header = Header::new(Algorithm::HS256);
         header.kid = Some(self.signing_kid.clone());
@@ -128,18 +182,51 @@ impl Keys {
         Ok((token, expires))
     }
 
-    /// Checks signature (by the key the `kid` names), algorithm, issuer and
-    /// expiry. Revocation is checked by [`Authenticated`], which has the
-    /// database.
+    /// A bearer token: checks signature (by the key the `kid` names),
+    /// algorithm, issuer and expiry, and that it is no stream ticket.
+    /// Revocation is checked by [`Authenticated`], which has the database.
     pub fn verify(&self, token: &str) -> Result<Claims, ApiError> {
-        let header = jsonwebtoken::decode_header(token).map_err(|_| invalid_token())?;
-        let mut last = invalid_token();
+        let claims = self.decode(token, invalid_token(), || {
+            ApiError::unauthorized("token_expired", "the bearer token has expired")
+        })?;
+        if claims.aud.is_some() {
+            return Err(ApiError::unauthorized(
+                "ticket_not_a_token",
+                "a stream ticket is not a bearer token: it opens a stream as `?ticket=` only",
+            ));
+        }
+        Ok(claims)
+    }
+
+    /// A stream ticket (`?ticket=`): the same checks as [`Keys::verify`],
+    /// and that it is a ticket (a bearer token is refused here).
+    pub fn verify_ticket(&self, ticket: &str) -> Result<Claims, ApiError> {
+        let claims = self.decode(ticket, invalid_ticket(), || {
+            ApiError::unauthorized(
+                "ticket_expired",
+                "the stream ticket has expired: mint a new one (POST /v1/stream-tickets)",
+            )
+        })?;
+        match (claims.aud.as_deref(), &claims.tid) {
+            (Some(TICKET_AUDIENCE), Some(_)) => Ok(claims),
+            _ => Err(invalid_ticket()),
+        }
+    }
+
+    fn decode(
+        &self,
+        token: &str,
+        invalid: ApiError,
+        expired: impl Fn() -> ApiError,
+    ) -> Result<Claims, ApiError> {
+        let Ok(header) = jsonwebtoken::decode_header(token) else {
+            return Err(invalid);
+        };
+        let mut last = invalid;
         for (_, key) in self.candidates(header.kid.as_deref()) {
             match jsonwebtoken::decode::<Claims>(token, key, &self.validation) {
                 Ok(data) => return Ok(data.claims),
-                Err(e) if *e.kind() == ErrorKind::ExpiredSignature => {
-                    last = ApiError::unauthorized("token_expired", "the bearer token has expired")
-                }
+                Err(e) if *e.kind() == ErrorKind::ExpiredSignature => last = expired(),
                 Err(_) => {}
             }
         }
@@ -160,6 +247,13 @@ impl Keys {
 
 fn invalid_token() -> ApiError {
     ApiError::unauthorized("invalid_token", "the bearer token is not valid")
+}
+
+fn invalid_ticket() -> ApiError {
+    ApiError::unauthorized(
+        "invalid_ticket",
+        "`ticket` must be a stream ticket from POST /v1/stream-tickets (never a bearer token)",
+    )
 }
 
 /// The token in an `Authorization` value: the scheme `Bearer` in any case
@@ -286,6 +380,85 @@ async fn revoked(
     Ok(lookup.await.map_err(ApiError::internal)??)
 }
 
+/// The caller of a stream endpoint (`stream_game`, `stream_player`,
+/// `wait_events`): a stream ticket in `?ticket=`, or a bearer token, or
+/// (where the endpoint allows it) nobody. Both at once is refused: a
+/// request says who it is once.
+#[derive(Debug, Clone)]
+pub struct StreamCaller(pub Option<Authenticated>);
+
+impl StreamCaller {
+    /// The caller, for an endpoint a spectator may not use.
+    pub fn required(self) -> Result<Authenticated, ApiError> {
+        self.0.ok_or_else(|| {
+            ApiError::unauthorized(
+                "missing_token",
+                "this endpoint needs a bearer token or a stream ticket (`?ticket=`)",
+            )
+        })
+    }
+}
+
+/// The `ticket` of a query string, if any (other parameters are the
+/// endpoint's own).
+#[derive(Deserialize)]
+struct TicketParam {
+    ticket: Option<String>,
+}
+
+/// The `ticket` of a query string; an error when it is given twice.
+pub fn ticket_in_query(query: &str) -> Result<Option<String>, ApiError> {
+    web::Query::<TicketParam>::from_query(query)
+        .map(|q| q.into_inner().ticket)
+        .map_err(|_| ApiError::bad_request("bad_query", "`ticket` must be given at most once"))
+}
+
+async fn authenticate_stream(req: HttpRequest) -> Result<Option<Authenticated>, ApiError> {
+    let ticket = ticket_in_query(req.query_string())?;
+    let Some(ticket) = ticket else {
+        return authenticate(req).await;
+    };
+    if req.headers().contains_key(header::AUTHORIZATION) {
+        return Err(ApiError::bad_request(
+            "two_credentials",
+            "send either `Authorization` or `?ticket=`, not both",
+        ));
+    }
+    let keys = req
+        .app_data::<web::Data<Keys>>()
+        .ok_or_else(|| ApiError::internal("Keys missing from app data"))?;
+    let claims = keys.verify_ticket(&ticket)?;
+    let parent = claims.tid.clone().unwrap_or_default();
+    let db = req
+        .app_data::<web::Data<Db>>()
+        .ok_or_else(|| ApiError::internal("Db missing from app data"))?;
+    // The parent token logged out, or every token of the player revoked
+    // since the ticket was minted: the ticket goes with them.
+    if revoked(db, &parent, &claims.sub, claims.iat).await? {
+        return Err(ApiError::unauthorized(
+            "ticket_revoked",
+            "the token this stream ticket was minted with has been revoked",
+        ));
+    }
+    let auth = Authenticated {
+        player_id: claims.sub,
+        token_id: parent,
+        expires_at: DateTime::from_timestamp(claims.exp, 0).unwrap_or(DateTime::<Utc>::MAX_UTC),
+    };
+    req.extensions_mut().insert(auth.clone());
+    Ok(Some(auth))
+}
+
+impl FromRequest for StreamCaller {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { authenticate_stream(req).await.map(StreamCaller) })
+    }
+}
+
 impl FromRequest for Authenticated {
     type Error = ApiError;
     type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
@@ -357,6 +530,55 @@ mod tests {
     }
 
     #[test]
+    fn tickets_and_tokens_are_never_taken_for_each_other() {
+        let keys = Keys::new(K1, TTL).unwrap();
+        let (token, _) = keys.issue("p1").unwrap();
+        let parent = Authenticated {
+            player_id: "p1".into(),
+            token_id: revocation_id(&keys.verify(&token).unwrap(), &token),
+            expires_at: Utc::now(),
+        };
+        let (ticket, expires) = keys.issue_ticket(&parent).unwrap();
+        let left = (expires - Utc::now()).num_seconds();
+        assert!(
+            (TICKET_TTL_SECS - 2..=TICKET_TTL_SECS).contains(&left),
+            "{left}"
+        );
+        let claims = keys.verify_ticket(&ticket).unwrap();
+        assert_eq!(claims.sub, "p1");
+        assert_eq!(claims.tid.as_deref(), Some(parent.token_id.as_str()));
+        assert_eq!(
+            keys.verify(&ticket).unwrap_err().code(),
+            "ticket_not_a_token"
+        );
+        assert_eq!(
+            keys.verify_ticket(&token).unwrap_err().code(),
+            "invalid_ticket"
+        );
+        assert_eq!(
+            keys.verify_ticket("x.y.z").unwrap_err().code(),
+            "invalid_ticket"
+        );
+        let stale = keys
+            .sign(
+                "p1",
+                chrono::Duration::seconds(-600),
+                Some(TICKET_AUDIENCE),
+                parent.token_id.clone().into(),
+            )
+            .unwrap()
+            .0;
+        assert_eq!(
+            keys.verify_ticket(&stale).unwrap_err().code(),
+            "ticket_expired"
+        );
+        // Rotated keys verify old tickets, like old tokens.
+        let rotated = Keys::with_previous(K2, &[K1], TTL).unwrap();
+        assert!(rotated.verify_ticket(&ticket).is_ok());
+        assert!(Keys::new(K2, TTL).unwrap().verify_ticket(&ticket).is_err());
+    }
+
+    #[test]
     fn a_token_without_kid_is_tried_against_every_listed_key() {
         let claims = Claims {
             sub: "p".into(),
@@ -364,6 +586,8 @@ mod tests {
             iat: Utc::now().timestamp(),
             exp: Utc::now().timestamp() + 60,
             jti: None,
+            aud: None,
+            tid: None,
         };
         let legacy = jsonwebtoken::encode(
             &Header::new(Algorithm::HS256),

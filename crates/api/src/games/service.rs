@@ -139,6 +139,16 @@ impl GameService {
             .send(super::notify::Changed::Game { game_id, version });
     }
 
+    /// A hint that `game_id` is at `version`, as a `NOTIFY` from another
+    /// process brings one: this process's watchers read the log again. A
+    /// hint is never data, so a late or repeated one changes nothing a
+    /// client sees (the tests send one late on purpose).
+    pub fn hint_changed(&self, game_id: &str, version: i64) {
+        let game_id: Arc<str> = game_id.into();
+        self.notifier
+            .send(super::notify::Changed::Game { game_id, version });
+    }
+
     /// Starts the background tasks: the move-deadline clock and, with
     /// Postgres, the `LISTEN` connection feeding the notifier and the
     /// announcer of this process's appends.

@@ -3,7 +3,7 @@
 //! reading, then reads the log from its cursor, so an append between the
 //! read and the wait is never missed; a signal only says "read again".
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,7 +18,7 @@ use super::notify::{Changed, Subscription};
 use super::reads::{LogPage, VisibleEvent};
 use super::service::{GameService, seat_of};
 use super::status::GameStatus;
-use crate::db::models::{EventRow, GameRow};
+use crate::db::models::GameRow;
 
 /// Events read per query while streaming.
 const STREAM_PAGE: i64 = 500;
@@ -40,7 +40,19 @@ pub enum PlayerStreamItem {
     SeatTaken(Notice),
     GameStarted(Notice),
     GameOver(Notice),
+    /// No notice, only the stream's position (an SSE event with an `id:`
+    /// and no data, which a client's `EventSource` records without firing):
+    /// sent first, so a client that drops before any notice resumes too.
+    Position,
     Heartbeat,
+}
+
+/// A player stream item and the stream's position just after it (its SSE
+/// `id:`, [`PlayerCursor::encode`]; none on heartbeats).
+#[derive(Debug)]
+pub struct PlayerStreamEntry {
+    pub item: PlayerStreamItem,
+    pub id: Option<String>,
 }
 
 /// One of a player's seats must act in a game (a player stream item, and
@@ -70,23 +82,135 @@ pub struct Notice {
 }
 
 /// What a player stream remembers of one game.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Followed {
+    /// The seq of the last event looked at.
     cursor: i64,
-    was_to_act: bool,
+    /// A `your_turn` was sent for the seat's current turn (a move of the
+    /// seat's own starts a new turn).
+    announced: bool,
 }
 
-/// Where a player stream starts: each of the player's active games at its
-/// version then. Read before the stream answers, so that whatever the
-/// client does once the stream is open (create or join a game) comes after
-/// it and is announced, however late the stream's task first runs.
-#[derive(Debug)]
-pub struct PlayerCursor(HashMap<String, Followed>);
+impl Followed {
+    const NEW: Followed = Followed {
+        cursor: 0,
+        announced: false,
+    };
+}
+
+/// Where a player stream stands: each followed game's cursor. There is no
+/// global, commit-ordered id to resume from (a sequence over the log
+/// commits out of order on Postgres, so "after id n" could skip an event
+/// committed late), so the position is the per-game cursors themselves,
+/// written into every notice's `id:` ([`PlayerCursor::encode`]). Resuming
+/// from it replays what the uninterrupted stream would have sent next: a
+/// game absent from it is new to the stream (read from its first event),
+/// a game in it is read after its cursor.
+///
+/// A fresh start holds each of the player's active games at its version
+/// then, read before the stream answers, so that whatever the client does
+/// once the stream is open (create or join a game) comes after it and is
+/// announced, however late the stream's task first runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PlayerCursor {
+    games: BTreeMap<String, Followed>,
+    /// Given back by the client (`Last-Event-ID`, `?after=`), not read from
+    /// the store: no inbox first, every game of it looked at at once.
+    resumed: bool,
+}
+
+impl PlayerCursor {
+    /// The most games a cursor given back may name (about 36 bytes each):
+    /// bounds what one reconnect makes the server read.
+    pub const MAX_GAMES: usize = 512;
+
+    /// The cursor as an SSE id: `1` then, per game in id order,
+    /// `.{game id, 32 hex digits}{a: announced, n: not}{seq}`.
+    pub fn encode(&self) -> String {
+        encode(&self.games)
+    }
+
+    /// A cursor a client gave back, if it is one [`PlayerCursor::encode`]
+    /// could have written.
+    pub fn decode(text: &str) -> Option<PlayerCursor> {
+        let mut parts = text.trim().split('.');
+        if parts.next()? != "1" {
+            return None;
+        }
+        let mut games = BTreeMap::new();
+        for part in parts {
+            let (hex, rest) = (part.get(..32)?, part.get(32..)?);
+            let id = uuid::Uuid::try_parse(hex).ok()?;
+            let announced = match rest.chars().next()? {
+                'a' => true,
+                'n' => false,
+                _ => return None,
+            };
+            let cursor: i64 = rest[1..].parse().ok().filter(|c| *c >= 0)?;
+            if games
+                .insert(id.hyphenated().to_string(), Followed { cursor, announced })
+                .is_some()
+                || games.len() > Self::MAX_GAMES
+            {
+                return None;
+            }
+        }
+        Some(PlayerCursor {
+            games,
+            resumed: true,
+        })
+    }
+}
+
+/// [`PlayerCursor::encode`] of a stream's games, without copying them.
+fn encode(games: &BTreeMap<String, Followed>) -> String {
+    let mut out = String::with_capacity(1 + 36 * games.len());
+    out.push('1');
+    for (game_id, f) in games {
+        let Ok(id) = uuid::Uuid::try_parse(game_id) else {
+            continue; // every game id is a UUID (`lifecycle`, `records`)
+        };
+        let flag = if f.announced { 'a' } else { 'n' };
+        out.push_str(&format!(".{}{flag}{}", id.simple(), f.cursor));
+    }
+    out
+}
+
+/// What one look at a game found: the notices, each with the game's state
+/// just after it (none: the stream drops the game), and its state after
+/// them all.
+struct GameNotices {
+    items: Vec<(PlayerStreamItem, Option<Followed>)>,
+    then: Option<Followed>,
+}
+
+/// Sends `item` with the position `games` as its id; false once the
+/// receiver is gone.
+async fn send(
+    tx: &mpsc::Sender<PlayerStreamEntry>,
+    item: PlayerStreamItem,
+    games: &BTreeMap<String, Followed>,
+) -> bool {
+    let id = Some(encode(games));
+    tx.send(PlayerStreamEntry { item, id }).await.is_ok()
+}
+
+/// Sets (or, with `None`, drops) one game's state.
+fn set(games: &mut BTreeMap<String, Followed>, game_id: &str, state: Option<Followed>) {
+    match state {
+        Some(f) => {
+            games.insert(game_id.to_owned(), f);
+        }
+        None => {
+            games.remove(game_id);
+        }
+    }
+}
 
 impl GameService {
     /// The start of a player stream for `player_id` (see [`PlayerCursor`]).
     pub async fn player_cursor(&self, player_id: &str) -> Result<PlayerCursor, ServiceError> {
-        let followed = self
+        let games = self
             .db
             .active_games_of(player_id)
             .await?
@@ -94,12 +218,15 @@ impl GameService {
             .map(|(game_id, version)| {
                 let f = Followed {
                     cursor: version,
-                    was_to_act: false,
+                    announced: false,
                 };
                 (game_id, f)
             })
             .collect();
-        Ok(PlayerCursor(followed))
+        Ok(PlayerCursor {
+            games,
+            resumed: false,
+        })
     }
 
     /// Waits up to `timeout` for events after `after` (as the player or a
@@ -188,25 +315,40 @@ impl GameService {
         }
     }
 
-    /// Sends `player_id`'s notices across all their games, from `start`: first a
-    /// `your_turn` for every game already waiting for them, then, as games
-    /// change, `seat_taken`, `game_started`, `game_over`, and `your_turn`
-    /// whenever one of their seats newly has to act (once per turn).
+    /// Sends `player_id`'s notices across all their games, from `start`:
+    /// its position first; on a fresh start a `your_turn` for every game
+    /// already waiting for them (a resumed one looks at every game at once
+    /// instead); then, as games change, `seat_taken`, `game_started`,
+    /// `game_over`, and `your_turn` whenever one of their seats newly has
+    /// to act (once per turn). Every notice carries the position after it.
     pub async fn follow_player(
         self: Arc<Self>,
         mut sub: Subscription,
         player_id: String,
         start: PlayerCursor,
         heartbeat: Duration,
-        tx: mpsc::Sender<PlayerStreamItem>,
+        tx: mpsc::Sender<PlayerStreamEntry>,
     ) -> Result<(), ServiceError> {
-        let mut followed = start.0;
-        for turn in self.inbox(&player_id).await? {
-            if let Some(f) = followed.get_mut(&turn.game_id) {
-                f.was_to_act = true;
-            }
-            if tx.send(PlayerStreamItem::YourTurn(turn)).await.is_err() {
+        let mut followed = start.games;
+        if !send(&tx, PlayerStreamItem::Position, &followed).await {
+            return Ok(());
+        }
+        if start.resumed {
+            let ids = self.all_games_of(&player_id, &followed).await?;
+            if !self
+                .check_games(&player_id, ids, &mut followed, &tx)
+                .await?
+            {
                 return Ok(());
+            }
+        } else {
+            for turn in self.inbox(&player_id).await? {
+                if let Some(f) = followed.get_mut(&turn.game_id) {
+                    f.announced = true;
+                }
+                if !send(&tx, PlayerStreamItem::YourTurn(turn), &followed).await {
+                    return Ok(());
+                }
             }
         }
         let mut stop = self.shutdown.subscribe();
@@ -223,92 +365,133 @@ impl GameService {
                 // After a lag or a reconnect, or a quiet spell: look again at
                 // every game of the player's (new ones included).
                 Ok(Changed::Anything) | Err(_) => {
-                    if signal.is_err() && tx.send(PlayerStreamItem::Heartbeat).await.is_err() {
+                    let beat = PlayerStreamEntry {
+                        item: PlayerStreamItem::Heartbeat,
+                        id: None,
+                    };
+                    if signal.is_err() && tx.send(beat).await.is_err() {
                         return Ok(());
                     }
-                    let mut ids: Vec<String> = followed.keys().cloned().collect();
-                    for (id, _) in self.db.active_games_of(&player_id).await? {
-                        if !followed.contains_key(&id) {
-                            ids.push(id);
-                        }
-                    }
-                    ids
+                    self.all_games_of(&player_id, &followed).await?
                 }
             };
-            for game_id in to_check {
-                let notices = self
-                    .player_notices(&game_id, &player_id, &mut followed)
-                    .await?;
-                for notice in notices {
-                    if tx.send(notice).await.is_err() {
-                        return Ok(());
-                    }
-                }
+            if !self
+                .check_games(&player_id, to_check, &mut followed, &tx)
+                .await?
+            {
+                return Ok(());
             }
         }
     }
 
-    /// What is new for `player_id` in `game_id` since the stream last looked.
+    /// The games a player stream looks at after a lag or a resume: those
+    /// it follows, and the player's active games it does not follow yet.
+    async fn all_games_of(
+        &self,
+        player_id: &str,
+        followed: &BTreeMap<String, Followed>,
+    ) -> Result<Vec<String>, ServiceError> {
+        let mut ids: Vec<String> = followed.keys().cloned().collect();
+        for (id, _) in self.db.active_games_of(player_id).await? {
+            if !followed.contains_key(&id) {
+                ids.push(id);
+            }
+        }
+        Ok(ids)
+    }
+
+    /// Sends what is new in each of `game_ids`, each notice with the
+    /// position after it; false once the receiver is gone.
+    async fn check_games(
+        &self,
+        player_id: &str,
+        game_ids: Vec<String>,
+        followed: &mut BTreeMap<String, Followed>,
+        tx: &mpsc::Sender<PlayerStreamEntry>,
+    ) -> Result<bool, ServiceError> {
+        for game_id in game_ids {
+            let current = followed.get(&game_id).copied();
+            let found = self.player_notices(&game_id, player_id, current).await?;
+            for (item, state) in found.items {
+                set(followed, &game_id, state);
+                if !send(tx, item, followed).await {
+                    return Ok(false);
+                }
+            }
+            set(followed, &game_id, found.then);
+        }
+        Ok(true)
+    }
+
+    /// What is new for `player_id` in `game_id` since `current` (none: the
+    /// stream has not seen the game yet).
     async fn player_notices(
         &self,
         game_id: &str,
         player_id: &str,
-        followed: &mut HashMap<String, Followed>,
-    ) -> Result<Vec<PlayerStreamItem>, ServiceError> {
+        current: Option<Followed>,
+    ) -> Result<GameNotices, ServiceError> {
+        let gone = GameNotices {
+            items: Vec::new(),
+            then: None,
+        };
         let Some(row) = self.db.game(game_id).await? else {
-            return Ok(Vec::new());
+            return Ok(gone);
         };
         let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
         let Some(seat) = seat_of(&seats, player_id) else {
-            // Not (or no longer) theirs.
-            followed.remove(game_id);
-            return Ok(Vec::new());
+            return Ok(gone); // not (or no longer) theirs
         };
-        let mut f = followed.get(game_id).copied().unwrap_or(Followed {
-            cursor: 0,
-            was_to_act: false,
-        });
-        if f.cursor >= row.version {
-            return Ok(Vec::new());
+        // A game over that the stream does not follow is one it has said
+        // `game_over` for (and dropped) or never saw running: a late or
+        // repeated signal for it (a NOTIFY echoing this process's own
+        // append) must not replay it from its first event.
+        if current.is_none() && row.status.is_closed() {
+            return Ok(gone);
         }
-        let events = self
-            .db
-            .events(game_id, f.cursor, row.version - f.cursor)
-            .await?;
-        let mut out = Vec::new();
-        let mut moved = false;
+        let mut f = current.unwrap_or(Followed::NEW);
+        // Nothing new in the log: only whether a turn is still unannounced
+        // (a resumed cursor may stop just before its `your_turn`).
+        let events = if f.cursor < row.version {
+            let limit = row.version - f.cursor;
+            self.db.events(game_id, f.cursor, limit).await?
+        } else {
+            Vec::new()
+        };
+        let mut items = Vec::new();
         for event in events {
-            let notice = |event: &EventRow| Notice {
+            f.cursor = event.seq;
+            let notice = || Notice {
                 game_id: game_id.to_owned(),
                 seq: event.seq,
                 event: event.event.payload(),
             };
             match &event.event {
-                GameEvent::SeatTaken(_) => out.push(PlayerStreamItem::SeatTaken(notice(&event))),
-                GameEvent::GameStarted(_) => {
-                    out.push(PlayerStreamItem::GameStarted(notice(&event)));
+                GameEvent::SeatTaken(_) => {
+                    items.push((PlayerStreamItem::SeatTaken(notice()), Some(f)));
                 }
-                GameEvent::GameFinished(_) => out.push(PlayerStreamItem::GameOver(notice(&event))),
+                GameEvent::GameStarted(_) => {
+                    items.push((PlayerStreamItem::GameStarted(notice()), Some(f)));
+                }
+                // Nothing follows a game's end: the position drops it.
+                GameEvent::GameFinished(_) => {
+                    items.push((PlayerStreamItem::GameOver(notice()), None))
+                }
                 GameEvent::Move(_) if event.actor_seat == Some(i32::from(seat.number())) => {
-                    moved = true;
+                    f.announced = false;
                 }
                 _ => {}
             }
-            f.cursor = event.seq;
         }
         let to_act = row.status == GameStatus::InProgress && row.to_act & (1 << seat.number()) != 0;
-        if f.cursor == row.version && to_act && (!f.was_to_act || moved) {
-            out.push(PlayerStreamItem::YourTurn(
-                self.your_turn(&row, seat).await?,
-            ));
+        if f.cursor >= row.version && to_act && !f.announced {
+            f.announced = true;
+            let turn = self.your_turn(&row, seat).await?;
+            items.push((PlayerStreamItem::YourTurn(turn), Some(f)));
         }
-        f.was_to_act = to_act;
-        if row.status.is_closed() {
-            followed.remove(game_id);
-        } else {
-            followed.insert(game_id.to_owned(), f);
-        }
-        Ok(out)
+        f.announced = to_act;
+        let then = (!row.status.is_closed()).then_some(f);
+        Ok(GameNotices { items, then })
     }
 
     async fn your_turn(&self, row: &GameRow, seat: Seat) -> Result<Turn, ServiceError> {
@@ -333,5 +516,69 @@ impl GameService {
             out.push(self.your_turn(&row, seat).await?);
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cursor(games: &[(&str, i64, bool)]) -> PlayerCursor {
+        let games = games
+            .iter()
+            .map(|(id, cursor, announced)| {
+                let f = Followed {
+                    cursor: *cursor,
+                    announced: *announced,
+                };
+                (id.to_string(), f)
+            })
+            .collect();
+        PlayerCursor {
+            games,
+            resumed: true,
+        }
+    }
+
+    #[test]
+    fn a_player_cursor_reads_back_as_written() {
+        let a = "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47";
+        let b = "ffffffff-0000-4000-8000-000000000001";
+        for c in [
+            cursor(&[]),
+            cursor(&[(a, 0, false)]),
+            cursor(&[(a, 14, true), (b, 212, false)]),
+        ] {
+            let text = c.encode();
+            assert!(!text.contains(['\n', '\r', ' ']), "{text}");
+            assert_eq!(PlayerCursor::decode(&text), Some(c), "{text}");
+        }
+        assert_eq!(
+            cursor(&[(a, 14, true)]).encode(),
+            "1.0b6f3c525d0e4bb49b1e3c1f8f9a2d47a14"
+        );
+    }
+
+    #[test]
+    fn a_player_cursor_not_written_by_the_server_is_refused() {
+        let a = "0b6f3c525d0e4bb49b1e3c1f8f9a2d47";
+        for bad in [
+            "",
+            "2",
+            "12",
+            "1.",
+            &format!("1.{a}"),
+            &format!("1.{a}x3"),
+            &format!("1.{a}a"),
+            &format!("1.{a}a-3"),
+            &format!("1.{a}a3.{a}n4"), // a game twice
+            "1.0b6f3c525d0e4bb49b1e3c1f8f9a2d4za3",
+        ] {
+            assert_eq!(PlayerCursor::decode(bad), None, "{bad:?}");
+        }
+        let many: String = (0..=PlayerCursor::MAX_GAMES)
+            .map(|i| format!(".{:032x}n1", i))
+            .collect();
+        assert_eq!(PlayerCursor::decode(&format!("1{many}")), None);
     }
 }

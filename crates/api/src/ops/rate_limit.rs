@@ -27,7 +27,7 @@ use actix_web::http::header;
 use actix_web::middleware::Next;
 use actix_web::{ResponseError, web};
 
-use crate::auth::{Keys, bearer_token};
+use crate::auth::{Keys, bearer_token, ticket_in_query};
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 
@@ -95,16 +95,24 @@ enum Client {
     Peer(Option<std::net::IpAddr>),
 }
 
-/// The player of a bearer token that verifies (signature, issuer, expiry),
-/// else the peer IP.
+/// The player of a bearer token or a stream ticket (`?ticket=`) that
+/// verifies (signature, issuer, expiry), else the peer IP.
 fn client_of(req: &ServiceRequest, keys: Option<&Keys>) -> Client {
-    let player = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(bearer_token)
-        .zip(keys)
-        .and_then(|(token, keys)| keys.verify(token).ok())
-        .map(|claims| claims.sub);
+    let bearer = || {
+        req.headers()
+            .get(header::AUTHORIZATION)
+            .and_then(bearer_token)
+            .zip(keys)
+            .and_then(|(token, keys)| keys.verify(token).ok())
+    };
+    let ticket = || {
+        ticket_in_query(req.query_string())
+            .ok()
+            .flatten()
+            .zip(keys)
+            .and_then(|(ticket, keys)| keys.verify_ticket(&ticket).ok())
+    };
+    let player = bearer().or_else(ticket).map(|claims| claims.sub);
     match player {
         Some(player) => Client::Player(player),
         None => Client::Peer(req.peer_addr().map(|a| a.ip())),

@@ -187,12 +187,15 @@ pub struct GameStreamEvent {
     pub data: String,
 }
 
-/// One `stream_player` event: its `event:` name and its `data:`, a JSON text
+/// One `stream_player` event: its `event:` name, its `id:` and its `data:`, a JSON text
 /// whose content is a [`PlayerStreamData`].
 #[derive(Debug, Clone, ToSchema)]
 pub struct PlayerStreamEvent {
     /// `your_turn`, `seat_taken`, `game_started` or `game_over`.
     pub event: String,
+    /// The stream's position after this event: an opaque cursor to resume
+    /// from (`Last-Event-ID` or `?after=`).
+    pub id: Option<String>,
     #[schema(schema_with = player_stream_data_text)]
     pub data: String,
 }
@@ -238,4 +241,21 @@ pub struct Inbox {
 pub struct AutoplayRequest {
     /// true: the server's bot plays your seat; false: you play it again.
     pub enabled: bool,
+}
+
+/// A stream ticket (`create_stream_ticket`): opens the stream endpoints as
+/// `?ticket=` until `expires_at`, never anything else.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "ticket": "eyJ0eXAiOiJKV1QiLCJhbGciOiJIUzI1NiIsImtpZCI6IjNmMmE5YjBjMWQ0ZTVmNjcifQ.eyJzdWIiOiI2ZjFj…",
+    "expires_at": "2026-12-01T12:04:10Z",
+    "expires_in_secs": 60
+}))]
+pub struct StreamTicket {
+    /// The ticket: send it as `?ticket=` (URL-safe as it is).
+    pub ticket: String,
+    /// When it stops opening streams.
+    pub expires_at: DateTime<Utc>,
+    /// Seconds from now until `expires_at` (60 when minted).
+    pub expires_in_secs: i64,
 }

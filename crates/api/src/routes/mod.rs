@@ -12,6 +12,7 @@ pub mod moves;
 pub mod players;
 pub mod records;
 pub mod sse;
+pub mod tickets;
 
 use actix_web::HttpRequest;
 use actix_web::http::header;
@@ -39,6 +40,7 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(games::set_autoplay::set_autoplay)
         .service(players::get_inbox::get_inbox)
         .service(players::stream_player::stream_player)
+        .service(tickets::create_stream_ticket::create_stream_ticket)
         .service(players::logout::logout)
         .service(players::revoke_tokens::revoke_tokens);
 }

@@ -18,9 +18,20 @@ pub const BUFFER: usize = 64;
 
 /// One event: `id: {id}` (when given), `event: {name}`, `data: {json}`.
 pub fn frame(name: &str, id: Option<i64>, data: &impl Serialize) -> Bytes {
+    frame_with_id(name, id.map(|id| id.to_string()).as_deref(), data)
+}
+
+/// [`frame`] with an id of any text (one line: the caller's own cursor).
+pub fn frame_with_id(name: &str, id: Option<&str>, data: &impl Serialize) -> Bytes {
     let json = serde_json::to_string(data).unwrap_or_else(|_| "null".to_owned());
     let id = id.map(|id| format!("id: {id}\n")).unwrap_or_default();
     Bytes::from(format!("{id}event: {name}\ndata: {json}\n\n"))
+}
+
+/// An id without an event: an `EventSource` records it as its last event
+/// id (sent back on reconnect) and fires nothing.
+pub fn position(id: &str) -> Bytes {
+    Bytes::from(format!("id: {id}\n\n"))
 }
 
 /// A comment line: keeps proxies and clients from timing the stream out.
@@ -50,6 +61,24 @@ pub fn from_channel<T: 'static>(
     futures_util::stream::unfold(rx, move |mut rx| async move {
         rx.recv().await.map(|item| (to_bytes(item), rx))
     })
+}
+
+/// The `Last-Event-ID` header as sent (a reconnecting client), if any.
+pub fn last_event_id_text(
+    req: &actix_web::HttpRequest,
+) -> Result<Option<String>, crate::error::ApiError> {
+    let Some(value) = req.headers().get("Last-Event-ID") else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .map(|v| Some(v.trim().to_owned()))
+        .map_err(|_| {
+            crate::error::ApiError::bad_request(
+                "bad_last_event_id",
+                "Last-Event-ID must be an id sent by this stream",
+            )
+        })
 }
 
 /// The resume cursor: `Last-Event-ID` (a reconnecting client) over `?after=`.

@@ -22,3 +22,4 @@ mod ops;
 mod records;
 mod restart;
 mod streams;
+mod tickets;

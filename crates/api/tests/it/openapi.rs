@@ -89,6 +89,7 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
     operations.sort();
     let expected = [
         "create_game",
+        "create_stream_ticket",
         "export_record",
         "get_events",
         "get_game",
@@ -122,7 +123,30 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
             "{path} is not declared as text/event-stream"
         );
     }
+    // A browser's EventSource opens every stream with a ticket, and
+    // resumes the player stream with `after`.
+    for path in [
+        "/v1/games/{game_id}/stream",
+        "/v1/players/me/stream",
+        "/v1/games/{game_id}/events/wait",
+    ] {
+        let params = spec["paths"][path]["get"]["parameters"].as_array().unwrap();
+        for name in ["ticket", "after"] {
+            assert!(
+                params
+                    .iter()
+                    .any(|p| p["name"] == name && p["in"] == "query"),
+                "{path} lacks ?{name}="
+            );
+        }
+    }
+    let ticket = &spec["paths"]["/v1/stream-tickets"]["post"]["responses"]["201"];
+    assert_eq!(
+        ticket["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/StreamTicket"
+    );
     for schema in [
+        "StreamTicket",
         "GameResource",
         "EventResource",
         "GameStateResource",

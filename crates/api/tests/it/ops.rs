@@ -277,6 +277,21 @@ async fn the_rate_limit_keys_on_the_player_then_the_peer(backend: Backend) {
     .unwrap();
     let second = keys.issue(&ada.id).unwrap().0;
     assert_eq!(list_with(&ts, &format!("Bearer {second}")).await, 429);
+    // So does a stream ticket of hers in `?ticket=` (else: the peer's
+    // bucket, and a 404 for this game nobody created).
+    let parent = api::auth::Authenticated {
+        player_id: ada.id.clone(),
+        token_id: "jti:parent".into(),
+        expires_at: chrono::Utc::now(),
+    };
+    let ticket = keys.issue_ticket(&parent).unwrap().0;
+    let nowhere = "/v1/games/00000000-0000-4000-8000-000000000000/events/wait";
+    ts.get(
+        &format!("{nowhere}?after=0&timeout=0&ticket={ticket}"),
+        None,
+    )
+    .await
+    .assert_problem(429, "rate_limited");
 
     // Garbage tokens count against the peer (4 left), each new one too.
     for i in 0..4 {

@@ -6,33 +6,57 @@
 
 use std::time::{Duration, Instant};
 
+use cards::GameRng;
+
 use crate::common::{Backend, Player, TestServer, contract, random_move, rng, start, start_on};
 use serde_json::{Value, json};
 
 /// One parsed Server-Sent Event.
 #[derive(Debug, Clone)]
-struct SseEvent {
-    id: Option<i64>,
-    event: String,
-    data: Value,
+pub(crate) struct SseEvent {
+    /// The `id:` as a number (the game stream's seqs).
+    pub id: Option<i64>,
+    /// The `id:` as sent (the player stream's cursors).
+    pub raw_id: Option<String>,
+    pub event: String,
+    pub data: Value,
 }
 
 /// A minimal SSE client over reqwest's chunks.
-struct Sse {
+pub(crate) struct Sse {
     response: reqwest::Response,
     buffer: Vec<u8>,
     /// Which stream: each event's data is checked against the document.
     stream: contract::Stream,
+    /// The last `id:` received, with or without an event (as an
+    /// `EventSource` keeps it).
+    pub last_id: Option<String>,
 }
 
 impl Sse {
-    async fn open(ts: &TestServer, path: &str, token: Option<&str>, last_id: Option<i64>) -> Sse {
+    pub async fn open(
+        ts: &TestServer,
+        path: &str,
+        token: Option<&str>,
+        last_id: Option<i64>,
+    ) -> Sse {
+        let last_id = last_id.map(|id| id.to_string());
+        Sse::open_with(ts, path, token, last_id.as_deref()).await
+    }
+
+    /// [`Sse::open`] with any `Last-Event-ID`.
+    pub async fn open_with(
+        ts: &TestServer,
+        path: &str,
+        token: Option<&str>,
+        last_id: Option<&str>,
+    ) -> Sse {
         let mut request = ts.client.get(ts.url(path));
         if let Some(token) = token {
             request = request.bearer_auth(token);
         }
         if let Some(id) = last_id {
-            request = request.header("Last-Event-ID", id.to_string());
+            request = request.header("Last-Event-ID", id);
         }
         let response = request.send().await.expect("stream opens");
         assert_eq!(response.status().as_u16(), 200);
@@ -44,12 +68,61 @@ impl Sse {
             response,
             buffer: Vec::new(),
             stream: contract::Stream::of(path),
+            last_id: None,
         }
     }
 
     /// The next event (comments and `retry:` skipped); `None` when the
     /// stream ended. Panics after `timeout`.
-    async fn next(&mut self, timeout: Duration) -> Option<SseEvent> {
+    pub async fn next(&mut self, timeout: Duration) -> Option<SseEvent> {
+        self.next_within(timeout)
+            .await
+            .expect("a stream event in time")
+    }
+
+    /// The id a stream starts with (an id alone, no event: the player
+    /// stream's position), once it has come.
+    pub async fn position(&mut self, timeout: Duration) -> String {
+        let until = Instant::now() + timeout;
+        while self.last_id.is_none() {
+            let left = until.saturating_duration_since(Instant::now());
+            let chunk = tokio::time::timeout(left, self.response.chunk())
+                .await
+                .expect("the position in time")
+                .expect("stream readable")
+                .expect("the stream stays open");
+            self.buffer.extend_from_slice(&chunk);
+            self.drain_ids();
+        }
+        self.last_id.clone().unwrap()
+    }
+
+    /// Reads the ids of the id-only blocks at the head of the buffer.
+    fn drain_ids(&mut self) {
+        while let Some(end) = self.buffer.windows(2).position(|w| w == b"\n\n") {
+            let text = String::from_utf8(self.buffer[..end + 2].to_vec()).expect("utf-8");
+            if text.lines().any(|l| l.starts_with("event: ")) {
+                return;
+            }
+            if let Some(id) = text.lines().find_map(|l| l.strip_prefix("id: ")) {
+                self.last_id = Some(id.to_owned());
+            }
+            self.buffer.drain(..end + 2);
+        }
+    }
+
+    /// Fails if an event comes within `quiet` (heartbeats aside).
+    pub async fn assert_quiet(&mut self, quiet: Duration) {
+        if let Ok(event) = self.next_within(quiet).await {
+            panic!("nothing should come, got {event:?}");
+        }
+    }
+
+    /// [`Sse::next`], or `Err` after `timeout`.
+    async fn next_within(
+        &mut self,
+        timeout: Duration,
+    ) -> Result<Option<SseEvent>, tokio::time::error::Elapsed> {
         let until = Instant::now() + timeout;
         loop {
             if let Some(end) = self.buffer.windows(2).position(|w| w == b"\n\n") {
@@ -57,12 +130,15 @@ impl Sse {
                 let text = String::from_utf8(block).expect("utf-8");
                 let mut event = SseEvent {
                     id: None,
+                    raw_id: None,
                     event: String::new(),
                     data: Value::Null,
                 };
                 for line in text.lines() {
                     if let Some(v) = line.strip_prefix("id: ") {
-                        event.id = Some(v.parse().unwrap());
+                        event.id = v.parse().ok();
+                        event.raw_id = Some(v.to_owned());
+                        self.last_id = Some(v.to_owned());
                     } else if let Some(v) = line.strip_prefix("event: ") {
                         event.event = v.to_owned();
                     } else if let Some(v) = line.strip_prefix("data: ") {
@@ -71,24 +147,23 @@ impl Sse {
                 }
                 if !event.event.is_empty() {
                     contract::check_frame(self.stream, &event.event, &event.data);
-                    return Some(event);
+                    return Ok(Some(event));
                 }
                 continue;
             }
             let left = until.saturating_duration_since(Instant::now());
             let chunk = tokio::time::timeout(left, self.response.chunk())
-                .await
-                .expect("a stream event in time")
+                .await?
                 .expect("stream readable");
             match chunk {
                 Some(bytes) => self.buffer.extend_from_slice(&bytes),
-                None => return None,
+                None => return Ok(None),
             }
         }
     }
 
     /// The next event of one of `names`, skipping others.
-    async fn next_of(&mut self, names: &[&str], timeout: Duration) -> Option<SseEvent> {
+    pub async fn next_of(&mut self, names: &[&str], timeout: Duration) -> Option<SseEvent> {
         loop {
             let event = self.next(timeout).await?;
             if names.contains(&event.event.as_str()) {
@@ -469,6 +544,207 @@ async fn the_player_stream_announces_every_turn() {
     assert_eq!((turns, moves), (logged_moves, logged_moves));
     ts.server.stop().await;
 }
+
+/// Bob (seat 1) plays while he must act and Ann need not.
+async fn bob_plays(ts: &TestServer, game_id: &str, ann: &Player, bob: &Player, r: &mut GameRng) {
+    for _ in 0..500 {
+        let legal = ts.legal(bob, game_id).await;
+        let ann_to_act = ts.legal(ann, game_id).await.json["count"].as_u64() > Some(0);
+        if ann_to_act || legal.json["count"].as_u64() == Some(0) {
+            return;
+        }
+        let posted = ts
+            .post_move(bob, game_id, &random_move(&legal.json, r))
+            .await;
+        assert_eq!(posted.status.as_u16(), 200, "{}", posted.text);
+    }
+    panic!("Bob never stopped");
+}
+
+/// The player stream resumed from every id it sent (as `Last-Event-ID`
+/// and as `?after=`, and from the position it opens with, before any
+/// notice): every notice exactly once, `your_turn` once per turn.
+async fn the_player_stream_resumes_from_any_id(backend: Backend) {
+    let ts = start(backend).await;
+    let ann = ts.register("Ann").await;
+    let bob = ts.register("Bob").await;
+    let path = "/v1/players/me/stream";
+    let mut opening = Sse::open(&ts, path, Some(&ann.token), None).await;
+    let mut last = opening.position(WAIT).await;
+    drop(opening);
+    // The game comes after that position: resuming from it announces it all.
+    let game = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2, "target": 10}),
+            &["open", "open"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    assert_eq!(ts.join(&bob, &id, Some(1)).await.status.as_u16(), 200);
+    let mut r = rng(9);
+    let mut seen: Vec<SseEvent> = Vec::new();
+    let mut stream: Option<Sse> = None;
+    let mut fresh_checked = false;
+    loop {
+        let mut open = match stream.take() {
+            Some(open) => open,
+            // Alternately the header (what EventSource sends) and `?after=`.
+            None if seen.len().is_multiple_of(2) => {
+                Sse::open_with(&ts, path, Some(&ann.token), Some(&last)).await
+            }
+            None => {
+                let query = format!("{path}?after={last}");
+                Sse::open_with(&ts, &query, Some(&ann.token), None).await
+            }
+        };
+        let event = open.next(WAIT).await.expect("the player stream stays open");
+        last = event.raw_id.clone().expect("every notice has an id");
+        assert_eq!(event.data["game_id"], id.as_str(), "{event:?}");
+        seen.push(event.clone());
+        // Two events of three on a connection of their own: the others
+        // come from the live stream.
+        if seen.len().is_multiple_of(3) {
+            stream = Some(open);
+        }
+        match event.event.as_str() {
+            "your_turn" => {
+                if !fresh_checked {
+                    // A fresh connection still starts with what is waiting.
+                    let mut fresh = Sse::open(&ts, path, Some(&ann.token), None).await;
+                    let first = fresh.next(WAIT).await.unwrap();
+                    assert_eq!(
+                        (first.event.as_str(), &first.data),
+                        ("your_turn", &event.data)
+                    );
+                    fresh_checked = true;
+                }
+                let legal = ts.legal(&ann, &id).await;
+                assert!(
+                    legal.json["count"].as_u64() > Some(0),
+                    "announced, nothing to do"
+                );
+                let posted = ts
+                    .post_move(&ann, &id, &random_move(&legal.json, &mut r))
+                    .await;
+                assert_eq!(posted.status.as_u16(), 200, "{}", posted.text);
+            }
+            "game_over" => break,
+            _ => {}
+        }
+        bob_plays(&ts, &id, &ann, &bob, &mut r).await;
+    }
+    let (log, _) = ts.all_events(&id, Some(&ann.token)).await;
+    let expected: Vec<(String, i64)> = log
+        .iter()
+        .filter_map(|e| {
+            let name = match e["type"].as_str().unwrap() {
+                "seat_taken" => "seat_taken",
+                "game_started" => "game_started",
+                "game_finished" => "game_over",
+                _ => return None,
+            };
+            Some((name.to_owned(), e["seq"].as_i64().unwrap()))
+        })
+        .collect();
+    let notices: Vec<(String, i64)> = seen
+        .iter()
+        .filter(|e| e.event != "your_turn")
+        .map(|e| (e.event.clone(), e.data["seq"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(notices, expected, "every notice exactly once, in order");
+    let turns = seen.iter().filter(|e| e.event == "your_turn").count();
+    let ann_moves = log
+        .iter()
+        .filter(|e| e["type"] == "move" && e["actor"]["seat"] == 0)
+        .count();
+    assert_eq!(turns, ann_moves, "one your_turn per turn");
+    assert!(fresh_checked && turns > 3);
+    // After game_over nothing follows, even when a late signal for the
+    // game comes (as a NOTIFY echoing the last append does on Postgres).
+    let mut after_end = Sse::open_with(&ts, path, Some(&ann.token), Some(&last)).await;
+    after_end.position(WAIT).await;
+    let version = log.last().unwrap()["seq"].as_i64().unwrap();
+    ts.server.state.games.hint_changed(&id, version);
+    after_end.assert_quiet(Duration::from_millis(800)).await;
+    // A cursor the server did not write is refused.
+    let bad = ts
+        .call(
+            reqwest::Method::GET,
+            path,
+            Some(&ann.token),
+            None,
+            &[("Last-Event-ID", "7")],
+        )
+        .await;
+    bad.assert_problem(400, "bad_last_event_id");
+    ts.get(&format!("{path}?after=1.zz"), Some(&ann.token))
+        .await
+        .assert_problem(400, "bad_query");
+    ts.server.stop().await;
+}
+
+on_both_backends!(the_player_stream_resumes_from_any_id);
+
+/// Resumed right after `game_started` (the version at which the turn
+/// begins, all six seats passing at once), the stream still owes the
+/// `your_turn`; resumed after it, it owes nothing, while others move.
+async fn a_turn_begun_with_a_notice_is_owed_after_it(backend: Backend) {
+    let ts = start(backend).await;
+    let mut players = Vec::new();
+    for i in 0..6 {
+        players.push(ts.register(&format!("p{i}")).await);
+    }
+    let ann = &players[0];
+    let path = "/v1/players/me/stream";
+    let mut last = Sse::open(&ts, path, Some(&ann.token), None)
+        .await
+        .position(WAIT)
+        .await;
+    let game = ts
+        .create_game(
+            ann,
+            "cancellation-hearts",
+            json!({"players": 6}),
+            &["open"; 6],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    for (seat, player) in players.iter().enumerate().skip(1) {
+        assert_eq!(
+            ts.join(player, &id, Some(seat as u8)).await.status.as_u16(),
+            200
+        );
+    }
+    let mut names = Vec::new();
+    // Every event on a connection of its own, resumed from the one before.
+    while names.last().map(String::as_str) != Some("your_turn") {
+        let mut stream = Sse::open_with(&ts, path, Some(&ann.token), Some(&last)).await;
+        let event = stream.next(WAIT).await.unwrap();
+        last = event.raw_id.clone().unwrap();
+        names.push(event.event);
+    }
+    let mut expected = vec!["seat_taken"; 6];
+    expected.extend(["game_started", "your_turn"]);
+    assert_eq!(names, expected);
+    // Others pass; Ann's turn goes on and is not announced again.
+    let mut r = rng(3);
+    for player in &players[1..] {
+        let legal = ts.legal(player, &id).await;
+        let posted = ts
+            .post_move(player, &id, &random_move(&legal.json, &mut r))
+            .await;
+        assert_eq!(posted.status.as_u16(), 200, "{}", posted.text);
+    }
+    let mut resumed = Sse::open_with(&ts, path, Some(&ann.token), Some(&last)).await;
+    resumed.assert_quiet(Duration::from_millis(800)).await;
+    ts.server.stop().await;
+}
+
+on_both_backends!(a_turn_begun_with_a_notice_is_owed_after_it);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_inbox_lists_the_longest_waiting_first() {

@@ -3,7 +3,7 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::app::AppState;
-use crate::auth::MaybeAuthenticated;
+use crate::auth::StreamCaller;
 use crate::error::{ApiError, Problem};
 use crate::games::watch::GameStreamItem;
 use crate::input::GameId;
@@ -19,6 +19,10 @@ pub struct StreamQuery {
     /// by a reconnecting client, takes precedence). Left out: only events
     /// after the snapshot.
     pub after: Option<i64>,
+    /// A stream ticket (`create_stream_ticket`), for clients that cannot
+    /// send `Authorization` (a browser's `EventSource`): the stream is the
+    /// ticket's player's, as with their bearer token. Never a bearer token.
+    pub ticket: Option<String>,
 }
 
 /// Follow a game live (SSE)
@@ -41,6 +45,10 @@ pub struct StreamQuery {
 /// events after it, none missed or repeated. The stream ends after
 /// `game_finished`; reconnecting to a finished game with its last seq gets
 /// 204 (which tells an `EventSource` to stop).
+///
+/// A browser follows a seat with `new EventSource(url + "?ticket=" + t)`
+/// (`t` from `create_stream_ticket`); when the ticket has expired, mint
+/// another and reopen with `&after=` the last `id:` received.
 #[utoipa::path(
     tag = "streams",
     operation_id = "stream_game",
@@ -64,7 +72,7 @@ pub struct StreamQuery {
             })),
         (status = 204, description = "The game is over and the cursor is at its end"),
         (status = 400, description = "Bad cursor", body = Problem, content_type = doc::PROBLEM),
-        (status = 401, description = "Invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 401, description = "Invalid, expired or revoked token or ticket", body = Problem, content_type = doc::PROBLEM),
         (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
     ),
     security((), ("bearer" = []))
@@ -73,7 +81,7 @@ pub struct StreamQuery {
 pub async fn stream_game(
     req: HttpRequest,
     state: web::Data<AppState>,
-    auth: MaybeAuthenticated,
+    auth: StreamCaller,
     game_id: GameId,
     query: web::Query<StreamQuery>,
 ) -> Result<HttpResponse, ApiError> {

@@ -6,7 +6,7 @@ use utoipa::IntoParams;
 
 use super::get_events::{DEFAULT_LIMIT, MAX_LIMIT};
 use crate::app::AppState;
-use crate::auth::MaybeAuthenticated;
+use crate::auth::StreamCaller;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
 use crate::ops::timeout::RequestTimeout;
@@ -29,6 +29,9 @@ pub struct WaitQuery {
     /// Seconds to wait at most (0 to 60, default 30); never past the
     /// server's request timeout (10 s by default), less a margin.
     pub timeout: Option<u64>,
+    /// A stream ticket (`create_stream_ticket`) instead of `Authorization`;
+    /// never a bearer token.
+    pub ticket: Option<String>,
 }
 
 /// Wait for a game's next events (long poll)
@@ -46,7 +49,7 @@ pub struct WaitQuery {
         (status = 200, description = "Events after `after` (possibly none)", body = EventPage,
             headers(("ETag" = String, description = "The game version"))),
         (status = 400, description = "Bad query parameters", body = Problem, content_type = doc::PROBLEM),
-        (status = 401, description = "Invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 401, description = "Invalid, expired or revoked token or ticket", body = Problem, content_type = doc::PROBLEM),
         (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
     ),
     security((), ("bearer" = []))
@@ -55,7 +58,7 @@ pub struct WaitQuery {
 pub async fn wait_events(
     req: HttpRequest,
     state: web::Data<AppState>,
-    auth: MaybeAuthenticated,
+    auth: StreamCaller,
     game_id: GameId,
     query: web::Query<WaitQuery>,
 ) -> Result<HttpResponse, ApiError> {
