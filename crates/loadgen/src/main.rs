@@ -13,6 +13,7 @@
 
 mod check;
 mod client;
+mod idle;
 mod populate;
 mod run;
 mod stats;
@@ -41,6 +42,8 @@ loadgen: play games through the card table api as fast as it answers
                      (--duration caps it); the report lists the game ids
   --populate N       create N games in progress (a person and bots each),
                      read each once, and stop (for the memory figure)
+  --idle-streams N   first register N players who sit in no game and hold
+                     each one's player stream open for the whole run
   --json             print the report as one JSON object
 ";
 
@@ -50,6 +53,7 @@ struct Args {
     timeout: Duration,
     check: Option<String>,
     populate: Option<usize>,
+    idle_streams: usize,
     json: bool,
 }
 
@@ -70,6 +74,7 @@ fn parse_args() -> Result<Args, String> {
         timeout: Duration::from_secs(10),
         check: None,
         populate: None,
+        idle_streams: 0,
         json: false,
     };
     let mut it = std::env::args().skip(1);
@@ -111,6 +116,7 @@ fn parse_args() -> Result<Args, String> {
             "--record" => args.run.record = Some(value.clone().into()),
             "--check" => args.check = Some(value.clone()),
             "--populate" => args.populate = Some(number()? as usize),
+            "--idle-streams" => args.idle_streams = number()? as usize,
             other => return Err(format!("unknown flag {other}")),
         }
     }
@@ -181,11 +187,29 @@ async fn main() -> ExitCode {
             ExitCode::FAILURE
         };
     }
+    let (idle, idle_report) = idle::open(&api, &args.url, args.idle_streams, 64).await;
+    if args.idle_streams > 0 {
+        eprintln!(
+            "loadgen: {} of {} idle player streams open ({:.1} s)",
+            idle_report.opened, idle_report.requested, idle_report.open_seconds
+        );
+    }
     let report = run::run(api, args.run).await;
+    let idle_bytes = idle.bytes.load(std::sync::atomic::Ordering::Relaxed);
+    drop(idle);
     if args.json {
-        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        let mut value = serde_json::to_value(&report).unwrap_or_default();
+        value["idle_streams"] = serde_json::to_value(&idle_report).unwrap_or_default();
+        value["idle_stream_bytes"] = idle_bytes.into();
+        println!("{value}");
     } else {
         print!("{report}");
+        if args.idle_streams > 0 {
+            println!(
+                "idle player streams: {} open, {} failed, {idle_bytes} bytes received",
+                idle_report.opened, idle_report.failed
+            );
+        }
     }
     ExitCode::SUCCESS
 }

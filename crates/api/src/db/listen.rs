@@ -1,6 +1,7 @@
 //! Postgres `LISTEN` on a dedicated, unpooled connection: how one api process
 //! learns of another's appends to the same database (appends are followed
-//! by `pg_notify(CHANNEL, '<game_id> <version>\n…')`, batched: see
+//! by `pg_notify(CHANNEL, '<game_id> <version> <player>,<player>…\n…')`
+//! (the players seated in the game, for routing), batched: see
 //! [`super::Db::notify_appended`]). The connection is re-established when it
 //! drops; after each (re)connect the listener reports a resync, because
 //! notifications sent while it was away are lost.
@@ -16,33 +17,58 @@ pub const CHANNEL: &str = "cards_game_events";
 /// What the listener hears.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Heard {
-    /// A game reached a version (in some process).
-    Appended { game_id: String, version: i64 },
+    /// A game reached a version (in some process); the players seated in
+    /// it, when the payload names them.
+    Appended {
+        game_id: String,
+        version: i64,
+        players: Option<Vec<String>>,
+    },
     /// Notifications may have been missed: look at everything again.
     Resync,
 }
 
-/// Parses a notification payload: lines `"<game_id> <version>"`.
+/// Parses a notification payload: lines `"<game_id> <version>"`, then
+/// optionally ` <player>,<player>…` (a game nobody sits in: ` -`).
 pub fn parse_payload(payload: &str) -> Option<Vec<Heard>> {
     payload
         .lines()
         .map(|line| {
-            let (game_id, version) = line.rsplit_once(' ')?;
+            let mut parts = line.split(' ');
+            let game_id = parts.next().filter(|g| !g.is_empty())?;
+            let version = parts.next()?.parse().ok()?;
+            let players = match parts.next() {
+                None => None,
+                Some("-") => Some(Vec::new()),
+                Some(list) => Some(list.split(',').map(str::to_owned).collect()),
+            };
+            if parts.next().is_some() {
+                return None;
+            }
             Some(Heard::Appended {
                 game_id: game_id.to_owned(),
-                version: version.parse().ok()?,
+                version,
+                players,
             })
         })
         .collect()
 }
 
-/// The payloads announcing `appended` (game, version) pairs: one line each,
-/// split so that no payload exceeds Postgres' limit (8000 bytes).
-pub fn payloads<'a>(appended: impl IntoIterator<Item = (&'a str, i64)>) -> Vec<String> {
+/// The payloads announcing `appended` (game, version, seated players):
+/// one line each, split so that no payload exceeds Postgres' limit (8000
+/// bytes). Game and player ids are UUIDs: no spaces, no commas.
+pub fn payloads<'a>(
+    appended: impl IntoIterator<Item = (&'a str, i64, &'a [String])>,
+) -> Vec<String> {
     const MAX: usize = 7900;
     let mut out: Vec<String> = Vec::new();
-    for (game_id, version) in appended {
-        let line = format!("{game_id} {version}");
+    for (game_id, version, players) in appended {
+        let players = if players.is_empty() {
+            "-".to_owned()
+        } else {
+            players.join(",")
+        };
+        let line = format!("{game_id} {version} {players}");
         match out.last_mut() {
             Some(last) if last.len() + 1 + line.len() <= MAX => {
                 last.push('\n');
@@ -112,23 +138,33 @@ mod tests {
 
     #[test]
     fn payloads_parse() {
-        let heard = |g: &str, v| Heard::Appended {
+        let heard = |g: &str, v, p: Option<&[&str]>| Heard::Appended {
             game_id: g.to_owned(),
             version: v,
+            players: p.map(|p| p.iter().map(|s| s.to_string()).collect()),
         };
-        assert_eq!(parse_payload("0b6f-x 12"), Some(vec![heard("0b6f-x", 12)]));
+        // The old form (no players): every player stream looks.
         assert_eq!(
-            parse_payload("a 1\nb 2"),
-            Some(vec![heard("a", 1), heard("b", 2)])
+            parse_payload("0b6f-x 12"),
+            Some(vec![heard("0b6f-x", 12, None)])
+        );
+        assert_eq!(
+            parse_payload("a 1 p,q\nb 2 -"),
+            Some(vec![
+                heard("a", 1, Some(&["p", "q"])),
+                heard("b", 2, Some(&[]))
+            ])
         );
         assert_eq!(parse_payload("nonsense"), None);
         assert_eq!(parse_payload("a 1\nnonsense"), None);
+        assert_eq!(parse_payload("a 1 p q"), None);
     }
 
     #[test]
     fn payloads_are_split_under_the_limit_and_read_back() {
         let ids: Vec<String> = (0..1000).map(|i| format!("{i:036}")).collect();
-        let sent = payloads(ids.iter().map(|id| (id.as_str(), 7)));
+        let seated = vec![ids[0].clone(), ids[1].clone()];
+        let sent = payloads(ids.iter().map(|id| (id.as_str(), 7, seated.as_slice())));
         assert!(sent.len() > 1 && sent.iter().all(|p| p.len() <= 7900));
         let back: Vec<Heard> = sent
             .iter()
@@ -139,7 +175,8 @@ mod tests {
             back[999],
             Heard::Appended {
                 game_id: ids[999].clone(),
-                version: 7
+                version: 7,
+                players: Some(seated),
             }
         );
     }

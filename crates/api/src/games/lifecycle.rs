@@ -86,7 +86,8 @@ impl GameService {
             game: table.game,
             known: None,
         });
-        self.appended(&id, version);
+        let players = super::notify::seated_players(&table.snapshot.seats);
+        self.appended(&id, version, players);
         let started = table.snapshot.status() == GameStatus::InProgress;
         if started && !bot_seats(&table.snapshot.seats).is_empty() {
             self.kick_bots(id);

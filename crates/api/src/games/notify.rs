@@ -1,12 +1,22 @@
-//! Who learns of an append: an in-process broadcast of "game G reached
-//! version V", fed by this process's own appends and, with Postgres, by the
-//! `LISTEN` connection (other processes' appends, [`crate::db::listen`]).
-//! Streams and long polls subscribe before they read the log and re-read it
-//! after each signal, so a signal is only a wake-up: a lost or lagging one
-//! costs a delay (the streams also re-read on every heartbeat), never an
-//! event.
+//! Who learns of an append: "game G reached version V", routed to those who
+//! care. A game's streams and long polls subscribe to the game; a player's
+//! stream subscribes to the player, and an append is routed to every player
+//! seated in its game (before or after it: a leaver hears their leaving),
+//! so a change reaches only the streams it may concern and none of them
+//! reads the database to find out that it does not. Signals come from this
+//! process's own appends and, with Postgres, from the `LISTEN` connection
+//! (other processes' appends, [`crate::db::listen`], whose payload carries
+//! the seated players too).
+//!
+//! Streams subscribe before they read the log and re-read it after each
+//! signal, so a signal is only a wake-up: a lost or lagging one costs a
+//! delay (the streams also re-read on every heartbeat), never an event. A
+//! signal whose players are unknown, or "anything may have changed" (a
+//! `LISTEN` reconnect), goes to every player stream.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 
@@ -16,7 +26,13 @@ use crate::db::listen::Heard;
 /// when a receiver lagged).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Changed {
-    Game { game_id: Arc<str>, version: i64 },
+    Game {
+        game_id: Arc<str>,
+        version: i64,
+        /// The players seated in the game around the change; `None` when
+        /// not known (then every player stream looks).
+        players: Option<Arc<[String]>>,
+    },
     Anything,
 }
 
@@ -33,56 +49,198 @@ impl Changed {
 impl From<Heard> for Changed {
     fn from(heard: Heard) -> Self {
         match heard {
-            Heard::Appended { game_id, version } => Changed::Game {
+            Heard::Appended {
+                game_id,
+                version,
+                players,
+            } => Changed::Game {
                 game_id: game_id.into(),
                 version,
+                players: players.map(Into::into),
             },
             Heard::Resync => Changed::Anything,
         }
     }
 }
 
-/// The broadcast (bounded: a slow receiver lags and then re-reads).
+/// The players of `seats`, once each, in a signal's form.
+pub fn seated_players<'a>(
+    seats: impl IntoIterator<Item = &'a crate::db::models::SeatWithName>,
+) -> Arc<[String]> {
+    let mut players: Vec<String> = seats
+        .into_iter()
+        .filter_map(|s| s.seat.player_id.clone())
+        .collect();
+    players.sort_unstable();
+    players.dedup();
+    players.into()
+}
+
+/// Signals a receiver may hold before it lags (and then re-reads all).
+const CAPACITY: usize = 256;
+
+/// One broadcast per key that somebody listens to.
+#[derive(Debug)]
+struct Topics<K>(Mutex<HashMap<K, broadcast::Sender<Changed>>>);
+
+impl<K: Eq + Hash + Clone> Topics<K> {
+    fn new() -> Self {
+        Topics(Mutex::new(HashMap::new()))
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<K, broadcast::Sender<Changed>>> {
+        // A panic elsewhere cannot leave the map half-written.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn subscribe(&self, key: &K) -> broadcast::Receiver<Changed> {
+        let mut topics = self.lock();
+        topics
+            .entry(key.clone())
+            .or_insert_with(|| broadcast::channel(CAPACITY).0)
+            .subscribe()
+    }
+
+    fn send(&self, key: &K, changed: &Changed) {
+        if let Some(tx) = self.lock().get(key) {
+            // No receiver left is not an error: `unsubscribe` removes it.
+            let _ = tx.send(changed.clone());
+        }
+    }
+
+    /// Drops `rx` and, when it was the key's last receiver, the key.
+    fn unsubscribe(&self, key: &K, rx: broadcast::Receiver<Changed>) {
+        let mut topics = self.lock();
+        drop(rx);
+        if topics.get(key).is_some_and(|tx| tx.receiver_count() == 0) {
+            topics.remove(key);
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.lock().len()
+    }
+}
+
+#[derive(Debug)]
+struct Routes {
+    games: Topics<Arc<str>>,
+    players: Topics<String>,
+    /// Signals for every player stream: unknown players, `Anything`.
+    everyone: broadcast::Sender<Changed>,
+}
+
+/// The router (cheap to clone: one shared table).
 #[derive(Debug, Clone)]
 pub struct Notifier {
-    tx: broadcast::Sender<Changed>,
+    routes: Arc<Routes>,
 }
 
 impl Default for Notifier {
     fn default() -> Self {
         Notifier {
-            tx: broadcast::channel(4096).0,
+            routes: Arc::new(Routes {
+                games: Topics::new(),
+                players: Topics::new(),
+                everyone: broadcast::channel(CAPACITY).0,
+            }),
         }
     }
 }
 
+/// What a subscription listens to.
+#[derive(Debug, Clone)]
+enum Topic {
+    Game(Arc<str>),
+    Player(String),
+}
+
 impl Notifier {
-    pub fn subscribe(&self) -> Subscription {
+    /// The signals concerning one game (and `Anything`).
+    pub fn subscribe_game(&self, game_id: &str) -> Subscription {
+        let game_id: Arc<str> = game_id.into();
+        let rx = self.routes.games.subscribe(&game_id);
+        self.subscription(Topic::Game(game_id), rx)
+    }
+
+    /// The signals concerning the games `player_id` sits in, those whose
+    /// players are unknown, and `Anything`.
+    pub fn subscribe_player(&self, player_id: &str) -> Subscription {
+        let rx = self.routes.players.subscribe(&player_id.to_owned());
+        self.subscription(Topic::Player(player_id.to_owned()), rx)
+    }
+
+    fn subscription(&self, topic: Topic, rx: broadcast::Receiver<Changed>) -> Subscription {
         Subscription {
-            rx: self.tx.subscribe(),
+            routes: self.routes.clone(),
+            topic,
+            rx: Some(rx),
+            everyone: self.routes.everyone.subscribe(),
         }
     }
 
     pub fn send(&self, changed: Changed) {
-        // No receiver is not an error: nobody is watching.
-        let _ = self.tx.send(changed);
+        let routes = &self.routes;
+        match &changed {
+            Changed::Game {
+                game_id, players, ..
+            } => {
+                routes.games.send(game_id, &changed);
+                match players {
+                    Some(players) => {
+                        for player in players.iter() {
+                            routes.players.send(player, &changed);
+                        }
+                    }
+                    None => {
+                        let _ = routes.everyone.send(changed.clone());
+                    }
+                }
+            }
+            Changed::Anything => {
+                let _ = routes.everyone.send(changed.clone());
+            }
+        }
+    }
+
+    /// How many games and players are listened to now.
+    pub fn topics(&self) -> (usize, usize) {
+        (self.routes.games.len(), self.routes.players.len())
     }
 }
 
-/// One receiver.
+/// One receiver: its own topic and the signals for everyone (a game's
+/// subscription takes only `Anything` from those).
 #[derive(Debug)]
 pub struct Subscription {
-    rx: broadcast::Receiver<Changed>,
+    routes: Arc<Routes>,
+    topic: Topic,
+    rx: Option<broadcast::Receiver<Changed>>,
+    everyone: broadcast::Receiver<Changed>,
 }
 
 impl Subscription {
     /// The next signal; a lag (missed signals) reads as `Anything`.
     pub async fn next(&mut self) -> Changed {
-        match self.rx.recv().await {
-            Ok(changed) => changed,
-            Err(broadcast::error::RecvError::Lagged(_)) => Changed::Anything,
-            // The sender lives as long as the service: wait forever.
-            Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
+        loop {
+            let rx = self.rx.as_mut().expect("held until dropped");
+            let (for_everyone, received) = tokio::select! {
+                own = rx.recv() => (false, own),
+                all = self.everyone.recv() => (true, all),
+            };
+            let changed = match received {
+                Ok(changed) => changed,
+                Err(broadcast::error::RecvError::Lagged(_)) => Changed::Anything,
+                // The senders live as long as the service: wait forever.
+                Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
+            };
+            // A game's own topic brings all its signals: from those for
+            // everyone it needs only `Anything`.
+            let game_stream = matches!(self.topic, Topic::Game(_));
+            if for_everyone && game_stream && changed != Changed::Anything {
+                continue;
+            }
+            return changed;
         }
     }
 
@@ -97,5 +255,96 @@ impl Subscription {
         })
         .await
         .is_ok()
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        let Some(rx) = self.rx.take() else { return };
+        match &self.topic {
+            Topic::Game(game_id) => self.routes.games.unsubscribe(game_id, rx),
+            Topic::Player(player_id) => self.routes.players.unsubscribe(player_id, rx),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn changed(game: &str, players: Option<&[&str]>) -> Changed {
+        Changed::Game {
+            game_id: game.into(),
+            version: 1,
+            players: players.map(|p| p.iter().map(|s| s.to_string()).collect()),
+        }
+    }
+
+    async fn heard(sub: &mut Subscription) -> Option<Changed> {
+        tokio::time::timeout(Duration::from_millis(50), sub.next())
+            .await
+            .ok()
+    }
+
+    #[tokio::test]
+    async fn a_change_reaches_its_game_and_its_players_only() {
+        let notifier = Notifier::default();
+        let mut game_a = notifier.subscribe_game("a");
+        let mut game_b = notifier.subscribe_game("b");
+        let mut ann = notifier.subscribe_player("ann");
+        let mut cid = notifier.subscribe_player("cid");
+        notifier.send(changed("a", Some(&["ann", "bob"])));
+        assert_eq!(
+            heard(&mut game_a).await,
+            Some(changed("a", Some(&["ann", "bob"])))
+        );
+        assert_eq!(
+            heard(&mut ann).await,
+            Some(changed("a", Some(&["ann", "bob"])))
+        );
+        assert_eq!(heard(&mut game_b).await, None);
+        assert_eq!(heard(&mut cid).await, None, "cid sits elsewhere");
+    }
+
+    #[tokio::test]
+    async fn unknown_players_and_anything_reach_every_player_stream() {
+        let notifier = Notifier::default();
+        let mut game_b = notifier.subscribe_game("b");
+        let mut cid = notifier.subscribe_player("cid");
+        notifier.send(changed("a", None));
+        assert_eq!(heard(&mut cid).await, Some(changed("a", None)));
+        assert_eq!(heard(&mut game_b).await, None, "not b's game");
+        notifier.send(Changed::Anything);
+        assert_eq!(heard(&mut cid).await, Some(Changed::Anything));
+        assert_eq!(heard(&mut game_b).await, Some(Changed::Anything));
+    }
+
+    #[tokio::test]
+    async fn topics_go_with_their_last_subscriber() {
+        let notifier = Notifier::default();
+        let first = notifier.subscribe_game("a");
+        let second = notifier.subscribe_game("a");
+        let player = notifier.subscribe_player("ann");
+        assert_eq!(notifier.topics(), (1, 1));
+        drop(first);
+        assert_eq!(notifier.topics(), (1, 1));
+        drop((second, player));
+        assert_eq!(notifier.topics(), (0, 0));
+    }
+
+    #[tokio::test]
+    async fn a_lagging_receiver_reads_anything() {
+        let notifier = Notifier::default();
+        let mut ann = notifier.subscribe_player("ann");
+        for version in 0..(CAPACITY as i64 + 10) {
+            notifier.send(Changed::Game {
+                game_id: "a".into(),
+                version,
+                players: Some(vec!["ann".to_owned()].into()),
+            });
+        }
+        assert_eq!(heard(&mut ann).await, Some(Changed::Anything));
     }
 }

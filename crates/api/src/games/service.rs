@@ -89,7 +89,7 @@ pub struct GameService {
     /// Turned true to stop the background tasks (deadline clock, LISTEN).
     pub(super) shutdown: tokio::sync::watch::Sender<bool>,
     /// With Postgres, once started: appends to announce to other processes.
-    announce: std::sync::OnceLock<mpsc::UnboundedSender<(Arc<str>, i64)>>,
+    announce: std::sync::OnceLock<mpsc::UnboundedSender<Announced>>,
 }
 
 impl GameService {
@@ -121,22 +121,35 @@ impl GameService {
         (self.cache.len(), self.cache.capacity())
     }
 
-    /// Subscribes to "a game changed" signals.
-    pub fn subscribe(&self) -> super::notify::Subscription {
-        self.notifier.subscribe()
+    /// Subscribes to the signals of one game (its streams, long polls).
+    pub fn subscribe_game(&self, game_id: &str) -> super::notify::Subscription {
+        self.notifier.subscribe_game(game_id)
+    }
+
+    /// Subscribes to the signals of a player's games (the player stream).
+    pub fn subscribe_player(&self, player_id: &str) -> super::notify::Subscription {
+        self.notifier.subscribe_player(player_id)
+    }
+
+    /// How many games and players this process's streams listen to.
+    pub fn listened_topics(&self) -> (usize, usize) {
+        self.notifier.topics()
     }
 
     /// Tells this process's watchers that `game_id` reached `version`, and
     /// (Postgres) queues it for the other processes: see [`announce_appends`].
     /// If that `NOTIFY` fails, their streams still catch up at their next
     /// heartbeat.
-    pub(super) fn appended(&self, game_id: &str, version: i64) {
+    pub(super) fn appended(&self, game_id: &str, version: i64, players: Arc<[String]>) {
         let game_id: Arc<str> = game_id.into();
         if let Some(announce) = self.announce.get() {
-            let _ = announce.send((game_id.clone(), version));
+            let _ = announce.send((game_id.clone(), version, players.clone()));
         }
-        self.notifier
-            .send(super::notify::Changed::Game { game_id, version });
+        self.notifier.send(super::notify::Changed::Game {
+            game_id,
+            version,
+            players: Some(players),
+        });
     }
 
     /// A hint that `game_id` is at `version`, as a `NOTIFY` from another
@@ -145,8 +158,11 @@ impl GameService {
     /// client sees (the tests send one late on purpose).
     pub fn hint_changed(&self, game_id: &str, version: i64) {
         let game_id: Arc<str> = game_id.into();
-        self.notifier
-            .send(super::notify::Changed::Game { game_id, version });
+        self.notifier.send(super::notify::Changed::Game {
+            game_id,
+            version,
+            players: None,
+        });
     }
 
     /// Starts the background tasks: the move-deadline clock and, with
@@ -339,6 +355,9 @@ impl GameService {
     }
 }
 
+/// An append to announce: the game, its version, who sits in it.
+type Announced = (Arc<str>, i64, Arc<[String]>);
+
 /// Sends this process's appends to the other processes (Postgres `NOTIFY`),
 /// batched: one notification carries every append made while the previous
 /// one was on its way. Not one per move, and not inside the append: a
@@ -347,7 +366,7 @@ impl GameService {
 /// 6,880 transactions/s plain, 1,966 with a `pg_notify` in each).
 async fn announce_appends(
     db: Db,
-    mut appends: mpsc::UnboundedReceiver<(Arc<str>, i64)>,
+    mut appends: mpsc::UnboundedReceiver<Announced>,
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
     loop {
@@ -358,15 +377,20 @@ async fn announce_appends(
                 None => return,
             },
         };
-        let mut latest: HashMap<Arc<str>, i64> = HashMap::from([first]);
-        while let Ok((game_id, version)) = appends.try_recv() {
-            let known = latest.entry(game_id).or_insert(version);
-            *known = (*known).max(version);
+        let (game_id, version, players) = first;
+        let mut latest: HashMap<Arc<str>, (i64, Arc<[String]>)> =
+            HashMap::from([(game_id, (version, players))]);
+        while let Ok((game_id, version, players)) = appends.try_recv() {
+            // The latest version, with the players seated around it.
+            let known = latest.entry(game_id).or_insert((version, players.clone()));
+            if version >= known.0 {
+                *known = (version, players);
+            }
         }
-        let pairs = latest
+        let lines = latest
             .iter()
-            .map(|(game_id, version)| (&**game_id, *version));
-        for payload in crate::db::listen::payloads(pairs) {
+            .map(|(game_id, (version, players))| (&**game_id, *version, &**players));
+        for payload in crate::db::listen::payloads(lines) {
             if let Err(e) = db.notify_appended(&payload).await {
                 tracing::warn!(error = %e, "NOTIFY failed");
             }

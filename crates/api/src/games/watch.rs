@@ -240,7 +240,7 @@ impl GameService {
         limit: i64,
         timeout: Duration,
     ) -> Result<LogPage, ServiceError> {
-        let mut sub = self.subscribe();
+        let mut sub = self.subscribe_game(game_id);
         let mut stop = self.shutdown.subscribe();
         let until = tokio::time::Instant::now() + timeout;
         loop {
@@ -358,21 +358,29 @@ impl GameService {
                 signal = tokio::time::timeout(heartbeat, sub.next()) => signal,
             };
             let to_check: Vec<String> = match signal {
-                Ok(Changed::Game { game_id, version }) => match followed.get(&*game_id) {
+                Ok(Changed::Game {
+                    game_id, version, ..
+                }) => match followed.get(&*game_id) {
                     Some(f) if f.cursor >= version => continue,
                     _ => vec![game_id.to_string()],
                 },
-                // After a lag or a reconnect, or a quiet spell: look again at
-                // every game of the player's (new ones included).
-                Ok(Changed::Anything) | Err(_) => {
+                // After a lag or a reconnect: look again at every game of
+                // the player's (new ones included).
+                Ok(Changed::Anything) => self.all_games_of(&player_id, &followed).await?,
+                // A quiet spell: a heartbeat, and another look at the games
+                // followed (a signal lost between processes only delays).
+                // A stream that follows none reads nothing: every change
+                // that concerns it is routed to it (`notify`), so idle
+                // streams cost the database nothing.
+                Err(_) => {
                     let beat = PlayerStreamEntry {
                         item: PlayerStreamItem::Heartbeat,
                         id: None,
                     };
-                    if signal.is_err() && tx.send(beat).await.is_err() {
+                    if tx.send(beat).await.is_err() {
                         return Ok(());
                     }
-                    self.all_games_of(&player_id, &followed).await?
+                    followed.keys().cloned().collect()
                 }
             };
             if !self

@@ -338,6 +338,13 @@ impl GameService {
         change: Change,
     ) {
         loaded.version = version;
+        // Everyone seated before or after the change hears of it.
+        let before = loaded
+            .known
+            .as_ref()
+            .map(|k| k.seats.as_slice())
+            .unwrap_or(&[]);
+        let players = super::notify::seated_players(before.iter().chain(&change.seats));
         // Seat rows changed in the store are read back (names, entropy)
         // rather than trusted as decided.
         loaded.known = change.seat_change.is_none().then_some(Known {
@@ -347,7 +354,7 @@ impl GameService {
         if let Some(next) = change.next {
             loaded.game = next;
         }
-        self.appended(game_id, version);
+        self.appended(game_id, version, players);
     }
 
     /// Waits before deciding again after a lost race: not at all when the

@@ -94,7 +94,7 @@ pub async fn stream_game(
     }
     let player_id = auth.0.map(|me| me.player_id);
     // Subscribe before reading, so nothing appended meanwhile is missed.
-    let sub = state.games.subscribe();
+    let sub = state.games.subscribe_game(&game_id);
     let snapshot = state.games.snapshot(&game_id).await?;
     let version = snapshot.row.version;
     if snapshot.status().is_closed() && cursor.is_some_and(|c| c >= version) {

@@ -79,7 +79,7 @@ pub async fn stream_player(
 ) -> Result<HttpResponse, ApiError> {
     let resume = resume_cursor(&req, &query)?;
     let player = known_player(&state, &auth.required()?.player_id).await?;
-    let sub = state.games.subscribe();
+    let sub = state.games.subscribe_player(&player.id);
     // Before the response: a game the client creates once the stream is
     // open must be new to the stream, whenever its task starts.
     let start = match resume {

@@ -1,0 +1,82 @@
+//! Idle player streams: `--idle-streams N` registers N players who sit in
+//! no game and opens each one's player stream (`/v1/players/me/stream`),
+//! held open and drained for the whole run: what a play-by-request server
+//! carries when every user keeps a "your turn" stream open. The streams
+//! use their own client (no request timeout: they are meant to last).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use futures_util::StreamExt;
+use serde::Serialize;
+
+use crate::client::Api;
+
+/// What opening the streams came to.
+#[derive(Debug, Default, Serialize)]
+pub struct IdleReport {
+    pub requested: usize,
+    pub opened: usize,
+    pub failed: usize,
+    /// Seconds taken to register and open them all.
+    pub open_seconds: f64,
+}
+
+/// The open streams; dropping this closes them.
+#[derive(Debug)]
+pub struct IdleStreams {
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    /// Bytes received on all of them (heartbeats): proof they stay open.
+    pub bytes: Arc<AtomicU64>,
+}
+
+impl Drop for IdleStreams {
+    fn drop(&mut self) {
+        self.tasks.iter().for_each(tokio::task::JoinHandle::abort);
+    }
+}
+
+/// Registers `count` players and opens their streams, `parallel` at a time.
+pub async fn open(
+    api: &Api,
+    base: &str,
+    count: usize,
+    parallel: usize,
+) -> (IdleStreams, IdleReport) {
+    let started = std::time::Instant::now();
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .build()
+        .expect("an HTTP client");
+    let bytes = Arc::new(AtomicU64::new(0));
+    let url = format!("{}/v1/players/me/stream", base.trim_end_matches('/'));
+    let opened: Vec<Option<tokio::task::JoinHandle<()>>> = futures_util::stream::iter(0..count)
+        .map(|i| {
+            let (api, http, url, bytes) = (api.clone(), http.clone(), url.clone(), bytes.clone());
+            async move {
+                let token = api.register(&format!("idle-{i}")).await.ok()?;
+                let response = http.get(&url).bearer_auth(token).send().await.ok()?;
+                if !response.status().is_success() {
+                    return None;
+                }
+                Some(tokio::spawn(drain(response, bytes)))
+            }
+        })
+        .buffer_unordered(parallel.max(1))
+        .collect()
+        .await;
+    let tasks: Vec<_> = opened.into_iter().flatten().collect();
+    let report = IdleReport {
+        requested: count,
+        opened: tasks.len(),
+        failed: count - tasks.len(),
+        open_seconds: started.elapsed().as_secs_f64(),
+    };
+    (IdleStreams { tasks, bytes }, report)
+}
+
+async fn drain(mut response: reqwest::Response, bytes: Arc<AtomicU64>) {
+    while let Ok(Some(chunk)) = response.chunk().await {
+        bytes.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+    }
+}
