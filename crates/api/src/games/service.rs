@@ -77,6 +77,8 @@ pub(super) fn forfeited_seats(seats: &[SeatWithName]) -> SeatSet {
 pub struct GameService {
     pub(super) db: Db,
     pub(super) cache: StateCache,
+    /// What is derived from finished games (replay, record, verification).
+    pub(super) finished: super::finished::FinishedCache,
     /// Where bot drivers run (the main runtime, not an HTTP worker's).
     pub(super) runtime: tokio::runtime::Handle,
     /// Bot drivers: stop flag and how many are running.
@@ -93,10 +95,17 @@ pub struct GameService {
 }
 
 impl GameService {
+    /// Keeps at most `capacity` finished games' derived answers (0: none).
+    pub fn with_finished_cache(mut self, capacity: usize) -> Self {
+        self.finished = super::finished::FinishedCache::new(capacity);
+        self
+    }
+
     pub fn new(db: Db, cache_capacity: usize, runtime: tokio::runtime::Handle) -> Self {
         GameService {
             db,
             cache: StateCache::new(cache_capacity),
+            finished: super::finished::FinishedCache::new(super::finished::DEFAULT_CAPACITY),
             runtime,
             bots: Default::default(),
             metrics: Default::default(),

@@ -20,4 +20,5 @@ mod openapi;
 mod ops;
 mod records;
 mod restart;
+mod scale;
 mod streams;
