@@ -48,8 +48,8 @@ for id in $(jq -r '.finished_ids[]' "$OUT/played.json"); do
   version=$(echo "$game" | jq -r .version)
   for endpoint in replay "replay?seq=$((version / 2))" "record?format=text" "record?format=json" verify; do
     urls=()
-    for i in $(seq 0 "$REPEAT"); do urls+=("$API/v1/games/$id/$endpoint"); done
-    curl -s -o /dev/null -w '%{http_code} %{time_total}\n' "${urls[@]}" >"$OUT/t.txt"
+    for i in $(seq 0 "$REPEAT"); do urls+=(-o /dev/null "$API/v1/games/$id/$endpoint"); done
+    curl -s -w '%{http_code} %{time_total}\n' "${urls[@]}" >"$OUT/t.txt"
     if awk '$1 != 200 {bad = 1} END {exit !bad}' "$OUT/t.txt"; then
       echo "$endpoint of $id: not 200" >&2; exit 1
     fi

@@ -25,7 +25,7 @@ DB="postgres://postgres@127.0.0.1:$PG_PORT/million"
 PORT=$(free_port)
 API="http://127.0.0.1:$PORT"
 DATABASE_URL=$DB PORT=$PORT RATE_LIMIT=0 RUST_LOG=warn DATA_DIR="$OUT" \
-  JWT_SECRET=million-secret-0123456789abcdef0123456789 "$TARGET/release/api" >"$OUT/api.log" 2>&1 &
+  JWT_SECRET=million-secret-0123456789abcdef0123456789 "${API_BIN:-$TARGET/release/api}" >"$OUT/api.log" 2>&1 &
 SERVER_PID=$!
 wait_http "$API/readyz"
 
@@ -55,10 +55,10 @@ RUNNING_ID=$($PSQL -At -c "SELECT g.id FROM games g JOIN seats s ON s.game_id = 
 # first not counted); a row of the table.
 time_get() {
   local name=$1 path=$2 token=${3:-} runs=${4:-$RUNS} urls=() i
-  for i in $(seq 0 "$runs"); do urls+=("$API$path"); done
+  for i in $(seq 0 "$runs"); do urls+=(-o /dev/null "$API$path"); done
   local auth=()
   [ -n "$token" ] && auth=(-H "authorization: Bearer $token")
-  curl -s "${auth[@]}" -o /dev/null -w '%{http_code} %{time_total}\n' "${urls[@]}" >"$OUT/t.txt"
+  curl -s "${auth[@]}" -w '%{http_code} %{time_total}\n' "${urls[@]}" >"$OUT/t.txt"
   local bad
   bad=$(awk '$1 != 200' "$OUT/t.txt" | wc -l)
   [ "$bad" = 0 ] || { echo "$name: $bad answers not 200" >&2; sed -n 1,3p "$OUT/t.txt" >&2; exit 1; }
