@@ -16,9 +16,11 @@ RUNS=${RUNS:-200}
 TARGET=${CARGO_TARGET_DIR:-target}
 [ -n "${SKIP_BUILD:-}" ] || cargo build --release --locked -p api 2>&1 | tail -1
 OUT=$(mktemp -d /tmp/cardgames-million.XXXXXX)
+trap 'pg_cleanup; rm -rf "$OUT"' EXIT
 REPORT=$OUT/report.md
 
-pg_start -c shared_buffers=1GB -c work_mem=16MB -c maintenance_work_mem=512MB \
+pg_start_keep_trap() { pg_start "$@"; trap 'pg_cleanup; rm -rf "$OUT"' EXIT; }
+pg_start_keep_trap -c shared_buffers=1GB -c work_mem=16MB -c maintenance_work_mem=512MB \
   -c max_wal_size=8GB -c checkpoint_timeout=30min -c fsync=off -c full_page_writes=off
 psql_admin -c "CREATE DATABASE million"
 DB="postgres://postgres@127.0.0.1:$PG_PORT/million"

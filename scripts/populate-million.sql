@@ -87,7 +87,7 @@ SELECT gen.id, s,
        CASE WHEN s = 0 AND gen.hot IS NOT NULL THEN gen.hot
             WHEN NOT gen.running AND s > 0 AND (gen.g + s) % 3 = 0 THEN NULL
             ELSE '00000000-0000-4000-8000-'
-                 || lpad(((gen.g * 7919 + s * 10007) % :players)::text, 12, '0') END,
+                 || lpad(((gen.g::bigint * 7919 + s * 10007) % :players)::text, 12, '0') END,
        NOT gen.running AND s > 0 AND (gen.g + s) % 3 = 0,
        ts.entropy, FALSE, FALSE,
        CASE WHEN gen.running THEN 'in_progress' ELSE 'finished' END,

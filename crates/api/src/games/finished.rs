@@ -43,6 +43,9 @@ pub struct Finished {
     /// The seed commitment the `game_started` event published.
     pub published_commitment: Option<String>,
     record: Mutex<Option<Arc<GameRecord>>>,
+    /// The record's text and JSON forms, once rendered.
+    record_text: Mutex<Option<Arc<str>>>,
+    record_json: Mutex<Option<Arc<str>>>,
     verification: Mutex<Option<Arc<Verification>>>,
     /// seq -> (moves up to it, the omniscient view after it).
     views: Mutex<HashMap<i64, (usize, Arc<Value>)>>,
@@ -69,6 +72,8 @@ impl Finished {
             move_seqs,
             published_commitment,
             record: Mutex::default(),
+            record_text: Mutex::default(),
+            record_json: Mutex::default(),
             verification: Mutex::default(),
             views: Mutex::default(),
         }
@@ -90,6 +95,30 @@ impl Finished {
         }
         let record = Arc::new(build(self)?);
         Ok(locked(&self.record).get_or_insert(record).clone())
+    }
+
+    /// The record's text form (`json`: its JSON form), rendered from
+    /// [`Finished::record`] the first time.
+    pub fn record_form<E>(
+        &self,
+        json: bool,
+        build: impl FnOnce(&Finished) -> Result<GameRecord, E>,
+    ) -> Result<Arc<str>, E> {
+        let slot = if json {
+            &self.record_json
+        } else {
+            &self.record_text
+        };
+        if let Some(form) = locked(slot).as_ref() {
+            return Ok(form.clone());
+        }
+        let record = self.record(build)?;
+        let form: Arc<str> = if json {
+            record.to_json().into()
+        } else {
+            record.to_text().into()
+        };
+        Ok(locked(slot).get_or_insert(form).clone())
     }
 
     /// The verification, computed by `check` the first time.

@@ -230,13 +230,24 @@ impl GameService {
     /// The record of a finished game (before the end the seed is secret:
     /// 409 `game_not_finished`); computed once (`games::finished`).
     pub async fn export(&self, game_id: &str) -> Result<Arc<GameRecord>, ServiceError> {
-        let Ok(game) = self.finished_or_history(game_id).await? else {
-            return Err(ServiceError::conflict(
+        let game = self.finished_for_export(game_id).await?;
+        game.record(build_record)
+    }
+
+    /// [`GameService::export`] in its text form (`json`: its JSON form),
+    /// rendered once.
+    pub async fn export_as(&self, game_id: &str, json: bool) -> Result<Arc<str>, ServiceError> {
+        let game = self.finished_for_export(game_id).await?;
+        game.record_form(json, build_record)
+    }
+
+    async fn finished_for_export(&self, game_id: &str) -> Result<Arc<Finished>, ServiceError> {
+        self.finished_or_history(game_id).await?.map_err(|_| {
+            ServiceError::conflict(
                 "game_not_finished",
                 "a game's record is public once it is over (its seed is revealed then)",
-            ));
-        };
-        game.record(|g| GameRecord::build(&g.info, &g.moves).map_err(ServiceError::internal))
+            )
+        })
     }
 
     /// The game after the event `seq` (default: the last), as the caller
@@ -628,4 +639,8 @@ fn verification(game: &Finished) -> Result<Verification, ServiceError> {
         entropy: info.entropy.clone(),
         findings,
     })
+}
+
+fn build_record(game: &Finished) -> Result<GameRecord, ServiceError> {
+    GameRecord::build(&game.info, &game.moves).map_err(ServiceError::internal)
 }
