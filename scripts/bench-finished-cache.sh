@@ -26,7 +26,7 @@ if [ "${BENCH_DATABASE:-sqlite}" = postgres ]; then
   DB="postgres://postgres@127.0.0.1:$PG_PORT/bench"
 else
   DB="sqlite://$OUT/cards.sqlite"
-  trap 'kill ${SERVER_PID:-} 2>/dev/null; rm -rf "$OUT"' EXIT
+  trap 'if [ -n "${SERVER_PID:-}" ]; then kill "$SERVER_PID" 2>/dev/null; fi; rm -rf "$OUT"; true' EXIT
 fi
 PORT=$(free_port)
 API="http://127.0.0.1:$PORT"
