@@ -92,6 +92,7 @@ COLS="games.id, games.kind, games.config, games.status, games.version, games.to_
   echo "Stored: $N_GAMES games ($N_FINISHED finished, $N_RUNNING in progress), $N_SEATS seats, $N_PLAYERS players; database $DB_SIZE. $(sed -n 's/^populated: .* in \([0-9.]* s\).*/Population (scripts\/populate-million.sh): \1./p' "$OUT/populate.txt")"
   echo "The player asked about (a \"hot\" player) sits in $HOT_SEATS games and must act in $HOT_TO_ACT of them."
   echo
+  echo "Load average when the timing started (the machine is shared): $(cut -d' ' -f1-3 /proc/loadavg)."
   echo "Each row: $RUNS GETs one after another on one keep-alive connection (curl's \`time_total\`, after one warm-up request), milliseconds."
   echo
   echo "| query | request | items | runs | p50 ms | p99 ms | max ms |"
