@@ -2,7 +2,7 @@
 # A million stored games (issue 14 item 3): populates a private Postgres
 # (scripts/populate-million.sh), then times every list and lookup a client
 # uses through the HTTP API (RUNS requests each on one keep-alive
-# connection, after one warm-up: p50, p99, max) and shows the plan of each
+# connection, after WARMUP (10) not counted: p50, p99, max) and shows the plan of each
 # SQL statement behind them (EXPLAIN (ANALYZE, BUFFERS)). The report
 # replaces the section between the bench-million markers in
 # docs/performance.md (BENCH_NO_DOC=1: print only).
@@ -13,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib-pg.sh
 RUNS=${RUNS:-200}
+WARMUP=${WARMUP:-10}
 TARGET=${CARGO_TARGET_DIR:-target}
 [ -n "${SKIP_BUILD:-}" ] || cargo build --release --locked -p api 2>&1 | tail -1
 OUT=$(mktemp -d /tmp/cardgames-million.XXXXXX)
@@ -55,11 +56,11 @@ HALF=$((N_GAMES / 2))
 RUNNING_ID=$($PSQL -At -c "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id
   WHERE s.player_id = '$HOT_ID' AND s.must_act ORDER BY g.created_at LIMIT 1")
 
-# time_get NAME PATH [TOKEN] [RUNS]: RUNS+1 GETs on one connection (the
-# first not counted); a row of the table.
+# time_get NAME PATH [TOKEN] [RUNS]: WARMUP+RUNS GETs on one connection
+# (the first WARMUP not counted); a row of the table.
 time_get() {
   local name=$1 path=$2 token=${3:-} runs=${4:-$RUNS} urls=() i
-  for i in $(seq 0 "$runs"); do urls+=(-o /dev/null "$API$path"); done
+  for i in $(seq 1 $((WARMUP + runs))); do urls+=(-o /dev/null "$API$path"); done
   local auth=()
   [ -n "$token" ] && auth=(-H "authorization: Bearer $token")
   curl -s "${auth[@]}" -w '%{http_code} %{time_total}\n' "${urls[@]}" >"$OUT/t.txt"
@@ -68,7 +69,7 @@ time_get() {
   [ "$bad" = 0 ] || { echo "$name: $bad answers not 200" >&2; sed -n 1,3p "$OUT/t.txt" >&2; exit 1; }
   local items
   items=$(curl -s "${auth[@]}" "$API$path" | jq -r 'if has("games") then (.games | length) else "-" end')
-  tail -n +2 "$OUT/t.txt" | awk '{print $2 * 1000}' | sort -n | awk -v name="$name" -v path="$path" -v items="$items" '
+  tail -n +$((WARMUP + 1)) "$OUT/t.txt" | awk '{print $2 * 1000}' | sort -n | awk -v name="$name" -v path="$path" -v items="$items" '
     { v[NR] = $1 }
     END {
       p50 = v[int(NR * 0.50 + 0.999)]; p99 = v[int(NR * 0.99 + 0.999)];
@@ -93,7 +94,7 @@ COLS="games.id, games.kind, games.config, games.status, games.version, games.to_
   echo "The player asked about (a \"hot\" player) sits in $HOT_SEATS games and must act in $HOT_TO_ACT of them."
   echo
   echo "Load average when the timing started (the machine is shared): $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo "Each row: $RUNS GETs one after another on one keep-alive connection (curl's \`time_total\`, after one warm-up request), milliseconds."
+  echo "Each row: $RUNS GETs one after another on one keep-alive connection (curl's \`time_total\`, after $WARMUP warm-up requests), milliseconds."
   echo
   echo "| query | request | items | runs | p50 ms | p99 ms | max ms |"
   echo "|---|---|---:|---:|---:|---:|---:|"

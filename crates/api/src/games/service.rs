@@ -292,6 +292,25 @@ impl GameService {
         Ok((row, seats))
     }
 
+    /// The game's state as of `row`, a row just read: from the cache with
+    /// no query when it holds that version (a state at version v is the
+    /// fold of the log up to v, whoever wrote it), else as [`Self::snapshot`].
+    /// For lists of games read in one query (the inbox).
+    pub(super) async fn state_at(
+        &self,
+        row: &GameRow,
+    ) -> Result<Box<dyn super::AnyGame>, ServiceError> {
+        let slot = self.cache.slot(&row.id);
+        if let Some(loaded) = slot.lock().await.as_ref()
+            && loaded.version == row.version
+        {
+            self.metrics.cache_hits.inc();
+            return Ok(loaded.game.clone_box());
+        }
+        drop(slot);
+        Ok(self.snapshot(&row.id).await?.game)
+    }
+
     /// The game's row, seats and state, consistent with each other. A
     /// cached game costs one query (is the version still the cached one?).
     pub async fn snapshot(&self, game_id: &str) -> Result<Snapshot, ServiceError> {
