@@ -58,11 +58,14 @@ pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
         .collect();
     let keys = Keys::with_previous(secret.as_bytes(), &previous, config.token_ttl)
         .map_err(|e| StartError::Key(e.to_string()))?;
-    let games = Arc::new(GameService::new(
-        db.clone(),
-        config.cache_capacity,
-        tokio::runtime::Handle::current(),
-    ));
+    let games = Arc::new(
+        GameService::new(
+            db.clone(),
+            config.cache_capacity,
+            tokio::runtime::Handle::current(),
+        )
+        .with_finished_cache(config.finished_cache),
+    );
     Ok(AppState {
         db,
         keys: Arc::new(keys),

@@ -82,6 +82,9 @@ pub struct Config {
     pub token_ttl: Duration,
     pub pool_size: usize,
     pub cache_capacity: usize,
+    /// Finished games whose replay, record and verification are kept in
+    /// memory (`games::finished`); 0 = none.
+    pub finished_cache: usize,
     pub body_limit: usize,
     pub workers: usize,
     /// Requests per second per client (the player of a valid bearer token,
@@ -121,6 +124,7 @@ impl Default for Config {
             token_ttl: Duration::from_secs(30 * 24 * 3600),
             pool_size: 8,
             cache_capacity: 1024,
+            finished_cache: 256,
             body_limit: 64 * 1024,
             workers: 2,
             rate_limit: 50.0,
@@ -236,6 +240,19 @@ const SETTINGS: &[Setting] = &[
         help: "game states kept in memory (least recently used are dropped)",
         apply: |c, v| {
             c.cache_capacity = parse_positive(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--finished-cache",
+        env: "FINISHED_CACHE",
+        default: "256",
+        help: "finished games whose replay, record and verification are kept in memory once computed (least recently used are dropped); 0 = none",
+        apply: |c, v| {
+            c.finished_cache = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{v}` is not a count"))?;
             Ok(())
         },
     },

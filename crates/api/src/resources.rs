@@ -253,6 +253,8 @@ pub struct GameList {
     pub games: Vec<GameSummary>,
     pub limit: i64,
     pub offset: i64,
+    /// The `cursor` of the next page; null when this page is the last.
+    pub next: Option<String>,
 }
 
 /// The caller's legal moves now.

@@ -20,8 +20,11 @@ use crate::with_conn;
 pub struct GameFilter {
     pub kind: Option<String>,
     pub status: Option<GameStatus>,
-    /// Only games where this player holds a seat.
-    pub player: Option<String>,
+    /// Only games in progress where this player's seat must act now.
+    pub to_act_for: Option<String>,
+    /// Only games older than this `(created_at, id)` in the list's order
+    /// (newest first): the keyset cursor of the previous page's last game.
+    pub before: Option<(chrono::DateTime<Utc>, String)>,
     pub limit: i64,
     pub offset: i64,
 }
@@ -519,7 +522,11 @@ impl Db {
         }
     }
 
-    /// Games matching `filter`, newest first.
+    /// Games matching `filter`, newest first (`created_at`, then `id`,
+    /// both descending). Each filter combination reads one index ending in
+    /// `(created_at, id)` from the cursor on (`migrations/*/…_scale`);
+    /// `to_act_for` reads the player's seats that must act (a partial index
+    /// kept by triggers), never every seat of the player.
     pub async fn list_games(&self, filter: &GameFilter) -> Result<Vec<GameRow>, DbError> {
         with_conn!(self, |conn, s| {
             let mut query = s::games::table.into_boxed();
@@ -529,17 +536,27 @@ impl Db {
             if let Some(status) = &filter.status {
                 query = query.filter(s::games::status.eq(status));
             }
-            if let Some(player) = &filter.player {
+            if let Some((at, id)) = &filter.before {
+                // `created_at <= at` bounds the index range; the second
+                // test only sorts out the games created at the same instant.
+                query = query.filter(s::games::created_at.le(*at)).filter(
+                    s::games::created_at
+                        .lt(*at)
+                        .or(s::games::id.lt(id.as_str())),
+                );
+            }
+            if let Some(player) = &filter.to_act_for {
                 query = query.filter(
                     s::games::id.eq_any(
                         s::seats::table
                             .filter(s::seats::player_id.eq(player))
+                            .filter(s::seats::must_act)
                             .select(s::seats::game_id),
                     ),
                 );
             }
             Ok(query
-                .order((s::games::created_at.desc(), s::games::id))
+                .order((s::games::created_at.desc(), s::games::id.desc()))
                 .limit(filter.limit)
                 .offset(filter.offset)
                 .load::<GameRow>(conn)
@@ -587,34 +604,31 @@ impl Db {
     }
 
     /// In-progress games where `player_id` must act now, with the seat they
-    /// hold, the longest-waiting first (by when the game last changed).
+    /// hold, the longest-waiting first (by when the game last changed): the
+    /// player's seats that must act (a partial index kept by triggers from
+    /// `games.to_act`), then each game by its key.
     pub async fn games_awaiting(&self, player_id: &str) -> Result<Vec<(GameRow, i32)>, DbError> {
         with_conn!(self, |conn, s| {
-            let rows = s::games::table
+            Ok(s::games::table
                 .inner_join(s::seats::table)
                 .filter(s::seats::player_id.eq(player_id))
-                .filter(s::games::status.eq(GameStatus::InProgress))
-                .filter(s::games::to_act.ne(0))
+                .filter(s::seats::must_act)
                 .order((s::games::updated_at, s::games::id))
                 .select((s::games::all_columns, s::seats::seat))
                 .load::<(GameRow, i32)>(conn)
-                .await?;
-            // The bitmask test is done here: it is the same in both dialects.
-            Ok(rows
-                .into_iter()
-                .filter(|(row, seat)| (0..16).contains(seat) && row.to_act & (1 << seat) != 0)
-                .collect())
+                .await?)
         })
     }
 
     /// Ids and versions of the games `player_id` holds a seat in that are
-    /// open or in progress (not finished, not expired).
+    /// open or in progress (not finished, not expired): the player's seats
+    /// by their copy of the game's status (indexed), never every seat.
     pub async fn active_games_of(&self, player_id: &str) -> Result<Vec<(String, i64)>, DbError> {
         with_conn!(self, |conn, s| {
             Ok(s::games::table
                 .inner_join(s::seats::table)
                 .filter(s::seats::player_id.eq(player_id))
-                .filter(s::games::status.eq_any([GameStatus::Open, GameStatus::InProgress]))
+                .filter(s::seats::game_status.eq_any([GameStatus::Open, GameStatus::InProgress]))
                 .select((s::games::id, s::games::version))
                 .load::<(String, i64)>(conn)
                 .await?)

@@ -44,6 +44,11 @@ macro_rules! tables {
                 entropy -> Nullable<Text>,
                 autoplay -> Bool,
                 forfeited -> Bool,
+                /// A copy of the game's status (kept by a trigger).
+                game_status -> Text,
+                /// The game is in progress and this seat must act now (kept
+                /// by a trigger from `games.to_act`).
+                must_act -> Bool,
             }
         }
 

@@ -10,6 +10,7 @@ pub mod cache;
 mod deadlines;
 pub mod domain;
 pub mod error;
+pub mod finished;
 // The log's and the columns' vocabularies are the store's (it decodes
 // them); the service speaks them under these names.
 pub use crate::db::{event, status};

@@ -42,6 +42,9 @@ pub struct ListQuery {
     pub status: Option<GameStatus>,
     /// Only in-progress games where this player must act now.
     pub to_act_for: Option<String>,
+    /// Only games after this one in the list's order (a page's cursor):
+    /// its `(created_at, id)`.
+    pub after: Option<(chrono::DateTime<chrono::Utc>, String)>,
     pub limit: i64,
     pub offset: i64,
 }
@@ -84,24 +87,21 @@ impl GameService {
         })
     }
 
-    /// Games matching `query`, newest first, with their seats.
+    /// Games matching `query`, newest first, with their seats: one indexed
+    /// query for the page (every filter in the database) and one for the
+    /// page's seats.
     pub async fn list(
         &self,
         query: &ListQuery,
     ) -> Result<Vec<(GameRow, Vec<SeatWithName>)>, ServiceError> {
-        let mut filter = GameFilter {
+        let filter = GameFilter {
             kind: query.kind.clone(),
             status: query.status,
-            player: query.to_act_for.clone(),
+            to_act_for: query.to_act_for.clone(),
+            before: query.after.clone(),
             limit: query.limit,
             offset: query.offset,
         };
-        if query.to_act_for.is_some() {
-            // Filter on the seat after reading; page in memory.
-            filter.status = Some(GameStatus::InProgress);
-            filter.limit = 10_000;
-            filter.offset = 0;
-        }
         let rows = self.db.list_games(&filter).await?;
         let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
         let mut seats = self.db.seats(&ids).await?;
@@ -110,22 +110,7 @@ impl GameService {
             let (mine, rest): (Vec<_>, Vec<_>) =
                 seats.into_iter().partition(|s| s.seat.game_id == row.id);
             seats = rest;
-            if let Some(player) = &query.to_act_for {
-                let Some(seat) = seat_of(&mine, player) else {
-                    continue;
-                };
-                if row.to_act & (1 << seat.number()) == 0 {
-                    continue;
-                }
-            }
             out.push((row, mine));
-        }
-        if query.to_act_for.is_some() {
-            out = out
-                .into_iter()
-                .skip(usize::try_from(query.offset).unwrap_or(0))
-                .take(usize::try_from(query.limit).unwrap_or(0))
-                .collect();
         }
         Ok(out)
     }

@@ -11,8 +11,13 @@ use game_record::{
     Actor as RecordActor, GameInfo, GameKind as RecordKind, GameRecord, RecordError, RecordedMove,
 };
 
+use std::sync::Arc;
+
+use serde_json::Value;
+
 use super::error::ServiceError;
 use super::event::{GameEvent, MovePlayed};
+use super::finished::Finished;
 use super::log::{self, Actor};
 use super::service::{GameService, Snapshot, seat_of};
 use super::status::GameStatus;
@@ -205,30 +210,91 @@ impl GameService {
         Ok(History { row, seats, events })
     }
 
-    /// The record of a finished game (before the end the seed is secret:
-    /// 409 `game_not_finished`).
-    pub async fn export(&self, game_id: &str) -> Result<GameRecord, ServiceError> {
+    /// A finished game's derived answers, from the cache or (once) from its
+    /// log; any other game's history as read (`Err`).
+    async fn finished_or_history(
+        &self,
+        game_id: &str,
+    ) -> Result<Result<Arc<Finished>, History>, ServiceError> {
+        if let Some(game) = self.finished.get(game_id) {
+            return Ok(Ok(game));
+        }
         let history = self.history(game_id).await?;
         if !history.finished() {
-            return Err(ServiceError::conflict(
+            return Ok(Err(history));
+        }
+        let info = history.info()?;
+        let published = history.events.iter().find_map(|e| match &e.event {
+            GameEvent::GameStarted(started) => Some(started.seed_commitment.clone()),
+            _ => None,
+        });
+        let moves = recorded_moves_with_seqs(&history.events)?;
+        let game = Arc::new(Finished::new(
+            history.row,
+            history.seats,
+            info,
+            moves,
+            published,
+        ));
+        self.finished.insert(game.clone());
+        Ok(Ok(game))
+    }
+
+    /// The record of a finished game (before the end the seed is secret:
+    /// 409 `game_not_finished`); computed once (`games::finished`).
+    pub async fn export(&self, game_id: &str) -> Result<Arc<GameRecord>, ServiceError> {
+        let game = self.finished_for_export(game_id).await?;
+        game.record(build_record)
+    }
+
+    /// [`GameService::export`] in its text form (`json`: its JSON form),
+    /// rendered once.
+    pub async fn export_as(&self, game_id: &str, json: bool) -> Result<Arc<str>, ServiceError> {
+        let game = self.finished_for_export(game_id).await?;
+        game.record_form(json, build_record)
+    }
+
+    async fn finished_for_export(&self, game_id: &str) -> Result<Arc<Finished>, ServiceError> {
+        self.finished_or_history(game_id).await?.map_err(|_| {
+            ServiceError::conflict(
                 "game_not_finished",
                 "a game's record is public once it is over (its seed is revealed then)",
-            ));
-        }
-        GameRecord::build(&history.info()?, &recorded_moves(&history.events)?)
-            .map_err(ServiceError::internal)
+            )
+        })
     }
 
     /// The game after the event `seq` (default: the last), as the caller
     /// saw it then: their seat's view, the public view without a seat, the
-    /// whole table for everyone once the game is over (G-2).
+    /// whole table for everyone once the game is over (G-2). A finished
+    /// game's points are computed once (`games::finished`).
     pub async fn replay(
         &self,
         game_id: &str,
         player_id: Option<&str>,
         seq: Option<i64>,
     ) -> Result<ReplayPoint, ServiceError> {
-        let history = self.history(game_id).await?;
+        let history = match self.finished_or_history(game_id).await? {
+            Ok(game) => {
+                let version = game.row.version;
+                let seq = seq.unwrap_or(version);
+                check_seq(seq, version)?;
+                let (moves, view) = game.view_after(seq, |g, moves| {
+                    game_record::view_after(&g.info, moves, Viewer::Omniscient)
+                        .map_err(ServiceError::internal)
+                })?;
+                return Ok(ReplayPoint {
+                    version,
+                    seq,
+                    moves,
+                    viewer: Viewer::Omniscient,
+                    your_seat: player_id
+                        .and_then(|p| seat_of(&game.seats, p))
+                        .map(Seat::number),
+                    view: Value::clone(&view),
+                });
+            }
+            Err(history) => history,
+        };
         if history.row.status == GameStatus::Open {
             return Err(ServiceError::conflict(
                 "game_not_started",
@@ -237,16 +303,11 @@ impl GameService {
         }
         let version = history.row.version;
         let seq = seq.unwrap_or(version);
-        if !(0..=version).contains(&seq) {
-            return Err(ServiceError::bad_query(format!(
-                "seq is 0 to {version}, the game's version"
-            )));
-        }
+        check_seq(seq, version)?;
         let seat = player_id.and_then(|p| seat_of(&history.seats, p));
-        let viewer = match (history.finished(), seat) {
-            (true, _) => Viewer::Omniscient,
-            (false, Some(seat)) => Viewer::Seat(seat),
-            (false, None) => Viewer::Spectator,
+        let viewer = match seat {
+            Some(seat) => Viewer::Seat(seat),
+            None => Viewer::Spectator,
         };
         let upto: Vec<EventRow> = history
             .events
@@ -270,70 +331,16 @@ impl GameService {
     /// Checks a finished game as an outsider would: the commitment
     /// published at creation against the revealed seed, every deal
     /// recomputed from the seed and entropy, every move replayed, every
-    /// trick, score and the result (`game_record::verify`).
-    pub async fn verify(&self, game_id: &str) -> Result<Verification, ServiceError> {
-        let history = self.history(game_id).await?;
-        if !history.finished() {
+    /// trick, score and the result (`game_record::verify`); once per game
+    /// (`games::finished`).
+    pub async fn verify(&self, game_id: &str) -> Result<Arc<Verification>, ServiceError> {
+        let Ok(game) = self.finished_or_history(game_id).await? else {
             return Err(ServiceError::conflict(
                 "game_not_finished",
                 "a game can be verified once it is over (its seed is revealed then)",
             ));
-        }
-        let info = history.info()?;
-        let mut findings = Vec::new();
-        let computed = game_record::fairness::commitment(&info.server_seed);
-        let published = history.events.iter().find_map(|e| match &e.event {
-            GameEvent::GameStarted(started) => Some(started.seed_commitment.clone()),
-            _ => None,
-        });
-        for claimed in [Some(history.row.seed_commitment.clone()), published]
-            .into_iter()
-            .flatten()
-        {
-            if claimed != computed {
-                findings.push(Finding {
-                    line: None,
-                    code: "bad_commitment".to_owned(),
-                    rule: None,
-                    detail: format!(
-                        "the commitment published for this game, {claimed}, is not SHA-256 of \
-                         the revealed seed, which is {computed}"
-                    ),
-                });
-            }
-        }
-        let record = match GameRecord::build(&info, &recorded_moves(&history.events)?) {
-            Ok(record) => {
-                findings.extend(game_record::verify_record(&record).iter().map(finding));
-                Some(record)
-            }
-            Err(game_record::BuildError::IllegalMove {
-                index,
-                seat,
-                code,
-                rule,
-                message,
-            }) => {
-                findings.push(Finding {
-                    line: None,
-                    code,
-                    rule,
-                    detail: format!(
-                        "move {} of the log (by seat {seat}) does not replay from the revealed \
-                         seed: {message}",
-                        index + 1
-                    ),
-                });
-                None
-            }
-            Err(other) => return Err(ServiceError::internal(other)),
         };
-        Ok(Verification {
-            row: history.row,
-            record,
-            entropy: info.entropy,
-            findings,
-        })
+        game.verification(verification)
     }
 
     /// Stores a record (already parsed, so every move re-validated) as a
@@ -568,4 +575,85 @@ fn imported_log(
         cards::SeatSet::EMPTY,
     ));
     Ok((game, events))
+}
+
+fn check_seq(seq: i64, version: i64) -> Result<(), ServiceError> {
+    if (0..=version).contains(&seq) {
+        Ok(())
+    } else {
+        Err(ServiceError::bad_query(format!(
+            "seq is 0 to {version}, the game's version"
+        )))
+    }
+}
+
+/// [`recorded_moves`], each with its event's seq.
+fn recorded_moves_with_seqs(events: &[EventRow]) -> Result<Vec<(i64, RecordedMove)>, ServiceError> {
+    let seqs = events
+        .iter()
+        .filter(|e| matches!(e.event, GameEvent::Move(_)))
+        .map(|e| e.seq);
+    Ok(seqs.zip(recorded_moves(events)?).collect())
+}
+
+/// The check behind [`GameService::verify`], on a finished game.
+fn verification(game: &Finished) -> Result<Verification, ServiceError> {
+    let info = &game.info;
+    let mut findings = Vec::new();
+    let computed = game_record::fairness::commitment(&info.server_seed);
+    for claimed in [
+        Some(game.row.seed_commitment.clone()),
+        game.published_commitment.clone(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if claimed != computed {
+            findings.push(Finding {
+                line: None,
+                code: "bad_commitment".to_owned(),
+                rule: None,
+                detail: format!(
+                    "the commitment published for this game, {claimed}, is not SHA-256 of \
+                     the revealed seed, which is {computed}"
+                ),
+            });
+        }
+    }
+    let record = match GameRecord::build(info, &game.moves) {
+        Ok(record) => {
+            findings.extend(game_record::verify_record(&record).iter().map(finding));
+            Some(record)
+        }
+        Err(game_record::BuildError::IllegalMove {
+            index,
+            seat,
+            code,
+            rule,
+            message,
+        }) => {
+            findings.push(Finding {
+                line: None,
+                code,
+                rule,
+                detail: format!(
+                    "move {} of the log (by seat {seat}) does not replay from the revealed \
+                     seed: {message}",
+                    index + 1
+                ),
+            });
+            None
+        }
+        Err(other) => return Err(ServiceError::internal(other)),
+    };
+    Ok(Verification {
+        row: game.row.clone(),
+        record,
+        entropy: info.entropy.clone(),
+        findings,
+    })
+}
+
+fn build_record(game: &Finished) -> Result<GameRecord, ServiceError> {
+    GameRecord::build(&game.info, &game.moves).map_err(ServiceError::internal)
 }

@@ -77,6 +77,8 @@ pub(super) fn forfeited_seats(seats: &[SeatWithName]) -> SeatSet {
 pub struct GameService {
     pub(super) db: Db,
     pub(super) cache: StateCache,
+    /// What is derived from finished games (replay, record, verification).
+    pub(super) finished: super::finished::FinishedCache,
     /// Where bot drivers run (the main runtime, not an HTTP worker's).
     pub(super) runtime: tokio::runtime::Handle,
     /// Bot drivers: stop flag and how many are running.
@@ -93,10 +95,17 @@ pub struct GameService {
 }
 
 impl GameService {
+    /// Keeps at most `capacity` finished games' derived answers (0: none).
+    pub fn with_finished_cache(mut self, capacity: usize) -> Self {
+        self.finished = super::finished::FinishedCache::new(capacity);
+        self
+    }
+
     pub fn new(db: Db, cache_capacity: usize, runtime: tokio::runtime::Handle) -> Self {
         GameService {
             db,
             cache: StateCache::new(cache_capacity),
+            finished: super::finished::FinishedCache::new(super::finished::DEFAULT_CAPACITY),
             runtime,
             bots: Default::default(),
             metrics: Default::default(),
@@ -307,6 +316,25 @@ impl GameService {
         };
         let seats = self.db.seats(std::slice::from_ref(&row.id)).await?;
         Ok((row, seats))
+    }
+
+    /// The game's state as of `row`, a row just read: from the cache with
+    /// no query when it holds that version (a state at version v is the
+    /// fold of the log up to v, whoever wrote it), else as [`Self::snapshot`].
+    /// For lists of games read in one query (the inbox).
+    pub(super) async fn state_at(
+        &self,
+        row: &GameRow,
+    ) -> Result<Box<dyn super::AnyGame>, ServiceError> {
+        let slot = self.cache.slot(&row.id);
+        if let Some(loaded) = slot.lock().await.as_ref()
+            && loaded.version == row.version
+        {
+            self.metrics.cache_hits.inc();
+            return Ok(loaded.game.clone_box());
+        }
+        drop(slot);
+        Ok(self.snapshot(&row.id).await?.game)
     }
 
     /// The game's row, seats and state, consistent with each other. A

@@ -503,12 +503,12 @@ impl GameService {
     }
 
     async fn your_turn(&self, row: &GameRow, seat: Seat) -> Result<Turn, ServiceError> {
-        let snapshot = self.snapshot(&row.id).await?;
+        let game = self.state_at(row).await?;
         Ok(Turn {
             game_id: row.id.clone(),
             kind: row.kind.clone(),
             seat: seat.number(),
-            prompt: snapshot.game.prompt(seat).map(str::to_owned),
+            prompt: game.prompt(seat).map(str::to_owned),
             version: row.version,
             waiting_since: row.updated_at,
             deadline_at: row.deadline_at,

@@ -21,5 +21,6 @@ mod openapi;
 mod ops;
 mod records;
 mod restart;
+mod scale;
 mod streams;
 mod tickets;

@@ -1,4 +1,5 @@
 use actix_web::{get, web};
+use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -6,6 +7,7 @@ use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::ListQuery;
+use crate::input::GameId;
 use crate::resources::{GameKind, GameList, GameStatus, GameSummary};
 use crate::routes::doc;
 
@@ -24,13 +26,36 @@ pub struct ListGamesQuery {
     pub mine_to_act: Option<bool>,
     /// At most this many games (1 to 200, default 50).
     pub limit: Option<i64>,
-    /// Skip this many games.
+    /// Where the page starts: the `next` of the previous page (opaque).
+    /// Without it, the newest games.
+    pub cursor: Option<String>,
+    /// Skip this many games (after `cursor`, if any). Kept for old clients:
+    /// the database still reads the skipped games, so deep offsets get
+    /// slower; page with `cursor` instead.
     pub offset: Option<i64>,
+}
+
+/// A page's cursor: the last game's `(created_at, id)`, as hex of
+/// `<unix nanoseconds>.<id>` (clients treat it as opaque).
+fn encode_cursor(created_at: DateTime<Utc>, id: &str) -> String {
+    let nanos = created_at.timestamp_nanos_opt().unwrap_or(i64::MAX);
+    hex::encode(format!("{nanos}.{id}"))
+}
+
+fn decode_cursor(raw: &str) -> Result<(DateTime<Utc>, String), ApiError> {
+    let bad = || ApiError::bad_request("bad_cursor", "cursor is not a `next` this server sent");
+    let text = String::from_utf8(hex::decode(raw).map_err(|_| bad())?).map_err(|_| bad())?;
+    let (nanos, id) = text.split_once('.').ok_or_else(bad)?;
+    let nanos: i64 = nanos.parse().map_err(|_| bad())?;
+    let id = GameId::parse(id).map_err(|_| bad())?.into_inner();
+    Ok((DateTime::from_timestamp_nanos(nanos), id))
 }
 
 /// List games
 ///
-/// Games newest first, public facts only (no hands, no views).
+/// Games newest first, public facts only (no hands, no views). Page with
+/// `cursor`: each full page carries `next`, the cursor of the page after it
+/// (null on the last page).
 #[utoipa::path(
     tag = "games",
     operation_id = "list_games",
@@ -56,6 +81,7 @@ pub async fn list_games(
             format!("limit is 1 to {MAX_LIMIT} and offset at least 0"),
         ));
     }
+    let after = query.cursor.as_deref().map(decode_cursor).transpose()?;
     let to_act_for = match (query.mine_to_act, &auth.0) {
         (Some(true), Some(me)) => Some(me.player_id.clone()),
         (Some(true), None) => {
@@ -72,11 +98,20 @@ pub async fn list_games(
             kind: query.kind.map(|k| k.code().to_owned()),
             status: query.status,
             to_act_for,
+            after,
             limit,
             offset,
         })
         .await?;
+    // A full page may have a next one; a short page is the last.
+    let next = match rows.last() {
+        Some((last, _)) if rows.len() as i64 == limit => {
+            Some(encode_cursor(last.created_at, &last.id))
+        }
+        _ => None,
+    };
     Ok(web::Json(GameList {
+        next,
         games: rows
             .iter()
             .map(|(row, seats)| GameSummary::build(row, seats))

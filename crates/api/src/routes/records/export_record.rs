@@ -67,14 +67,13 @@ pub async fn export_record(
     game_id: GameId,
     query: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let record = state.games.export(&game_id).await?;
     let format = query.format.unwrap_or_else(|| wanted_format(&req));
-    Ok(match format {
-        RecordFormat::Text => HttpResponse::Ok().content_type(TEXT).body(record.to_text()),
-        RecordFormat::Json => HttpResponse::Ok()
-            .content_type("application/json")
-            .body(record.to_json()),
-    })
+    let json = format == RecordFormat::Json;
+    let body = state.games.export_as(&game_id, json).await?;
+    let content_type = if json { "application/json" } else { TEXT };
+    Ok(HttpResponse::Ok()
+        .content_type(content_type)
+        .body(body.to_string()))
 }
 
 /// JSON when `Accept` names `application/json`, else text.

@@ -35,12 +35,12 @@ pub async fn verify_game(
     let record = checked.record.as_ref();
     let problems: Vec<VerifyProblem> = checked
         .findings
-        .into_iter()
+        .iter()
         .map(|f| VerifyProblem {
             line: f.line,
-            code: f.code,
-            rule: f.rule,
-            detail: f.detail,
+            code: f.code.clone(),
+            rule: f.rule.clone(),
+            detail: f.detail.clone(),
         })
         .collect();
     Ok(web::Json(VerifyReport {
@@ -48,7 +48,7 @@ pub async fn verify_game(
         ok: problems.is_empty(),
         seed_commitment: checked.row.seed_commitment.clone(),
         seed: checked.row.seed.clone(),
-        entropy: checked.entropy,
+        entropy: checked.entropy.clone(),
         dealing_seed: record.map(|r| r.dealing_seed.to_string()),
         rounds: record.map(|r| r.rounds.len()),
         moves: record.map(|r| r.moves().len()),

@@ -1,0 +1,14 @@
+DROP INDEX games_status_kind_created;
+DROP INDEX games_kind_created;
+DROP INDEX games_status_created;
+DROP INDEX games_created;
+CREATE INDEX games_status_kind_created ON games (status, kind, created_at DESC);
+CREATE INDEX seats_player ON seats (player_id);
+DROP INDEX seats_player_status;
+DROP INDEX seats_player_must_act;
+DROP TRIGGER seats_from_game ON seats;
+DROP FUNCTION seat_from_game();
+DROP TRIGGER games_seats_follow ON games;
+DROP FUNCTION seats_follow_game();
+ALTER TABLE seats DROP COLUMN must_act;
+ALTER TABLE seats DROP COLUMN game_status;
