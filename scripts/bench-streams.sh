@@ -23,7 +23,8 @@ GAMES=${STREAM_GAMES:-16}
 TARGET=${CARGO_TARGET_DIR:-target}
 OUT=${BENCH_OUT:-$TARGET/bench}
 mkdir -p "$OUT"
-ulimit -n 65536
+# A descriptor per stream in each process: as many as this shell may have.
+ulimit -n "$(ulimit -Hn)"
 
 [ -n "${SKIP_BUILD:-}" ] || cargo build --release --locked -p api -p loadgen 2>&1 | tail -1
 echo "== starting a private PostgreSQL"
