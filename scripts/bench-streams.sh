@@ -35,8 +35,10 @@ rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 
 printf "%-8s %10s %8s %12s %8s %12s %12s\n" streams moves/s ratio "p99 ms" ratio "api RSS MB" "open (s)"
 BASE_MPS=""; BASE_P99=""
+RUN=0
 for level in $LEVELS; do
-  DB="cardgames_streams_${level}_$$"
+  RUN=$((RUN + 1))
+  DB="cardgames_streams_${RUN}_${level}_$$"
   psql_admin -q -c "CREATE DATABASE $DB"
   URL=$(echo "$PG_ADMIN_URL" | sed -E "s#/[^/?]*(\?|$)#/$DB\1#")
   PORT=$(free_port)

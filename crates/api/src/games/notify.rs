@@ -76,8 +76,16 @@ pub fn seated_players<'a>(
     players.into()
 }
 
-/// Signals a receiver may hold before it lags (and then re-reads all).
-const CAPACITY: usize = 256;
+/// Signals one game's or player's receiver may hold before it lags (and
+/// then re-reads all). Small: a topic's ring is allocated whole when the
+/// topic is made, one per open stream (256 slots cost ~20 KB a stream, 10,000
+/// idle streams ~200 MB: docs/performance.md), and a stream that falls 16
+/// signals behind only re-reads its games.
+const CAPACITY: usize = 16;
+
+/// The same for the signals to every player stream (rare: unknown players,
+/// a `LISTEN` reconnect).
+const EVERYONE_CAPACITY: usize = 1024;
 
 /// One broadcast per key that somebody listens to.
 #[derive(Debug)]
@@ -142,7 +150,7 @@ impl Default for Notifier {
             routes: Arc::new(Routes {
                 games: Topics::new(),
                 players: Topics::new(),
-                everyone: broadcast::channel(CAPACITY).0,
+                everyone: broadcast::channel(EVERYONE_CAPACITY).0,
             }),
         }
     }
