@@ -93,7 +93,9 @@ backend api
     # connection failed before it was sent (conn-failure), and GETs or
     # requests carrying an Idempotency-Key whose process died before
     # answering (empty-response). A plain POST whose process died mid-request
-    # is not replayed: the client gets 502 and decides.
+    # is not replayed: HAProxy closes the client's keep-alive connection without
+    # an answer (502 if it was the connection's first request); the client
+    # retries with its Idempotency-Key or re-reads the game.
     retries 3
     option redispatch 1           # every retry goes to another server
     retry-on conn-failure empty-response
