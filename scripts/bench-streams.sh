@@ -5,8 +5,11 @@
 # moves/s and post_move p99 per level, each as a ratio to the level with
 # none, and the api's peak RSS per level (its growth per open stream).
 #
-#   scripts/bench-streams.sh                       # levels "0 1000 10000"
+#   scripts/bench-streams.sh                       # levels "0 1000 10000 s1000"
 #   STREAM_LEVELS="0 200" STREAM_SECONDS=10 scripts/bench-streams.sh
+#
+# A level `sN` opens no idle streams but N spectator streams following the
+# games in play (N / STREAM_GAMES on each game, as it starts).
 #
 # Env: STREAM_LEVELS, STREAM_SECONDS (20), STREAM_GAMES (16), BENCH_OUT
 # (target/bench), SKIP_BUILD=1 to use the release binaries as they are.
@@ -17,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib-pg.sh
 
-LEVELS=${STREAM_LEVELS:-"0 1000 10000"}
+LEVELS=${STREAM_LEVELS:-"0 1000 10000 s1000"}
 SECONDS_PER=${STREAM_SECONDS:-20}
 GAMES=${STREAM_GAMES:-16}
 TARGET=${CARGO_TARGET_DIR:-target}
@@ -50,8 +53,12 @@ for level in $LEVELS; do
   PEAK=0
   ( while kill -0 $API_PID 2>/dev/null; do rss_kb $API_PID; sleep 0.5; done ) >"$OUT/rss-$level.txt" &
   WATCH_PID=$!
+  case $level in
+    s*) STREAMS=(--spectators "${level#s}"); IDLE=0 ;;
+    *) STREAMS=(--idle-streams "$level"); IDLE=$level ;;
+  esac
   "$TARGET/release/loadgen" --url "http://127.0.0.1:$PORT" --games "$GAMES" \
-    --duration "$SECONDS_PER" --idle-streams "$level" --json \
+    --duration "$SECONDS_PER" "${STREAMS[@]}" --json \
     >"$OUT/streams-$level.json" 2>"$OUT/loadgen-streams-$level.log"
   kill $API_PID; wait $API_PID 2>/dev/null || true
   kill $WATCH_PID 2>/dev/null || true
@@ -60,7 +67,7 @@ for level in $LEVELS; do
 import json,sys; r=json.load(open(sys.argv[1]))
 i=r.get("idle_streams",{})
 print(r["moves_per_sec"], r["post_move_ms"]["p99"], i.get("opened",0), i.get("open_seconds",0))' "$OUT/streams-$level.json")
-  [ "$OPENED" = "$level" ] || echo "   only $OPENED of $level streams opened (see $OUT/loadgen-streams-$level.log)"
+  [ "$OPENED" = "$IDLE" ] || echo "   only $OPENED of $level streams opened (see $OUT/loadgen-streams-$level.log)"
   BASE_MPS=${BASE_MPS:-$MPS}; BASE_P99=${BASE_P99:-$P99}
   awk -v l="$level" -v m="$MPS" -v bm="$BASE_MPS" -v p="$P99" -v bp="$BASE_P99" -v r="$PEAK" -v o="$OPEN_S" \
     'BEGIN { printf "%-8s %10.0f %8.2f %12.1f %8.2f %12.0f %12.1f\n", l, m, m/bm, p, p/bp, r/1024, o }'

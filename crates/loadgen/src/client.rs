@@ -55,6 +55,11 @@ impl Api {
         }
     }
 
+    /// The server's base URL.
+    pub fn base(&self) -> &str {
+        &self.base
+    }
+
     /// Sends a request and returns the JSON body of a 2xx answer and how
     /// long the whole exchange took.
     pub async fn call(

@@ -75,6 +75,26 @@ pub async fn open(
     (IdleStreams { tasks, bytes }, report)
 }
 
+/// Opens `count` spectator streams on one game (`/v1/games/{id}/stream`,
+/// no token), held until the returned value is dropped.
+pub async fn spectate(base: &str, game_id: &str, count: usize) -> IdleStreams {
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        .build()
+        .expect("an HTTP client");
+    let url = format!("{}/v1/games/{game_id}/stream", base.trim_end_matches('/'));
+    let bytes = Arc::new(AtomicU64::new(0));
+    let mut tasks = Vec::with_capacity(count);
+    for _ in 0..count {
+        if let Ok(response) = http.get(&url).send().await
+            && response.status().is_success()
+        {
+            tasks.push(tokio::spawn(drain(response, bytes.clone())));
+        }
+    }
+    IdleStreams { tasks, bytes }
+}
+
 async fn drain(mut response: reqwest::Response, bytes: Arc<AtomicU64>) {
     while let Ok(Some(chunk)) = response.chunk().await {
         bytes.fetch_add(chunk.len() as u64, Ordering::Relaxed);

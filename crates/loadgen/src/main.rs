@@ -44,6 +44,8 @@ loadgen: play games through the card table api as fast as it answers
                      read each once, and stop (for the memory figure)
   --idle-streams N   first register N players who sit in no game and hold
                      each one's player stream open for the whole run
+  --spectators N     N spectator streams following the games in play
+                     (N / --games on each game, opened as it starts)
   --json             print the report as one JSON object
 ";
 
@@ -70,6 +72,7 @@ fn parse_args() -> Result<Args, String> {
             hearts_players: 6,
             record: None,
             one_game: false,
+            spectators_per_game: 0,
         },
         timeout: Duration::from_secs(10),
         check: None,
@@ -77,6 +80,7 @@ fn parse_args() -> Result<Args, String> {
         idle_streams: 0,
         json: false,
     };
+    let mut spectators = 0;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         if flag == "--json" {
@@ -117,9 +121,11 @@ fn parse_args() -> Result<Args, String> {
             "--check" => args.check = Some(value.clone()),
             "--populate" => args.populate = Some(number()? as usize),
             "--idle-streams" => args.idle_streams = number()? as usize,
+            "--spectators" => spectators = number()? as usize,
             other => return Err(format!("unknown flag {other}")),
         }
     }
+    args.run.spectators_per_game = spectators.div_ceil(args.run.games.max(1));
     if args.run.warmup >= args.run.duration {
         args.run.warmup = Duration::ZERO;
     }

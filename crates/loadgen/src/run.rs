@@ -35,6 +35,9 @@ pub struct RunOptions {
     pub record: Option<std::path::PathBuf>,
     /// Each driver stops after its first game ends.
     pub one_game: bool,
+    /// Spectator streams each game in play carries (`--spectators`, spread
+    /// over the games), opened when the game starts.
+    pub spectators_per_game: usize,
 }
 
 /// Seq ranges for "does a move cost more late in a game?".
@@ -168,6 +171,12 @@ async fn drive(
             }
         };
         stats.games_started += 1;
+        // Followed for as long as this driver plays it (dropped with it).
+        let _spectators = if options.spectators_per_game > 0 {
+            Some(crate::idle::spectate(api.base(), &table.id, options.spectators_per_game).await)
+        } else {
+            None
+        };
         record(
             &recorder,
             json!({"game": table.id, "kind": kind, "tokens": table.tokens}),
