@@ -79,3 +79,41 @@ macro_rules! serde_via_str {
 }
 #[cfg(feature = "serde")]
 pub(crate) use serde_via_str;
+
+/// Serializes `$ty` as `$repr`, the value `$ty::$method` makes (its JSON
+/// form), and, with the calling crate's `utoipa` feature, gives `$ty` that
+/// form's OpenAPI schema: the engines' legal-move sets, which are compact
+/// bit sets in memory and a described choice in JSON.
+#[macro_export]
+macro_rules! serialize_as {
+    ($ty:ty, $repr:ty, $method:ident) => {
+        #[cfg(feature = "serde")]
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                serde::Serialize::serialize(&self.$method(), s)
+            }
+        }
+
+        #[cfg(feature = "utoipa")]
+        impl utoipa::PartialSchema for $ty {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                <$repr as utoipa::PartialSchema>::schema()
+            }
+        }
+
+        #[cfg(feature = "utoipa")]
+        impl utoipa::ToSchema for $ty {
+            fn name() -> std::borrow::Cow<'static, str> {
+                <$repr as utoipa::ToSchema>::name()
+            }
+            fn schemas(
+                schemas: &mut Vec<(
+                    String,
+                    utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+                )>,
+            ) {
+                <$repr as utoipa::ToSchema>::schemas(schemas);
+            }
+        }
+    };
+}

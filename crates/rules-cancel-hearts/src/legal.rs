@@ -236,37 +236,10 @@ impl Legal {
     }
 }
 
-#[cfg(feature = "serde")]
-impl serde::Serialize for Legal {
-    /// `{"prompt":"play","cards":[…]}`, `{"prompt":"pass_cards","count":3,"from":[…]}`,
-    /// `{"prompt":"discard","count":2,"from":[…]}`,
-    /// `{"prompt":"moon","choices":["subtract_own","add_to_others"]}`, `{"prompt":"none"}`.
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        serde::Serialize::serialize(&self.described(), s)
-    }
-}
-
-#[cfg(feature = "utoipa")]
-impl utoipa::PartialSchema for Legal {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        <Described as utoipa::PartialSchema>::schema()
-    }
-}
-
-#[cfg(feature = "utoipa")]
-impl utoipa::ToSchema for Legal {
-    fn name() -> std::borrow::Cow<'static, str> {
-        <Described as utoipa::ToSchema>::name()
-    }
-    fn schemas(
-        schemas: &mut Vec<(
-            String,
-            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
-        )>,
-    ) {
-        <Described as utoipa::ToSchema>::schemas(schemas);
-    }
-}
+// JSON: `{"prompt":"play","cards":[…]}`, `{"prompt":"pass_cards","count":3,"from":[…]}`,
+// `{"prompt":"discard","count":2,"from":[…]}`,
+// `{"prompt":"moon","choices":["subtract_own","add_to_others"]}`, `{"prompt":"none"}`.
+cards::serialize_as!(Legal, Described, described);
 
 #[cfg(test)]
 mod tests {
