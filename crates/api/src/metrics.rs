@@ -129,6 +129,11 @@ pub struct Metrics {
     pub cache_hits: Counter,
     /// State cache: the whole log was folded.
     pub cache_misses: Counter,
+    /// Game streams: log pages read from the store.
+    pub stream_reads: Counter,
+    /// Game streams: appends sent as this process's append handed them
+    /// over, with no read (`games::notify::Appended`).
+    pub stream_handed: Counter,
     /// Requests refused by the rate limit.
     pub rate_limited: Counter,
     /// Requests that ran past the request timeout.

@@ -190,6 +190,28 @@ pub struct NewEvent {
     pub created_at: Option<DateTime<Utc>>,
 }
 
+impl NewEvent {
+    /// The row this event becomes when appended to `game_id` at `seq` at
+    /// `now` (its time, unless it brings its own): what reading it back
+    /// gives, so that a process can hand its own appends to its streams
+    /// without reading them (`games::notify::Appended`). `None` only for an
+    /// audience the store would refuse to read back.
+    pub fn stored_as(&self, game_id: &str, seq: i64, now: DateTime<Utc>) -> Option<EventRow> {
+        Some(EventRow {
+            game_id: game_id.to_owned(),
+            seq,
+            schema_version: self.schema_version,
+            event: self.event.clone(),
+            actor_player_id: self.actor_player_id.clone(),
+            actor_seat: self.actor_seat,
+            actor_bot: self.actor_bot,
+            created_at: self.created_at.unwrap_or(now),
+            actor_deadline: self.actor_deadline,
+            audience: Audience::from_column(self.visible_to).ok()?,
+        })
+    }
+}
+
 /// A stored answer for an `Idempotency-Key`.
 #[derive(Debug, Clone)]
 pub struct NewIdempotency {

@@ -95,8 +95,8 @@ macro_rules! insert_game {
 /// Inserts `$events` at seqs `$first..`, failing with [`DbError::Conflict`]
 /// when a seq is taken (the primary key is the cross-process guard).
 macro_rules! insert_events {
-    ($conn:ident, $s:ident, $game_id:expr, $first:expr, $events:expr) => {
-        let now = Utc::now();
+    ($conn:ident, $s:ident, $game_id:expr, $first:expr, $events:expr, $now:expr) => {
+        let now = $now;
         for (i, e) in $events.iter().enumerate() {
             diesel::insert_into($s::game_events::table)
                 .values((
@@ -322,7 +322,7 @@ impl Db {
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
                 insert_game!(conn, s, game, events.len() as i64, game.created_at, seats);
-                insert_events!(conn, s, &game.id, 1, events);
+                insert_events!(conn, s, &game.id, 1, events, super::now());
                 insert_idempotency!(conn, s, idem);
                 Ok::<_, DbError>(())
             })
@@ -355,7 +355,7 @@ impl Db {
                         .await?;
                 }
                 insert_game!(conn, s, game, events.len() as i64, ended, seats);
-                insert_events!(conn, s, &game.id, 1, events);
+                insert_events!(conn, s, &game.id, 1, events, super::now());
                 insert_idempotency!(conn, s, idem);
                 Ok::<_, DbError>(())
             })
@@ -439,7 +439,8 @@ impl Db {
     /// with the game row update, an optional seat change and an optional
     /// idempotency record. [`DbError::Conflict`] when the game is no longer
     /// at `expected_version` (or the seat changed hands): nothing is written.
-    /// Returns the new version.
+    /// Returns the new version. Events without a time of their own get the
+    /// row's `updated_at` ([`NewEvent::stored_as`]).
     pub async fn append(
         &self,
         game_id: &str,
@@ -458,7 +459,7 @@ impl Db {
                 events,
                 update,
                 idem,
-                now: super::now(),
+                now: update.updated_at,
             };
             return self.append_in_one_statement(pool, statement).await;
         }
@@ -486,7 +487,14 @@ impl Db {
                 if updated != 1 {
                     return Err(DbError::Conflict);
                 }
-                insert_events!(conn, s, game_id, expected_version + 1, events);
+                insert_events!(
+                    conn,
+                    s,
+                    game_id,
+                    expected_version + 1,
+                    events,
+                    update.updated_at
+                );
                 if let Some(change) = seat_change {
                     let changed = change_seat!(conn, s, game_id, change)
                         .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;

@@ -87,7 +87,7 @@ impl GameService {
             known: None,
         });
         let players = super::notify::seated_players(&table.snapshot.seats);
-        self.appended(&id, version, players);
+        self.appended(&id, version, players, None);
         let started = table.snapshot.status() == GameStatus::InProgress;
         if started && !bot_seats(&table.snapshot.seats).is_empty() {
             self.kick_bots(id);

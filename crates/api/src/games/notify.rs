@@ -13,6 +13,13 @@
 //! delay (the streams also re-read on every heartbeat), never an event. A
 //! signal whose players are unknown, or "anything may have changed" (a
 //! `LISTEN` reconnect), goes to every player stream.
+//!
+//! One exception to "only a wake-up", for the game's streams: a signal of
+//! this process's own append may carry what that append wrote, the rows as
+//! stored ([`Appended`]), so that a stream exactly up to date with the log
+//! sends them without reading it (a game with many spectators would
+//! otherwise cost a read of the log per spectator per move). Anything else,
+//! a stream behind or a signal without rows, reads the log as before.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -21,6 +28,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
 
 use crate::db::listen::Heard;
+use crate::db::models::{EventRow, GameRow, SeatWithName};
 
 /// A signal: one game changed, or anything may have (after a reconnect or
 /// when a receiver lagged).
@@ -32,9 +40,35 @@ pub enum Changed {
         /// The players seated in the game around the change; `None` when
         /// not known (then every player stream looks).
         players: Option<Arc<[String]>>,
+        /// What the append wrote, when it was this process's and the game
+        /// has streams here to take it.
+        appended: Option<Rows>,
     },
     Anything,
 }
+
+/// What one append wrote, exactly as a read of the store would give it
+/// back: its events (seqs `version - events.len() + 1 ..= version`) and the
+/// game's row and seats after it.
+#[derive(Debug)]
+pub struct Appended {
+    pub events: Vec<EventRow>,
+    pub row: GameRow,
+    pub seats: Vec<SeatWithName>,
+}
+
+/// An [`Appended`], shared by every receiver of the signal (equal only to
+/// itself: two appends are never the same one).
+#[derive(Debug, Clone)]
+pub struct Rows(pub Arc<Appended>);
+
+impl PartialEq for Rows {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Rows {}
 
 impl Changed {
     /// Whether this signal may concern `game_id`.
@@ -57,6 +91,7 @@ impl From<Heard> for Changed {
                 game_id: game_id.into(),
                 version,
                 players: players.map(Into::into),
+                appended: None,
             },
             Heard::Resync => Changed::Anything,
         }
@@ -127,6 +162,14 @@ impl<K: Eq + Hash + Clone> Topics<K> {
 
     fn len(&self) -> usize {
         self.lock().len()
+    }
+
+    fn contains<Q>(&self, key: &Q) -> bool
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        self.lock().contains_key(key)
     }
 }
 
@@ -211,6 +254,12 @@ impl Notifier {
         }
     }
 
+    /// Whether any stream or long poll of this process follows `game_id`
+    /// now (only then is an append's [`Appended`] worth building).
+    pub fn watched(&self, game_id: &str) -> bool {
+        self.routes.games.contains(game_id)
+    }
+
     /// How many games and players are listened to now.
     pub fn topics(&self) -> (usize, usize) {
         (self.routes.games.len(), self.routes.players.len())
@@ -252,17 +301,23 @@ impl Subscription {
         }
     }
 
-    /// Waits up to `timeout` for a signal concerning `game_id`; false on timeout.
-    pub async fn wait_for(&mut self, game_id: &str, timeout: std::time::Duration) -> bool {
+    /// Waits up to `timeout` for a signal concerning `game_id`: that
+    /// signal, or `None` on timeout.
+    pub async fn wait_for(
+        &mut self,
+        game_id: &str,
+        timeout: std::time::Duration,
+    ) -> Option<Changed> {
         tokio::time::timeout(timeout, async {
             loop {
-                if self.next().await.concerns(game_id) {
-                    return;
+                let changed = self.next().await;
+                if changed.concerns(game_id) {
+                    return changed;
                 }
             }
         })
         .await
-        .is_ok()
+        .ok()
     }
 }
 
@@ -287,6 +342,7 @@ mod tests {
             game_id: game.into(),
             version: 1,
             players: players.map(|p| p.iter().map(|s| s.to_string()).collect()),
+            appended: None,
         }
     }
 
@@ -351,6 +407,7 @@ mod tests {
                 game_id: "a".into(),
                 version,
                 players: Some(vec!["ann".to_owned()].into()),
+                appended: None,
             });
         }
         assert_eq!(heard(&mut ann).await, Some(Changed::Anything));

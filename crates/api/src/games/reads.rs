@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::error::ServiceError;
 use super::log;
+use super::notify::Appended;
 use super::service::{GameService, seat_of};
 use super::status::GameStatus;
 use crate::db::GameFilter;
@@ -60,33 +61,57 @@ impl GameService {
         limit: i64,
     ) -> Result<LogPage, ServiceError> {
         let (row, seats) = self.row_and_seats(game_id).await?;
-        let viewer = player_id.and_then(|p| seat_of(&seats, p));
         // "Finished" is judged by the row read before the events: a game
         // that ends meanwhile is still filtered, never the reverse.
-        let finished = row.status == GameStatus::Finished;
-        let events = self
-            .db
-            .events(&row.id, after, limit)
-            .await?
-            .into_iter()
-            .map(|row| {
-                let (payload, redacted) = log::visible_payload(&row, viewer, finished);
-                VisibleEvent {
-                    row,
-                    payload,
-                    redacted,
-                }
-            })
-            .collect();
-        Ok(LogPage {
-            version: row.version,
-            finished,
-            closed: row.status.is_closed(),
-            events,
-            row,
+        let events = self.db.events(&row.id, after, limit).await?;
+        Ok(visible_page(row, &seats, player_id, events))
+    }
+}
+
+impl LogPage {
+    /// The page a read after `after` would give right after `appended`,
+    /// when `after` is exactly where it starts (a stream up to date); `None`
+    /// for a reader behind it or past it, who reads the log.
+    pub fn of_append(appended: &Appended, player_id: Option<&str>, after: i64) -> Option<LogPage> {
+        let first = appended.events.first()?.seq;
+        (first == after + 1).then(|| {
+            let events = appended.events.clone();
+            visible_page(appended.row.clone(), &appended.seats, player_id, events)
         })
     }
+}
 
+/// `events` as the player (or a spectator) may read them in a game at
+/// `row` with `seats` (G-2).
+fn visible_page(
+    row: GameRow,
+    seats: &[SeatWithName],
+    player_id: Option<&str>,
+    events: Vec<EventRow>,
+) -> LogPage {
+    let viewer = player_id.and_then(|p| seat_of(seats, p));
+    let finished = row.status == GameStatus::Finished;
+    let events = events
+        .into_iter()
+        .map(|row| {
+            let (payload, redacted) = log::visible_payload(&row, viewer, finished);
+            VisibleEvent {
+                row,
+                payload,
+                redacted,
+            }
+        })
+        .collect();
+    LogPage {
+        version: row.version,
+        finished,
+        closed: row.status.is_closed(),
+        events,
+        row,
+    }
+}
+
+impl GameService {
     /// Games matching `query`, newest first, with their seats: one indexed
     /// query for the page (every filter in the database) and one for the
     /// page's seats.

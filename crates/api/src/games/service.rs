@@ -149,7 +149,15 @@ impl GameService {
     /// (Postgres) queues it for the other processes: see [`announce_appends`].
     /// If that `NOTIFY` fails, their streams still catch up at their next
     /// heartbeat.
-    pub(super) fn appended(&self, game_id: &str, version: i64, players: Arc<[String]>) {
+    /// `appended`: what the append wrote, for this process's streams of
+    /// the game to send without reading (see [`Self::watched`]).
+    pub(super) fn appended(
+        &self,
+        game_id: &str,
+        version: i64,
+        players: Arc<[String]>,
+        appended: Option<super::notify::Appended>,
+    ) {
         let game_id: Arc<str> = game_id.into();
         if let Some(announce) = self.announce.get() {
             let _ = announce.send((game_id.clone(), version, players.clone()));
@@ -158,7 +166,14 @@ impl GameService {
             game_id,
             version,
             players: Some(players),
+            appended: appended.map(|a| super::notify::Rows(Arc::new(a))),
         });
+    }
+
+    /// Whether a stream or long poll of this process follows `game_id`:
+    /// only then does an append build its [`super::notify::Appended`].
+    pub(super) fn watched(&self, game_id: &str) -> bool {
+        self.notifier.watched(game_id)
     }
 
     /// A hint that `game_id` is at `version`, as a `NOTIFY` from another
@@ -171,6 +186,7 @@ impl GameService {
             game_id,
             version,
             players: None,
+            appended: None,
         });
     }
 

@@ -272,13 +272,25 @@ impl GameService {
         // A stopping server ends its streams, so that its graceful shutdown
         // need not wait for them; clients resume elsewhere with Last-Event-ID.
         let mut stop = self.shutdown.subscribe();
+        // What this process's own append handed over, when the stream was
+        // exactly up to date: sent without reading the log.
+        let mut pushed: Option<LogPage> = None;
         loop {
             if *stop.borrow() {
                 return Ok(());
             }
-            let page = self
-                .events_page(&game_id, player_id.as_deref(), cursor, STREAM_PAGE)
-                .await?;
+            let page = match pushed.take() {
+                Some(page) => {
+                    self.metrics().stream_handed.inc();
+                    page
+                }
+                None => {
+                    self.metrics().stream_reads.inc();
+                    self.events_page(&game_id, player_id.as_deref(), cursor, STREAM_PAGE)
+                        .await?
+                }
+            };
+            let read = page.events.len();
             // Only events up to the row's version, so the state sent after
             // them is exactly theirs.
             let events: Vec<_> = page
@@ -286,31 +298,52 @@ impl GameService {
                 .into_iter()
                 .filter(|e| e.row.seq <= page.version)
                 .collect();
-            if !events.is_empty() {
-                for event in events {
-                    cursor = event.row.seq;
-                    let item = GameStreamItem::Event(Box::new(event));
-                    if tx.send(item).await.is_err() {
-                        return Ok(());
-                    }
+            // A full page, or events past the row read: there is more now.
+            let more = events.len() < read || read as i64 >= STREAM_PAGE;
+            for event in events {
+                cursor = event.row.seq;
+                let item = GameStreamItem::Event(Box::new(event));
+                if tx.send(item).await.is_err() {
+                    return Ok(());
                 }
-                if cursor == page.version {
-                    let state = GameStreamItem::State(Box::new(page.row));
-                    if tx.send(state).await.is_err() {
-                        return Ok(());
-                    }
+            }
+            if read > 0 && cursor == page.version {
+                let state = GameStreamItem::State(Box::new(page.row));
+                if tx.send(state).await.is_err() {
+                    return Ok(());
                 }
+            }
+            if more {
                 continue;
             }
             if page.closed && cursor >= page.version {
                 return Ok(());
             }
-            let woke = tokio::select! {
-                _ = stop.changed() => return Ok(()),
-                woke = sub.wait_for(&game_id, heartbeat) => woke,
-            };
-            if !woke && tx.send(GameStreamItem::Heartbeat).await.is_err() {
-                return Ok(());
+            // Every append after the read signals the subscription (taken
+            // before the first read), so waiting now misses none.
+            loop {
+                let woke = tokio::select! {
+                    _ = stop.changed() => return Ok(()),
+                    woke = sub.wait_for(&game_id, heartbeat) => woke,
+                };
+                match woke {
+                    // A quiet spell: a heartbeat, and a read (a signal lost
+                    // between processes only delays).
+                    None => {
+                        if tx.send(GameStreamItem::Heartbeat).await.is_err() {
+                            return Ok(());
+                        }
+                    }
+                    // Sent already (the read after an earlier signal).
+                    Some(Changed::Game { version, .. }) if version <= cursor => continue,
+                    Some(Changed::Game { appended, .. }) => {
+                        pushed = appended.and_then(|rows| {
+                            LogPage::of_append(&rows.0, player_id.as_deref(), cursor)
+                        });
+                    }
+                    Some(Changed::Anything) => {}
+                }
+                break;
             }
         }
     }

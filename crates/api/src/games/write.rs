@@ -346,15 +346,19 @@ impl GameService {
             .unwrap_or(&[]);
         let players = super::notify::seated_players(before.iter().chain(&change.seats));
         // Seat rows changed in the store are read back (names, entropy)
-        // rather than trusted as decided.
-        loaded.known = change.seat_change.is_none().then_some(Known {
+        // rather than trusted as decided, by the cache and the streams.
+        let trusted = change.seat_change.is_none();
+        let appended = (trusted && self.watched(game_id))
+            .then(|| appended_rows(game_id, version, &change.events, &next_row, &change.seats))
+            .flatten();
+        loaded.known = trusted.then_some(Known {
             row: next_row,
             seats: change.seats,
         });
         if let Some(next) = change.next {
             loaded.game = next;
         }
-        self.appended(game_id, version, players);
+        self.appended(game_id, version, players, appended);
     }
 
     /// Waits before deciding again after a lost race: not at all when the
@@ -388,6 +392,27 @@ fn render_after(
 }
 
 /// The game row's new status, seats to act and move clock after `change`.
+/// What an append at `version` of `events` wrote, as the store holds it
+/// (the events' time is the row's `updated_at`, as `Db::append` writes it).
+fn appended_rows(
+    game_id: &str,
+    version: i64,
+    events: &[NewEvent],
+    row: &GameRow,
+    seats: &[SeatWithName],
+) -> Option<super::notify::Appended> {
+    let first = version - events.len() as i64 + 1;
+    let events = (first..)
+        .zip(events)
+        .map(|(seq, e)| e.stored_as(game_id, seq, row.updated_at))
+        .collect::<Option<Vec<_>>>()?;
+    Some(super::notify::Appended {
+        events,
+        row: row.clone(),
+        seats: seats.to_vec(),
+    })
+}
+
 fn row_update(row: &GameRow, change: &Change, after: &dyn AnyGame) -> GameUpdate {
     let to_act = match change.status {
         GameStatus::InProgress => log::seat_mask(after.to_act()),

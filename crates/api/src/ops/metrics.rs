@@ -93,7 +93,7 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
         "cards_move_latency_seconds",
         &metrics.move_latency,
     );
-    let counters: [(&str, &str, &Counter); 6] = [
+    let counters: [(&str, &str, &Counter); 8] = [
         (
             "cards_appends_total",
             "Transactions appended to game logs.",
@@ -113,6 +113,16 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
             "cards_state_cache_misses_total",
             "Game states rebuilt by folding the whole log.",
             &metrics.cache_misses,
+        ),
+        (
+            "cards_stream_log_reads_total",
+            "Log pages read by game streams.",
+            &metrics.stream_reads,
+        ),
+        (
+            "cards_stream_appends_handed_total",
+            "Appends game streams sent as handed over by this process's append, without a read.",
+            &metrics.stream_handed,
         ),
         (
             "cards_rate_limited_total",

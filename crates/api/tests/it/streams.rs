@@ -350,6 +350,71 @@ async fn a_spectator_stream_carries_no_hidden_card() {
     ts.server.stop().await;
 }
 
+/// Streams up to date are sent what this process's appends wrote without
+/// reading the log (`games::notify::Appended`): what they send must be what
+/// a read gives, hidden moves redacted alike, times to the microsecond.
+async fn a_stream_sends_appends_exactly_as_the_log_reads(backend: Backend) {
+    let ts = start(backend).await;
+    let ann = ts.register("Ann").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "cancellation-hearts",
+            json!({"players": 6}),
+            &["open", "bot", "bot", "bot", "bot", "bot"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    let path = format!("/v1/games/{id}/stream?after=0");
+    let mut spectator = Sse::open(&ts, &path, None, None).await;
+    let mut seat = Sse::open(&ts, &path, Some(&ann.token), None).await;
+    for stream in [&mut spectator, &mut seat] {
+        assert_eq!(stream.next(WAIT).await.unwrap().event, "snapshot");
+    }
+    let metrics = ts.server.state.games.metrics();
+    let handed_before = metrics.stream_handed.get();
+    // Ann passes, the bots pass and play until Ann must act again: then the
+    // game stands still and both streams must have sent the log so far.
+    let mut r = rng(8);
+    for _ in 0..3 {
+        let legal = ts.legal(&ann, &id).await;
+        let mv = random_move(&legal.json, &mut r);
+        assert_eq!(ts.post_move(&ann, &id, &mv).await.status.as_u16(), 200);
+        let waiting = tokio::time::Instant::now();
+        while ts.legal(&ann, &id).await.json["count"].as_u64().unwrap() == 0 {
+            assert!(waiting.elapsed() < WAIT, "the bots never gave Ann the turn");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    let version = ts.game(&id, None).await.json["version"].as_i64().unwrap();
+    for (stream, token) in [
+        (&mut spectator, None),
+        (&mut seat, Some(ann.token.as_str())),
+    ] {
+        let mut sent = Vec::new();
+        while sent.last().is_none_or(|e: &SseEvent| e.id != Some(version)) {
+            sent.push(stream.next_of(&LOG_TYPES, WAIT).await.unwrap());
+        }
+        let (log, _) = ts.all_events(&id, token).await;
+        assert_eq!(sent.len(), log.len());
+        for (streamed, logged) in sent.iter().zip(&log) {
+            assert_eq!(streamed.data, *logged, "as streamed and as read");
+        }
+        assert!(
+            log.iter().any(|e| e["redacted"] == true),
+            "a hidden pass was in it"
+        );
+    }
+    assert!(
+        metrics.stream_handed.get() > handed_before,
+        "appends were handed to the streams, not read"
+    );
+    ts.server.stop().await;
+}
+
+on_both_backends!(a_stream_sends_appends_exactly_as_the_log_reads);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_on_one_process_reaches_a_stream_on_another() {
     let a = start(Backend::Postgres).await;
