@@ -111,12 +111,19 @@ pub fn seated_players<'a>(
     players.into()
 }
 
-/// Signals one game's or player's receiver may hold before it lags (and
-/// then re-reads all). Small: a topic's ring is allocated whole when the
-/// topic is made, one per open stream (256 slots cost ~20 KB a stream, 10,000
-/// idle streams ~200 MB: docs/performance.md), and a stream that falls 16
-/// signals behind only re-reads its games.
-const CAPACITY: usize = 16;
+/// Signals one player's receiver may hold before it lags (and then
+/// re-reads all its games). Small: a player topic's ring is allocated whole
+/// when the topic is made, one per open player stream (256 slots cost ~20 KB
+/// a stream, 10,000 idle streams ~200 MB: docs/performance.md), and a stream
+/// that falls 16 signals behind only re-reads its games.
+const PLAYER_CAPACITY: usize = 16;
+
+/// The same for a game's receivers. Larger: one ring per game followed,
+/// shared by all its streams, and a game's spectators gather its appends
+/// for a spell (`sse::SPECTATOR_GATHER`: each append signals twice with
+/// Postgres, once here and once as heard back) and must not lag meanwhile,
+/// or each of them reads the log instead of taking the appends handed over.
+const GAME_CAPACITY: usize = 256;
 
 /// The same for the signals to every player stream (rare: unknown players,
 /// a `LISTEN` reconnect).
@@ -124,23 +131,31 @@ const EVERYONE_CAPACITY: usize = 1024;
 
 /// One broadcast per key that somebody listens to.
 #[derive(Debug)]
-struct Topics<K>(Mutex<HashMap<K, broadcast::Sender<Changed>>>);
+struct Topics<K> {
+    senders: Mutex<HashMap<K, broadcast::Sender<Changed>>>,
+    /// The ring of each topic's broadcast.
+    capacity: usize,
+}
 
 impl<K: Eq + Hash + Clone> Topics<K> {
-    fn new() -> Self {
-        Topics(Mutex::new(HashMap::new()))
+    fn new(capacity: usize) -> Self {
+        Topics {
+            senders: Mutex::new(HashMap::new()),
+            capacity,
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<K, broadcast::Sender<Changed>>> {
         // A panic elsewhere cannot leave the map half-written.
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+        self.senders.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn subscribe(&self, key: &K) -> broadcast::Receiver<Changed> {
+        let capacity = self.capacity;
         let mut topics = self.lock();
         topics
             .entry(key.clone())
-            .or_insert_with(|| broadcast::channel(CAPACITY).0)
+            .or_insert_with(|| broadcast::channel(capacity).0)
             .subscribe()
     }
 
@@ -191,8 +206,8 @@ impl Default for Notifier {
     fn default() -> Self {
         Notifier {
             routes: Arc::new(Routes {
-                games: Topics::new(),
-                players: Topics::new(),
+                games: Topics::new(GAME_CAPACITY),
+                players: Topics::new(PLAYER_CAPACITY),
                 everyone: broadcast::channel(EVERYONE_CAPACITY).0,
             }),
         }
@@ -301,6 +316,29 @@ impl Subscription {
         }
     }
 
+    /// The next signal if one is waiting already (a lag reads as
+    /// `Anything`), without waiting.
+    pub fn try_next(&mut self) -> Option<Changed> {
+        use broadcast::error::TryRecvError;
+        let game_stream = matches!(self.topic, Topic::Game(_));
+        loop {
+            let rx = self.rx.as_mut().expect("held until dropped");
+            let (for_everyone, received) = match rx.try_recv() {
+                Err(TryRecvError::Empty | TryRecvError::Closed) => (true, self.everyone.try_recv()),
+                own => (false, own),
+            };
+            let changed = match received {
+                Ok(changed) => changed,
+                Err(TryRecvError::Lagged(_)) => Changed::Anything,
+                Err(TryRecvError::Empty | TryRecvError::Closed) => return None,
+            };
+            if for_everyone && game_stream && changed != Changed::Anything {
+                continue;
+            }
+            return Some(changed);
+        }
+    }
+
     /// Waits up to `timeout` for a signal concerning `game_id`: that
     /// signal, or `None` on timeout.
     pub async fn wait_for(
@@ -402,7 +440,7 @@ mod tests {
     async fn a_lagging_receiver_reads_anything() {
         let notifier = Notifier::default();
         let mut ann = notifier.subscribe_player("ann");
-        for version in 0..(CAPACITY as i64 + 10) {
+        for version in 0..(PLAYER_CAPACITY as i64 + 10) {
             notifier.send(Changed::Game {
                 game_id: "a".into(),
                 version,
@@ -411,5 +449,21 @@ mod tests {
             });
         }
         assert_eq!(heard(&mut ann).await, Some(Changed::Anything));
+    }
+
+    #[tokio::test]
+    async fn waiting_signals_are_taken_without_waiting_and_a_lag_reads_anything() {
+        let notifier = Notifier::default();
+        let mut game = notifier.subscribe_game("a");
+        assert_eq!(game.try_next(), None);
+        notifier.send(changed("a", Some(&["ann"])));
+        notifier.send(Changed::Anything);
+        assert_eq!(game.try_next(), Some(changed("a", Some(&["ann"]))));
+        assert_eq!(game.try_next(), Some(Changed::Anything));
+        assert_eq!(game.try_next(), None);
+        for _ in 0..GAME_CAPACITY + 1 {
+            notifier.send(changed("a", None));
+        }
+        assert_eq!(game.try_next(), Some(Changed::Anything));
     }
 }

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::error::ServiceError;
 use super::log;
-use super::notify::Appended;
+use super::notify::{Appended, Changed};
 use super::service::{GameService, seat_of};
 use super::status::GameStatus;
 use crate::db::GameFilter;
@@ -78,6 +78,47 @@ impl LogPage {
             let events = appended.events.clone();
             visible_page(appended.row.clone(), &appended.seats, player_id, events)
         })
+    }
+}
+
+impl LogPage {
+    /// This page followed by `next`, a page that starts where it ends.
+    fn then(mut self, next: LogPage) -> LogPage {
+        self.events.extend(next.events);
+        LogPage {
+            events: self.events,
+            ..next
+        }
+    }
+
+    /// The page a read after `after` would give once the appends `signals`
+    /// carry are in, when they carry all of them in order from `after` on;
+    /// `None` when the log must be read (a signal without rows, a gap, a
+    /// lag). Signals of appends sent already are passed over.
+    pub fn of_appends(
+        signals: impl IntoIterator<Item = Changed>,
+        player_id: Option<&str>,
+        mut after: i64,
+    ) -> Option<LogPage> {
+        let mut page: Option<LogPage> = None;
+        for signal in signals {
+            let Changed::Game {
+                version, appended, ..
+            } = signal
+            else {
+                return None;
+            };
+            if version <= after {
+                continue;
+            }
+            let next = LogPage::of_append(&appended?.0, player_id, after)?;
+            after = version;
+            page = Some(match page {
+                Some(page) => page.then(next),
+                None => next,
+            });
+        }
+        page
     }
 }
 

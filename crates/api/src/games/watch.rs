@@ -33,6 +33,15 @@ pub enum GameStreamItem {
     Heartbeat,
 }
 
+/// How a game stream keeps time.
+#[derive(Debug, Clone, Copy)]
+pub struct Pace {
+    /// A heartbeat (and a read of the log) after this long without news.
+    pub heartbeat: Duration,
+    /// After a wake-up, wait this long and send what came meanwhile with it.
+    pub gather: Duration,
+}
+
 /// One item of a player stream.
 #[derive(Debug)]
 pub enum PlayerStreamItem {
@@ -258,7 +267,10 @@ impl GameService {
 
     /// Sends the game's events after `cursor` to `tx` as they are appended,
     /// each followed by the game's state when it is the latest, and a
-    /// heartbeat after each quiet `heartbeat`. Ends when the receiver is
+    /// heartbeat after each quiet `pace.heartbeat`. After a wake-up it
+    /// waits `pace.gather` first, so that the appends made meanwhile are
+    /// sent together (a spectator's stream: one wake-up and one write per
+    /// spell, not per move). Ends when the receiver is
     /// gone or, once the game is over, after its last event.
     pub async fn follow_game(
         self: Arc<Self>,
@@ -266,9 +278,10 @@ impl GameService {
         game_id: String,
         player_id: Option<String>,
         mut cursor: i64,
-        heartbeat: Duration,
+        pace: Pace,
         tx: mpsc::Sender<GameStreamItem>,
     ) -> Result<(), ServiceError> {
+        let Pace { heartbeat, gather } = pace;
         // A stopping server ends its streams, so that its graceful shutdown
         // need not wait for them; clients resume elsewhere with Last-Event-ID.
         let mut stop = self.shutdown.subscribe();
@@ -336,12 +349,19 @@ impl GameService {
                     }
                     // Sent already (the read after an earlier signal).
                     Some(Changed::Game { version, .. }) if version <= cursor => continue,
-                    Some(Changed::Game { appended, .. }) => {
-                        pushed = appended.and_then(|rows| {
-                            LogPage::of_append(&rows.0, player_id.as_deref(), cursor)
-                        });
+                    Some(first) => {
+                        // Gathering: whatever else is appended meanwhile
+                        // goes out with it, in one write.
+                        if !gather.is_zero() {
+                            tokio::select! {
+                                _ = stop.changed() => return Ok(()),
+                                _ = tokio::time::sleep(gather) => {}
+                            }
+                        }
+                        let signals =
+                            std::iter::once(first).chain(std::iter::from_fn(|| sub.try_next()));
+                        pushed = LogPage::of_appends(signals, player_id.as_deref(), cursor);
                     }
-                    Some(Changed::Anything) => {}
                 }
                 break;
             }

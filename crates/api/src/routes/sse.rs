@@ -6,7 +6,7 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use actix_web::HttpResponse;
-use actix_web::web::Bytes;
+use actix_web::web::{Bytes, BytesMut};
 use futures_util::{Stream, StreamExt};
 use serde::Serialize;
 
@@ -53,13 +53,38 @@ pub fn response(body: impl Stream<Item = Bytes> + 'static) -> HttpResponse {
         .streaming(body.map(Ok::<_, Infallible>))
 }
 
-/// The items a producer sends on `rx`, framed by `to_bytes`, as a stream.
+/// How long a spectator's stream gathers a game's appends before sending
+/// them (`GameService::follow_game`): one wake-up and one write per
+/// connection per spell instead of one per move. A write costs more than
+/// the frame (a system call, and on loopback the receiver's TCP work too),
+/// and a popular game's spectators get every move: 200 ms is about what a
+/// person watching notices and caps a fast game's writes at 5 a second per
+/// spectator (docs/performance.md, section 12). Seats' streams are sent at
+/// once: a bot or a player acts on them.
+pub const SPECTATOR_GATHER: Duration = Duration::from_millis(200);
+
+/// The most bytes one write gathers.
+const MAX_WRITE: usize = 64 * 1024;
+
+/// The items a producer sends on `rx`, framed by `to_bytes`, as a stream:
+/// each chunk is an item and every other item ready by then (one write to
+/// the connection for a batch the producer sent at once).
 pub fn from_channel<T: 'static>(
     rx: tokio::sync::mpsc::Receiver<T>,
     to_bytes: fn(T) -> Bytes,
 ) -> impl Stream<Item = Bytes> + 'static {
     futures_util::stream::unfold(rx, move |mut rx| async move {
-        rx.recv().await.map(|item| (to_bytes(item), rx))
+        let first = to_bytes(rx.recv().await?);
+        let Ok(next) = rx.try_recv() else {
+            return Some((first, rx));
+        };
+        let mut chunk = BytesMut::from(&first[..]);
+        chunk.extend_from_slice(&to_bytes(next));
+        while chunk.len() < MAX_WRITE {
+            let Ok(item) = rx.try_recv() else { break };
+            chunk.extend_from_slice(&to_bytes(item));
+        }
+        Some((chunk.freeze(), rx))
     })
 }
 

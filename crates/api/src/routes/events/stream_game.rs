@@ -5,7 +5,7 @@ use utoipa::IntoParams;
 use crate::app::AppState;
 use crate::auth::StreamCaller;
 use crate::error::{ApiError, Problem};
-use crate::games::watch::GameStreamItem;
+use crate::games::watch::{GameStreamItem, Pace};
 use crate::input::GameId;
 use crate::resources::streams::{GameStateResource, GameStreamData, GameStreamEvent};
 use crate::resources::{EventResource, GameResource};
@@ -93,6 +93,7 @@ pub async fn stream_game(
         return Err(ApiError::bad_request("bad_query", "after is at least 0"));
     }
     let player_id = auth.0.map(|me| me.player_id);
+
     // Subscribe before reading, so nothing appended meanwhile is missed.
     let sub = state.games.subscribe_game(&game_id);
     let snapshot = state.games.snapshot(&game_id).await?;
@@ -101,6 +102,10 @@ pub async fn stream_game(
         return Ok(HttpResponse::NoContent().finish());
     }
     let seat = player_id.as_deref().and_then(|p| snapshot.seat_of(p));
+    let gather = match seat {
+        Some(_) => std::time::Duration::ZERO,
+        None => sse::SPECTATOR_GATHER,
+    };
     let first = sse::frame(
         "snapshot",
         cursor.is_none().then_some(version),
@@ -115,7 +120,10 @@ pub async fn stream_game(
             id.clone(),
             player_id,
             cursor.unwrap_or(version),
-            sse::HEARTBEAT,
+            Pace {
+                heartbeat: sse::HEARTBEAT,
+                gather,
+            },
             tx,
         );
         if let Err(e) = follow.await {
