@@ -11,7 +11,8 @@
 # Env: BENCH_SECONDS (15), BENCH_CONCURRENCY ("1 4 16 64"), BENCH_KIND (mixed),
 # BENCH_POOL (DB_POOL_SIZE for the api, 16), BENCH_PG_OPTS (extra -c options
 # for the private cluster; default: Postgres defaults, durable commits),
-# BENCH_OUT (results dir, default target/bench).
+# BENCH_OUT (results dir, default target/bench), LOADGEN (the loadgen binary,
+# default the release build: to compare two builds of it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib-pg.sh
@@ -81,7 +82,7 @@ for C in $LEVELS; do
   PG_P99=$(cat "$OUT"/pgbench_log* | awk '{print $3}' | sort -n | awk '{a[NR]=$1} END {i=int(NR*0.99); if (i<1) i=1; printf "%.2f", a[i]/1000}')
   API_CPU0=$(cpu_of "$SERVER_PID"); PG_PIDS=$(pg_backends); PG_CPU0=$(cpu_of $PG_PIDS)
   /usr/bin/time -f "%U %S" -o "$OUT/loadgen-$C.time" \
-    "$TARGET/release/loadgen" --url "http://127.0.0.1:$PORT" --games "$C" --kind "$KIND" \
+    "${LOADGEN:-$TARGET/release/loadgen}" --url "http://127.0.0.1:$PORT" --games "$C" --kind "$KIND" \
     --duration "$((SECONDS_PER + 2))" --warmup 2 --json >"$OUT/loadgen-$C.json"
   API_CPU=$(awk -v a="$(cpu_of "$SERVER_PID")" -v b="$API_CPU0" 'BEGIN {printf "%.1f", a-b}')
   PG_CPU=$(awk -v a="$(cpu_of $PG_PIDS)" -v b="$PG_CPU0" 'BEGIN {printf "%.1f", a-b}')

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::client::{Api, Rng, random_move};
+use crate::client::{Api, LegalAnswer, Rng, random_move_text};
 
 #[derive(Debug, Default)]
 struct Game {
@@ -180,12 +180,23 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
             continue;
         };
         let moved = async {
-            let legal = api
-                .get(&format!("/v1/games/{id}/legal-moves"), Some(token))
-                .await?;
-            let mv = random_move(&legal, &mut rng).unwrap_or(Value::Null);
-            api.post(&format!("/v1/games/{id}/moves"), Some(token), &mv)
-                .await
+            let (legal, _) = api
+                .call_as::<LegalAnswer>(
+                    reqwest::Method::GET,
+                    &format!("/v1/games/{id}/legal-moves"),
+                    Some(token),
+                    None,
+                )
+                .await;
+            let mv = random_move_text(&legal?, &mut rng).unwrap_or_else(|| "null".to_owned());
+            api.call_as::<Value>(
+                reqwest::Method::POST,
+                &format!("/v1/games/{id}/moves"),
+                Some(token),
+                Some(mv),
+            )
+            .await
+            .0
         }
         .await;
         match moved {

@@ -69,22 +69,38 @@ impl Api {
         token: Option<&str>,
         body: Option<&Value>,
     ) -> (Result<Value, Failure>, Duration) {
+        let body = body.map(|b| b.to_string());
+        self.call_as(method, path, token, body).await
+    }
+
+    /// [`Api::call`] with a body already written as JSON text, and the
+    /// answer read as a `T`: the load's own cost per move stays small (its
+    /// answers are not parsed into trees it never looks at).
+    pub async fn call_as<T: serde::de::DeserializeOwned>(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<String>,
+    ) -> (Result<T, Failure>, Duration) {
         let started = Instant::now();
         let mut request = self.http.request(method, format!("{}{path}", self.base));
         if let Some(token) = token {
             request = request.bearer_auth(token);
         }
         if let Some(body) = body {
-            request = request.json(body);
+            request = request
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body);
         }
         let result = async {
             let response = request.send().await.map_err(|e| transport(&e))?;
             let status = response.status().as_u16();
             let bytes = response.bytes().await.map_err(|e| transport(&e))?;
-            let json: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
             if (200..300).contains(&status) {
-                Ok(json)
+                serde_json::from_slice(&bytes).map_err(|_| Failure::Transport("body".to_owned()))
             } else {
+                let json: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
                 let code = json["code"].as_str().unwrap_or("-").to_owned();
                 Err(Failure::Status(status, code))
             }
@@ -164,15 +180,37 @@ impl Rng {
     }
 }
 
-/// A uniformly random move from a `get_legal_moves` answer: from the list
-/// when given, else a random selection of `count` cards from `from`.
-pub fn random_move(legal: &Value, rng: &mut Rng) -> Option<Value> {
-    if let Some(moves) = legal["moves"].as_array().filter(|m| !m.is_empty()) {
-        return Some(moves[rng.below(moves.len())].clone());
+/// The parts of a `get_legal_moves` answer the load uses; the moves stay
+/// JSON text (one of them is sent back as it is).
+#[derive(Debug, serde::Deserialize)]
+pub struct LegalAnswer {
+    pub count: u64,
+    #[serde(default)]
+    pub moves: Option<Vec<Box<serde_json::value::RawValue>>>,
+    pub legal: LegalDescription,
+}
+
+/// A legal-move set described rather than listed (a choice of cards).
+#[derive(Debug, serde::Deserialize)]
+pub struct LegalDescription {
+    #[serde(default)]
+    pub prompt: Option<String>,
+    #[serde(default)]
+    pub from: Option<Vec<Value>>,
+    #[serde(default)]
+    pub count: Option<u64>,
+}
+
+/// A uniformly random move from a `get_legal_moves` answer, as the JSON
+/// text to send: from the list when given, else a random selection of
+/// `count` cards from `from`.
+pub fn random_move_text(legal: &LegalAnswer, rng: &mut Rng) -> Option<String> {
+    if let Some(moves) = legal.moves.as_ref().filter(|m| !m.is_empty()) {
+        return Some(moves[rng.below(moves.len())].get().to_owned());
     }
-    let description = &legal["legal"];
-    let mut from: Vec<Value> = description["from"].as_array()?.clone();
-    let count = description["count"].as_u64()? as usize;
+    let description = &legal.legal;
+    let mut from = description.from.clone()?;
+    let count = description.count? as usize;
     let mut chosen = Vec::new();
     for _ in 0..count {
         if from.is_empty() {
@@ -180,5 +218,5 @@ pub fn random_move(legal: &Value, rng: &mut Rng) -> Option<Value> {
         }
         chosen.push(from.swap_remove(rng.below(from.len())));
     }
-    Some(json!({ "type": description["prompt"], "cards": chosen }))
+    Some(json!({ "type": description.prompt, "cards": chosen }).to_string())
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::client::{Api, Failure, Rng, random_move};
+use crate::client::{Api, Failure, LegalAnswer, Rng, random_move_text};
 use crate::stats::{Samples, Summary};
 
 /// Which games to play.
@@ -64,6 +64,29 @@ impl DriverStats {
 }
 
 type Recorder = Arc<Mutex<Option<std::io::BufWriter<std::fs::File>>>>;
+
+/// Whether the run writes a record (`--record`): only then are the lines
+/// for it built.
+fn is_recording(recorder: &Recorder) -> bool {
+    recorder.lock().unwrap_or_else(|e| e.into_inner()).is_some()
+}
+
+/// The parts of a `post_move` answer the load uses.
+#[derive(Debug, serde::Deserialize)]
+struct Accepted {
+    seq: i64,
+    version: i64,
+    game: AcceptedGame,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct AcceptedGame {
+    status: String,
+    #[serde(default)]
+    to_act: Vec<usize>,
+    /// Kept as text: only a record (`--record`) writes it out.
+    view: Box<serde_json::value::RawValue>,
+}
 
 fn record(recorder: &Recorder, line: Value) {
     let mut guard = recorder.lock().unwrap_or_else(|e| e.into_inner());
@@ -208,7 +231,7 @@ async fn drive(
             };
             let token = table.tokens[seat].clone();
             let (legal, took) = api
-                .call(
+                .call_as::<LegalAnswer>(
                     reqwest::Method::GET,
                     &format!("/v1/games/{}/legal-moves", table.id),
                     Some(&token),
@@ -227,22 +250,22 @@ async fn drive(
             if measuring(Instant::now()) {
                 stats.legal.push(took);
             }
-            let Some(mv) = random_move(&legal, &mut rng).filter(|_| legal["count"] != 0) else {
+            let Some(mv) = random_move_text(&legal, &mut rng).filter(|_| legal.count != 0) else {
                 table.to_act.clear();
                 continue;
             };
+            let recording = is_recording(&recorder);
             let (answer, took) = api
-                .call(
+                .call_as::<Accepted>(
                     reqwest::Method::POST,
                     &format!("/v1/games/{}/moves", table.id),
                     Some(&token),
-                    Some(&mv),
+                    Some(mv.clone()),
                 )
                 .await;
             match answer {
                 Ok(accepted) => {
-                    let seq = accepted["seq"].as_i64().unwrap_or(0);
-                    let version = accepted["version"].as_i64().unwrap_or(0);
+                    let (seq, version) = (accepted.seq, accepted.version);
                     if measuring(Instant::now()) {
                         stats.moves += 1;
                         stats.post.push(took);
@@ -253,20 +276,23 @@ async fn drive(
                             stats.by_seq.entry((kind, b)).or_default().push(took);
                         }
                     }
-                    record(
-                        &recorder,
-                        json!({"ack": table.id, "seq": seq, "version": version, "seat": seat, "move": mv}),
-                    );
-                    last_ack = Some(
-                        json!({"last": table.id, "version": version, "seat": seat, "view": accepted["game"]["view"]}),
-                    );
-                    let game = &accepted["game"];
-                    if game["status"] == "finished" {
+                    let game = accepted.game;
+                    if recording {
+                        let mv: Value = serde_json::from_str(&mv).unwrap_or(Value::Null);
+                        record(
+                            &recorder,
+                            json!({"ack": table.id, "seq": seq, "version": version, "seat": seat, "move": mv}),
+                        );
+                        last_ack = Some(
+                            json!({"last": table.id, "version": version, "seat": seat, "view": game.view}),
+                        );
+                    }
+                    if game.status == "finished" {
                         stats.games_finished += 1;
                         stats.finished_ids.push(table.id.clone());
                         break;
                     }
-                    table.to_act = to_act(game);
+                    table.to_act = game.to_act;
                 }
                 Err(f) => {
                     stats.error("post_move", &f);
