@@ -1,11 +1,19 @@
 // A few DOM helpers. Styles are classes only (the CSP has no 'unsafe-inline').
 type Child = Node | string | null | undefined | false;
+export type Children = Child | Children[];
+
+function append(el: Element, children: Children[]): void {
+  for (const child of children) {
+    if (Array.isArray(child)) append(el, child);
+    else if (child !== null && child !== undefined && child !== false) el.append(child);
+  }
+}
 type Attrs = Record<string, string | number | boolean | null | undefined | ((e: Event) => void)>;
 
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Attrs = {},
-  ...children: (Child | Child[])[]
+  ...children: Children[]
 ): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -20,19 +28,13 @@ export function h<K extends keyof HTMLElementTagNameMap>(
       el.setAttribute(key, String(value));
     }
   }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child);
-  }
+  append(el, children);
   return el;
 }
 
-export function clear(el: Element, ...children: (Child | Child[])[]): void {
+export function clear(el: Element, ...children: Children[]): void {
   el.replaceChildren();
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child);
-  }
+  append(el, children);
 }
 
 /** "in 1:05", "0:00" */
