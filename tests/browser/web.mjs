@@ -62,7 +62,7 @@ async function register(page, name) {
 
 const tokenOf = (page) => page.evaluate(() => localStorage.getItem("cardgames.token"));
 
-async function createGame(page, { kind, players, seats, partnerships, allCancelled, target }) {
+async function createGame(page, { kind, players, seats, partnerships, allCancelled, target, deadline }) {
   await page.goto(`${API}/#/`);
   await page.selectOption("#kind", kind);
   await page.fill("#players", String(players));
@@ -70,6 +70,7 @@ async function createGame(page, { kind, players, seats, partnerships, allCancell
   if (allCancelled) await page.selectOption("#all-cancelled", allCancelled);
   if (partnerships !== undefined) await page.setChecked("#partnerships", partnerships);
   if (target) await page.fill("#target", String(target));
+  if (deadline) await page.fill("#deadline", String(deadline));
   for (let i = 1; i < players; i++) await page.selectOption(`#seat-${i}`, seats[i]);
   await page.click("#create");
   await page.waitForURL(/#\/game\/[0-9a-f-]{36}$/);
@@ -157,8 +158,17 @@ try {
   const ann = await newPage("ann");
   await register(ann, "Ann");
   const annToken = await tokenOf(ann);
-  const lh = await createGame(ann, { kind: "lost-heir", players: 3, seats: ["open", "bot", "bot"], target: 12 });
+  const lh = await createGame(ann, { kind: "lost-heir", players: 3, seats: ["open", "bot", "bot"], target: 12, deadline: 3600 });
   log(`game ${lh}`);
+  // Whose turn, the clock counting down, and the your-turn badge (the player stream).
+  await ann.waitForSelector("#whose-turn");
+  const clock1 = await ann.textContent("#deadline");
+  check(/^\d+:\d\d(:\d\d)?$/.test(clock1 ?? ""), `(a) the deadline counts down: ${clock1}`);
+  await ann.waitForFunction(() => document.querySelector("#turn-badge")?.textContent === "1", null, { timeout: 10_000 })
+    .catch(() => check(false, "(a) the your-turn badge never showed 1"));
+  await ann.click(".inbox summary");
+  check((await ann.$$(`#inbox-list a[href='#/game/${lh}']`)).length === 1, "(a) the inbox lists the game");
+  await ann.click(".inbox summary");
   let shotA = false;
   const statsA = await playOut([{ page: ann, token: annToken }], async () => {
     if (!shotA && (await ann.$$("#felt .trick-slot .card")).length >= 1) {
@@ -217,7 +227,7 @@ try {
   const cara = await newPage("cara", { width: 390, height: 844 });
   await register(cara, "Cara");
   const caraToken = await tokenOf(cara);
-  const ch = await createGame(cara, { kind: "cancellation-hearts", players: 6, seats: ["open", "bot", "bot", "bot", "bot", "bot"], allCancelled: "extend" });
+  const ch = await createGame(cara, { kind: "cancellation-hearts", players: 6, seats: ["open", "bot", "bot", "bot", "bot", "bot"], allCancelled: "extend", target: 400 });
   log(`game ${ch}`);
   check((await cara.textContent("#all-cancelled-rule")).includes("CH-8"), "(b) the all-cancelled rule is shown with its ruling");
   let shotB = false;
@@ -240,6 +250,16 @@ try {
   check(sheet.length >= 1 && sheet[0].points.reduce((a, b) => a + b, 0) % 52 === 0 || sheet[0]?.moon, `(b) the round scored 52 points: ${JSON.stringify(sheet[0])}`);
   if (statsB.discard) log("the kitty fell to the person: discarded through the page");
   else log("the kitty went to a bot this time (no discard for the person)");
+  // Hand the seat to the bot: it plays on; take it back.
+  const before = Number(await cara.getAttribute(".table-wrap", "data-version"));
+  await cara.click("#autoplay");
+  await cara.waitForSelector("#autoplay[aria-pressed=true]");
+  await cara.waitForFunction((v) => Number(document.querySelector(".table-wrap")?.dataset.version) > v + 12, before, { timeout: 20_000 });
+  await cara.click("#autoplay");
+  await cara.waitForSelector("#autoplay[aria-pressed=false]");
+  const autoplays = (await api(`/v1/games/${ch}/events?after=${before}&limit=500`, caraToken)).events.filter((e) => e.type === "autoplay");
+  check(autoplays.length === 2 && autoplays[0].payload.enabled && !autoplays[1].payload.enabled, `(b) autoplay on then off: ${JSON.stringify(autoplays.map((e) => e.payload))}`);
+  log("handed the seat to the bot and took it back");
   // A desktop screenshot of the same table.
   await cara.setViewportSize({ width: 1280, height: 900 });
   await cara.screenshot({ path: `${SHOTS}/cancellation-hearts-table.png`, fullPage: true });
@@ -252,6 +272,12 @@ try {
   const eve = await newPage("eve", { width: 390, height: 844 });
   await register(eve, "Eve");
   const eveToken = await tokenOf(eve);
+  // Leaving an open game frees the seat.
+  const left = await createGame(dan, { kind: "lost-heir", players: 2, seats: ["open", "open"] });
+  await dan.click("#leave");
+  await dan.waitForSelector("button.join");
+  const leftGame = await api(`/v1/games/${left}`, danToken);
+  check(leftGame.seats.every((s) => s.occupant === "open"), `(c) leaving freed the seat: ${JSON.stringify(leftGame.seats)}`);
   const duel = await createGame(dan, { kind: "lost-heir", players: 2, seats: ["open", "open"], target: 6 });
   await eve.goto(`${API}/#/`);
   await eve.click(`#open-games a[data-game='${duel}']`);

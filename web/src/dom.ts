@@ -49,3 +49,36 @@ export function countdown(deadline: string | null | undefined): string {
   const two = (n: number) => String(n).padStart(2, "0");
   return d > 0 ? `${d}d ${hh}h ${two(mm)}m` : hh > 0 ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
 }
+
+const INTERACTIVE = new Set(["BUTTON", "INPUT", "SELECT", "TEXTAREA", "DETAILS"]);
+
+/**
+ * Makes `target`'s children look like `fresh`'s, keeping every node whose
+ * markup did not change (so a card does not flicker, keep focus or move
+ * under the pointer when a bot plays elsewhere). Interactive elements carry
+ * their listeners' closures: they are kept only when identical, else
+ * replaced whole.
+ */
+export function patchChildren(target: Element, fresh: Element): void {
+  const next = [...fresh.childNodes];
+  const old = [...target.childNodes];
+  next.forEach((node, i) => {
+    const current = old[i];
+    if (!current) { target.append(node); return; }
+    if (same(current, node)) return;
+    if (current instanceof Element && node instanceof Element && current.tagName === node.tagName && !INTERACTIVE.has(node.tagName)) {
+      for (const a of [...current.attributes]) if (!node.hasAttribute(a.name)) current.removeAttribute(a.name);
+      for (const a of [...node.attributes]) if (current.getAttribute(a.name) !== a.value) current.setAttribute(a.name, a.value);
+      patchChildren(current, node);
+      return;
+    }
+    target.replaceChild(node, current);
+  });
+  for (const extra of old.slice(next.length)) extra.remove();
+}
+
+function same(a: Node, b: Node): boolean {
+  if (a.nodeType !== b.nodeType) return false;
+  if (a instanceof Element && b instanceof Element) return a.outerHTML === b.outerHTML;
+  return a.textContent === b.textContent;
+}

@@ -7,7 +7,7 @@ import {
   type EventResource, type Game, type HeartsView, type LegalMoves, type LostHeirView, type Move, type Schemas,
 } from "./api";
 import { bySuit, cityName, face, isStandard, label, sorted } from "./cards";
-import { clear, countdown, h } from "./dom";
+import { clear, countdown, h, patchChildren } from "./dom";
 
 type Seat = Schemas["SeatResource"];
 type LHCall = Schemas["LostHeirCall"] | null;
@@ -191,7 +191,7 @@ export function table(main: HTMLElement, id: string): () => void {
     root.dataset.round = String((g.view as { round?: number }).round ?? "");
     root.dataset.prompt = legal?.legal.prompt ?? "none";
     root.dataset.rounds = String((g.view as { score_sheet?: unknown[] }).score_sheet?.length ?? 0);
-    clear(root,
+    const fresh = h("div", {},
       statusBar(g),
       controls(g),
       Object.keys(g.view).length === 0 ? waitingRoom(g)
@@ -199,7 +199,8 @@ export function table(main: HTMLElement, id: string): () => void {
       h("p", { class: "error", role: "alert", id: "problem" }, error),
       h("details", { class: "card-panel log", open: true }, h("summary", {}, "What happened"),
         h("ol", { id: "log", reversed: true }, log.slice(0, 12).map((t) => h("li", {}, t)))));
-    if (focused) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]:not([disabled])`)?.focus();
+    patchChildren(root, fresh);
+    if (focused && !root.contains(document.activeElement)) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]:not([disabled])`)?.focus();
   }
 
   /** Before the deal (no view yet): who sits where. */
@@ -390,6 +391,9 @@ export function views(ctx: Ctx) {
       follow ? [" · ", h("span", {}, `follow: ${follow} (LH-9)`)] : null,
       ` · target ${v.target}`);
 
+    const blankNote = v.trick.plays.some((p) => p.card === "blank")
+      ? h("div", { class: "felt-center", id: "blank-played" }, "A Blank is in this trick: the Lost Heir and the Wrong Boy score nothing in it (LH-11).")
+      : null;
     const lastTrick = v.last_trick
       ? h("div", { class: "last-trick muted" }, `Last trick (${seatName(g, v.last_trick.winner)} took it, ${v.last_trick.points} pts): `,
         v.last_trick.plays.map((p) => [h("span", {}, `${seatName(g, p.seat)} `), chip(p.card, "small"), " "]))
@@ -407,6 +411,10 @@ export function views(ctx: Ctx) {
     } else if (prompt === "play_card") {
       promptBox.append(h("h2", {}, "Play a card"), h("p", { class: "muted" },
         follow ? `Follow ${follow} if you can (LH-9); a Blank only when you cannot.` : "Lead any card but a Blank (LH-8)."));
+      if (((v.hand ?? []) as string[]).includes("blank")) {
+        promptBox.append(h("p", { class: "rule", id: "blank-rule" },
+          "Blanks: never win a trick (LH-10), and the Lost Heir and the Wrong Boy score nothing in a trick with one (LH-11)."));
+      }
     } else {
       promptBox.append(h("p", { class: "muted" }, g.status === "finished" ? finishedText(g) : mine === null ? "You are watching." : "Not your turn."));
     }
@@ -423,7 +431,7 @@ export function views(ctx: Ctx) {
 
     return h("div", { class: "felt-wrap" },
       info,
-      h("div", { class: `felt ring-${n}`, id: "felt" }, panels, lastTrick),
+      h("div", { class: `felt ring-${n}`, id: "felt" }, panels, blankNote, lastTrick),
       promptBox, hand, allHands,
       lhScores(g, v));
   }
