@@ -3,7 +3,7 @@
 # installed when missing) driven by playwright-core (tests/browser's lock,
 # the same install as scripts/browser-test.sh; no browser is downloaded)
 # against a live debug api serving the table at / (SQLite, a temp
-# DATA_DIR). tests/browser/web.mjs plays games by clicking (see there).
+# DATA_DIR, started by the script below). tests/browser/web.mjs plays games by clicking (see there).
 # Screenshots land in ${CARGO_TARGET_DIR:-target}/web-screenshots;
 # UPDATE_SCREENSHOTS=1 copies them to docs/screenshots/.
 #
@@ -29,19 +29,16 @@ if ! cmp -s tests/browser/package-lock.json "$NODE_DIR/package-lock.json" \
 fi
 
 WORK=$(mktemp -d /tmp/cardgames-web.XXXXXX)
-API_PID=
-cleanup() { [ -z "$API_PID" ] || kill "$API_PID" 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
+trap 'rm -rf "$WORK"' EXIT
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-RATE_LIMIT=0 PORT=$PORT DATA_DIR="$WORK/data" RUST_LOG=warn "$API_BIN" >"$WORK/api.log" 2>&1 &
-API_PID=$!
-for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/readyz" && break; sleep 0.1; done
 
 SHOTS=$(realpath -m "$TARGET/web-screenshots")
 rm -rf "$SHOTS"
 echo "== Chromium: the web table at http://127.0.0.1:$PORT/"
 status=0
-API="http://127.0.0.1:$PORT" NODE_DIR="$NODE_DIR" SHOTS_DIR="$SHOTS" timeout 420 node tests/browser/web.mjs || status=$?
+# web.mjs starts the api (and restarts it once, to drop every stream).
+API_BIN="$API_BIN" API_PORT=$PORT API_DATA_DIR="$WORK/data" API_LOG="$WORK/api.log" \
+  NODE_DIR="$NODE_DIR" SHOTS_DIR="$SHOTS" timeout 420 node tests/browser/web.mjs || status=$?
 if [ "$status" != 0 ]; then
   echo "-- api log (last lines)"; tail -20 "$WORK/api.log" || true
   exit "$status"

@@ -15,12 +15,41 @@
 //      verification and the record's download.
 // Screenshots go to SHOTS_DIR.
 //
-// Env: API (the api's URL), NODE_DIR (playwright-core), SHOTS_DIR.
+// Env (set by scripts/web-test.sh): API_BIN, API_PORT, API_DATA_DIR, API_LOG
+// (this script starts the api, and restarts it once to drop every stream),
+// NODE_DIR (playwright-core), SHOTS_DIR.
 import { createRequire } from "node:module";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, openSync } from "node:fs";
+import { spawn } from "node:child_process";
 
 const { chromium } = createRequire(`${process.env.NODE_DIR}/`)("playwright-core");
-const API = process.env.API;
+const env = process.env;
+const API = `http://127.0.0.1:${env.API_PORT}`;
+
+/** The api on API_PORT with API_DATA_DIR (the same signing key across restarts). */
+function startApi() {
+  const out = openSync(env.API_LOG, "a");
+  return spawn(env.API_BIN, [], {
+    env: { ...env, PORT: env.API_PORT, DATA_DIR: env.API_DATA_DIR, RUST_LOG: "warn", RATE_LIMIT: "0" },
+    stdio: ["ignore", out, out],
+  });
+}
+async function ready() {
+  for (let i = 0; i < 200; i++) {
+    try { if ((await fetch(`${API}/readyz`)).ok) return; } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the api never became ready");
+}
+let server = startApi();
+await ready();
+async function restartApi() {
+  const exited = new Promise((r) => server.once("exit", r));
+  server.kill("SIGTERM");
+  await exited;
+  server = startApi();
+  await ready();
+}
 const SHOTS = process.env.SHOTS_DIR;
 mkdirSync(SHOTS, { recursive: true });
 
@@ -219,6 +248,9 @@ try {
   await ann.waitForFunction((s) => document.querySelector("#replay-board")?.dataset.seq === String(Number(s) + 1), trickValue);
   check((await ann.$$("#replay-board #felt .trick-slot .card")).length === 1, "(e) the trick's lead is shown after it");
   check((await ann.textContent("#replay-board")).includes("Every hand"), "(e) the replay shows every hand");
+  await ann.waitForSelector("#full-deal .hand-line");
+  const dealt = await ann.$$eval("#full-deal .hand-line", (lines) => lines.map((l) => l.querySelectorAll("[data-card]").length));
+  check(dealt.length === 3 && dealt.every((n) => n === 10), `(e) the full deal: three hands of 10 (LH-2): ${dealt}`);
   await ann.screenshot({ path: `${SHOTS}/replay.png`, fullPage: true });
   log(`replayed to event ${Number(trickValue) + 1} (trick 4), verified, record downloaded (${record.length} bytes)`);
 
@@ -328,6 +360,9 @@ try {
       }
       spy.heldAt = snapshot;
       await dan.screenshot({ path: `${SHOTS}/lost-heir-two-players.png`, fullPage: true });
+      // Drop every connection: the api restarts; the three pages resume their streams.
+      await restartApi();
+      log("the api restarted mid-game; the pages resume");
     }
     return false;
   }, "(c)");
@@ -337,7 +372,7 @@ try {
   await spy.waitForSelector(".table-wrap[data-status=finished]");
   // The stream's frames, once it closed: those up to the checkpoint carry no held card.
   const streams = responses.filter((r) => r.url.includes("/stream"));
-  check(streams.length >= 1, "(d) the spectator followed the game stream");
+  check(streams.length >= 2, `(d) the spectator's stream was resumed after the restart (${streams.length} stream responses)`);
   check(streams.every((r) => !r.url.includes("ticket=")), "(d) a spectator without a token used no ticket");
   for (const s of streams) {
     const text = await Promise.race([s.body, new Promise((r) => setTimeout(() => r(""), 5000))]);
@@ -358,6 +393,7 @@ try {
   failures.push(String(e?.stack ?? e));
 } finally {
   await browser.close();
+  server.kill("SIGTERM");
 }
 console.log(`== web table in Chromium: ${failures.length ? `${failures.length} failure(s)` : "all checks passed"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 for (const f of failures) console.error(`   ${f}`);

@@ -4,7 +4,8 @@
 // (export_record, as a Blob link: allowed by the page's CSP).
 import { api, problemText, type EventResource, type Game, type HeartsView, type LostHeirView } from "./api";
 import { clear, h } from "./dom";
-import { eventText, views } from "./table";
+import { sorted } from "./cards";
+import { chip, eventText, seatName, views } from "./table";
 
 export function replay(main: HTMLElement, id: string): () => void {
   let closed = false;
@@ -40,10 +41,10 @@ export function replay(main: HTMLElement, id: string): () => void {
       h("option", { value: "0" }, "0: before the first event"),
       events.map((e) => h("option", { value: String(e.seq) }, `${e.seq}: ${eventText(game, e)}`)));
     const trickSelect = h("select", { id: "trick-select", "aria-label": "go to trick" }, h("option", { value: "" }, "go to a trick…"));
-    const first = h("button", { type: "button", id: "replay-first" }, "⏮ Start");
+    const first = h("button", { type: "button", id: "replay-first" }, "|◀ Start");
     const back = h("button", { type: "button", id: "replay-back" }, "◀ Back");
     const forward = h("button", { type: "button", id: "replay-forward" }, "Forward ▶");
-    const last = h("button", { type: "button", id: "replay-last" }, "End ⏭");
+    const last = h("button", { type: "button", id: "replay-last" }, "End ▶|");
     const seqs = [0, ...events.map((e) => e.seq)];
     let index = seqs.length - 1;
     let token = 0;
@@ -61,9 +62,12 @@ export function replay(main: HTMLElement, id: string): () => void {
       if (!data) { clear(board, h("p", { class: "error" }, problemText(e))); return; }
       const at: Game = { ...game, view: data.view, viewer: data.viewer, your_seat: data.your_seat ?? null, status: index === seqs.length - 1 ? "finished" : "in_progress", to_act: [] };
       board.dataset.seq = String(seq);
+      if (Object.keys(at.view).length === 0) { clear(board, h("p", { class: "muted" }, "Before the deal.")); return; }
       clear(board, at.kind === "lost-heir"
         ? render.lostHeirTable(at, at.view as LostHeirView, null)
         : render.heartsTable(at, at.view as HeartsView, null));
+      // A replay asks nothing of anyone.
+      board.querySelector("#prompt")?.remove();
     };
     first.addEventListener("click", () => void show(0));
     back.addEventListener("click", () => void show(index - 1));
@@ -77,15 +81,26 @@ export function replay(main: HTMLElement, id: string): () => void {
       if (e.key === "ArrowLeft") void show(index - 1);
     });
 
+    const deal = h("details", { class: "card-panel", id: "full-deal", open: true }, h("summary", {}, "The full deal (round 1, before the first move)"));
     clear(root,
       h("div", { class: "card-panel" },
         h("h1", {}, `Replay: ${game.kind === "lost-heir" ? "Lost Heir" : "Cancellation Hearts"}`),
         h("p", {}, render.finishedText(game)),
         verify, download),
+      deal,
       h("div", { class: "card-panel replay-controls", role: "toolbar", "aria-label": "replay" },
         first, back, forward, last, counter, select, trickSelect),
       board);
     await show(index);
+    const { data: dealt } = await api.GET("/v1/games/{game_id}/replay", { params: { path: { game_id: id }, query: { seq: 0 } } });
+    if (closed) return;
+    const view = dealt?.view as { hands?: string[][] | null; secrets?: { hands: string[][]; kitty: string[] } | null } | undefined;
+    const hands = view?.hands ?? view?.secrets?.hands ?? [];
+    for (const [seat, cards] of hands.entries()) {
+      deal.append(h("div", { class: "hand-line", "data-seat": seat }, h("span", {}, `${seatName(game, seat)}: `), sorted(cards).map((c) => chip(c, "small"))));
+    }
+    if (view?.secrets?.kitty.length) deal.append(h("div", { class: "hand-line" }, "Kitty: ", view.secrets.kitty.map((c) => chip(c, "small"))));
+    if (!hands.length) deal.append(h("p", { class: "muted" }, "The replay shows no hands."));
     void tricks(events, trickSelect);
 
     const { data: report, error: ve } = await api.GET("/v1/games/{game_id}/verify", { params: { path: { game_id: id } } });
