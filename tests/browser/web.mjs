@@ -198,8 +198,29 @@ try {
   await ann.click(".inbox summary");
   check((await ann.$$(`#inbox-list a[href='#/game/${lh}']`)).length === 1, "(a) the inbox lists the game");
   await ann.click(".inbox summary");
+  // A refused move shows the server's detail and ruling: the page offers
+  // only legal cards, so the request is changed on its way to a card held
+  // but not legal (a real refusal from the api, shown by the page).
+  let refusalShown = false;
+  const refuse = async () => {
+    if (refusalShown || (await ann.getAttribute(".table-wrap", "data-prompt")) !== "play_card") return;
+    const illegal = await ann.$$eval("#hand button.card[disabled]", (els) => els.map((e) => e.dataset.card));
+    if (!illegal.length) return;
+    await ann.route("**/moves", async (route) => {
+      await route.continue({ postData: JSON.stringify({ type: "play", card: illegal[0] }) });
+    }, { times: 1 });
+    const version = await ann.getAttribute(".table-wrap", "data-version");
+    await ann.locator("#hand button.card:not([disabled])").first().click();
+    await ann.waitForFunction(() => (document.getElementById("problem")?.textContent ?? "") !== "", null, { timeout: 10_000 });
+    const text = await ann.textContent("#problem");
+    check(/\((LH|G)-\d+\)/.test(text), `(a) the refusal names its ruling: ${text}`);
+    check(await ann.getAttribute(".table-wrap", "data-version") === version, "(a) a refused move changed nothing");
+    log(`a refused move is shown: "${text}"`);
+    refusalShown = true;
+  };
   let shotA = false;
   const statsA = await playOut([{ page: ann, token: annToken }], async () => {
+    await refuse();
     if (!shotA && (await ann.$$("#felt .trick-slot .card")).length >= 1) {
       shotA = true;
       await ann.screenshot({ path: `${SHOTS}/lost-heir-table.png`, fullPage: true });
@@ -212,7 +233,18 @@ try {
   check((await ann.textContent("#prompt")).includes("The game is over"), "(a) the table says the game is over");
   log(`finished: ${JSON.stringify(statsA)}; scores ${finishedA.outcome?.scores}`);
   check((statsA.plays ?? 0) >= 10, "(a) the person played at least a round of cards");
+  check(refusalShown, "(a) a refusal was shown (no illegal card was ever held?)");
   check(ann.cspViolations.length === 0, `(a) CSP violations: ${ann.cspViolations}`);
+
+  // Partners: four players, seats 0+2 against 1+3 (LH-3).
+  const four = await createGame(ann, { kind: "lost-heir", players: 4, seats: ["open", "bot", "bot", "bot"], partnerships: true });
+  await ann.waitForSelector(".table-wrap[data-status=in_progress] .partner");
+  check((await ann.textContent(".seat[data-seat='0'] .partner")) === "partner: Bot 2", "(a) the partner is shown (LH-3)");
+  await ann.click("#autoplay");
+  await ann.waitForSelector("#autoplay[aria-pressed=true]");
+  log(`partnerships shown in ${four}; the seat handed to the bot`);
+  await ann.goto(`${API}/#/game/${lh}`);
+  await ann.waitForSelector(".table-wrap[data-status=finished]");
 
   // ---------------------------------------------------------------- (e)
   console.log("== (e) the finished game replays");

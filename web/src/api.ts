@@ -80,7 +80,7 @@ export const publicApi = createClient<paths>({ baseUrl: location.origin });
 export function problemText(error: unknown): string {
   const p = error as Partial<Problem> | undefined;
   if (p && typeof p.detail === "string") {
-    return p.rule ? `${p.detail} (${p.rule})` : p.detail;
+    return p.rule && !p.detail.includes(p.rule) ? `${p.detail} (${p.rule})` : p.detail;
   }
   return "the server could not be reached";
 }

@@ -101,8 +101,10 @@ export function table(main: HTMLElement, id: string): () => void {
   }
 
   async function adopt(g: Game): Promise<void> {
+    // Answers can cross (a move's answer and a stream-driven re-read): never go back.
+    if (game && g.version < game.version) return;
     const l = await loadLegal(g);
-    if (closed) return;
+    if (closed || (game && g.version < game.version)) return;
     // Keep a selection only while the same prompt stands.
     if (!l || l.prompt !== legal?.prompt || l.version !== legal?.version) selected.clear();
     game = g;
