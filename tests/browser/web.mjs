@@ -273,6 +273,7 @@ try {
   // Jump to the fourth trick once the menu knows it.
   await ann.waitForFunction(() => document.querySelectorAll("#trick-select option").length > 4, null, { timeout: 20_000 });
   const trickValue = await ann.$eval("#trick-select", (s) => s.options[4].value);
+  check((await ann.$eval("#trick-select", (s) => s.options[4].textContent)) === "round 1, trick 4", "(e) the fourth option is trick 4");
   await ann.selectOption("#trick-select", trickValue);
   await ann.waitForSelector(`#replay-board[data-seq='${trickValue}']`);
   // Step on to the lead: the trick shows its first card, and every hand is there (the full deal).
@@ -281,8 +282,10 @@ try {
   check((await ann.$$("#replay-board #felt .trick-slot .card")).length === 1, "(e) the trick's lead is shown after it");
   check((await ann.textContent("#replay-board")).includes("Every hand"), "(e) the replay shows every hand");
   await ann.waitForSelector("#full-deal .hand-line");
-  const dealt = await ann.$$eval("#full-deal .hand-line", (lines) => lines.map((l) => l.querySelectorAll("[data-card]").length));
+  const dealt = await ann.$$eval("#full-deal .deal-round[data-round='1'] .hand-line", (lines) => lines.map((l) => l.querySelectorAll("[data-card]").length));
   check(dealt.length === 3 && dealt.every((n) => n === 10), `(e) the full deal: three hands of 10 (LH-2): ${dealt}`);
+  const rounds = await ann.$$eval("#full-deal .deal-round", (r) => r.length);
+  check(rounds === finishedA.view.score_sheet.length, `(e) a deal per round: ${rounds}`);
   await ann.screenshot({ path: `${SHOTS}/replay.png`, fullPage: true });
   log(`replayed to event ${Number(trickValue) + 1} (trick 4), verified, record downloaded (${record.length} bytes)`);
 

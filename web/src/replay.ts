@@ -81,7 +81,7 @@ export function replay(main: HTMLElement, id: string): () => void {
       if (e.key === "ArrowLeft") void show(index - 1);
     });
 
-    const deal = h("details", { class: "card-panel", id: "full-deal", open: true }, h("summary", {}, "The full deal (round 1, before the first move)"));
+    const deal = h("details", { class: "card-panel", id: "full-deal", open: true }, h("summary", {}, "The full deal of every round (from the record)"));
     clear(root,
       h("div", { class: "card-panel" },
         h("h1", {}, `Replay: ${game.kind === "lost-heir" ? "Lost Heir" : "Cancellation Hearts"}`),
@@ -92,16 +92,7 @@ export function replay(main: HTMLElement, id: string): () => void {
         first, back, forward, last, counter, select, trickSelect),
       board);
     await show(index);
-    const { data: dealt } = await api.GET("/v1/games/{game_id}/replay", { params: { path: { game_id: id }, query: { seq: 0 } } });
-    if (closed) return;
-    const view = dealt?.view as { hands?: string[][] | null; secrets?: { hands: string[][]; kitty: string[] } | null } | undefined;
-    const hands = view?.hands ?? view?.secrets?.hands ?? [];
-    for (const [seat, cards] of hands.entries()) {
-      deal.append(h("div", { class: "hand-line", "data-seat": seat }, h("span", {}, `${seatName(game, seat)}: `), sorted(cards).map((c) => chip(c, "small"))));
-    }
-    if (view?.secrets?.kitty.length) deal.append(h("div", { class: "hand-line" }, "Kitty: ", view.secrets.kitty.map((c) => chip(c, "small"))));
-    if (!hands.length) deal.append(h("p", { class: "muted" }, "The replay shows no hands."));
-    void tricks(events, trickSelect);
+    await fromRecord(events, trickSelect, deal, game);
 
     const { data: report, error: ve } = await api.GET("/v1/games/{game_id}/verify", { params: { path: { game_id: id } } });
     if (closed) return;
@@ -125,23 +116,32 @@ export function replay(main: HTMLElement, id: string): () => void {
     }
   })();
 
-  /** Fills the trick menu from the replay views: a trick starts where a card is led into an empty trick. */
-  async function tricks(events: EventResource[], menu: HTMLSelectElement): Promise<void> {
-    // A lead is a play whose previous state had no plays in the trick; the
-    // log alone cannot tell (cancellations extend tricks), so ask the
-    // replay at each play, a few at a time.
-    const plays = events.filter((e) => e.type === "move" && (e.payload as { type?: string }).type === "play");
-    let n = 0;
-    for (let i = 0; i < plays.length && !closed; i += 8) {
-      const batch = plays.slice(i, i + 8);
-      const views = await Promise.all(batch.map(async (e) => (await api.GET("/v1/games/{game_id}/replay", { params: { path: { game_id: id }, query: { seq: e.seq } } })).data));
-      batch.forEach((e, j) => {
-        const view = views[j]?.view as { trick?: { plays: unknown[] } | null } | undefined;
-        if (view?.trick && view.trick.plays.length === 1) {
-          n += 1;
-          menu.append(h("option", { value: String(e.seq - 1) }, `trick ${n} (event ${e.seq})`));
+  /**
+   * The record (export_record, JSON) gives every round's deal and its tricks
+   * in log order; a trick's lead is the n-th move of the log, so the trick
+   * menu jumps to the event just before it. One request, however long the game.
+   */
+  async function fromRecord(events: EventResource[], menu: HTMLSelectElement, deal: HTMLElement, game: Game): Promise<void> {
+    const { data: record } = await api.GET("/v1/games/{game_id}/record", { params: { path: { game_id: id }, query: { format: "json" } } });
+    if (closed || !record || typeof record !== "object") return;
+    const moveSeqs = events.filter((e) => e.type === "move").map((e) => e.seq);
+    let moves = 0;
+    for (const round of record.rounds) {
+      const group = h("optgroup", { label: `round ${round.number}` });
+      for (const e of round.events) {
+        if (e.event === "move") { moves += 1; continue; }
+        const lead = moveSeqs[moves];
+        if (lead !== undefined) {
+          group.append(h("option", { value: String(lead - 1) }, `round ${round.number}, trick ${e.number}${e.set_aside ? " (set aside, CH-9)" : ""}`));
         }
-      });
+        moves += e.plays.length;
+      }
+      menu.append(group);
+      deal.append(h("div", { class: "deal-round", "data-round": round.number },
+        h("h3", {}, `Round ${round.number}: dealer ${seatName(game, round.dealer)}`),
+        round.hands.map((cards, seat) => h("div", { class: "hand-line", "data-seat": seat },
+          h("span", {}, `${seatName(game, seat)}: `), sorted(cards).map((c) => chip(c, "small")))),
+        round.kitty?.length ? h("div", { class: "hand-line" }, "Kitty: ", round.kitty.map((c) => chip(c, "small"))) : null));
     }
   }
 
