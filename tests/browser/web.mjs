@@ -127,6 +127,7 @@ async function actOnce(page, token, stats) {
   const version = await root.getAttribute("data-version");
   if (prompt === "none" || !prompt) return "idle";
   const gameId = await root.getAttribute("data-game");
+  const problemBefore = (await page.textContent("#problem").catch(() => "")) ?? "";
   if (prompt === "play_card" || prompt === "play") {
     const enabled = await page.$$eval("#hand button.card:not([disabled])", (els) => els.map((e) => e.dataset.card));
     const legal = await api(`/v1/games/${gameId}/legal-moves`, token);
@@ -155,11 +156,12 @@ async function actOnce(page, token, stats) {
     stats[prompt] = (stats[prompt] ?? 0) + 1;
     await choice.click();
   }
-  // The move's answer moves the table on; then the stream follows.
-  await page.waitForFunction((v) => {
+  // The move's answer moves the table on (or a refusal shows); then the stream follows.
+  await page.waitForFunction(([v, before]) => {
     const r = document.querySelector(".table-wrap");
-    return !r || r.dataset.version !== v || (document.getElementById("problem")?.textContent ?? "") !== "";
-  }, version, { timeout: 15_000 });
+    const problem = document.getElementById("problem")?.textContent ?? "";
+    return !r || r.dataset.version !== v || (problem !== "" && problem !== before);
+  }, [version, problemBefore], { timeout: 15_000 });
   const problem = await page.textContent("#problem").catch(() => "");
   check(!problem, `a move was refused: ${problem}`);
   return "acted";
@@ -347,6 +349,9 @@ try {
   check(leftGame.seats.every((s) => s.occupant === "open"), `(c) leaving freed the seat: ${JSON.stringify(leftGame.seats)}`);
   const duel = await createGame(dan, { kind: "lost-heir", players: 2, seats: ["open", "open"], target: 6 });
   await eve.goto(`${API}/#/`);
+  await eve.waitForSelector(`#open-games a[data-game='${duel}']`);
+  await eve.waitForSelector("#finished-games a");
+  await eve.screenshot({ path: `${SHOTS}/lobby-phone.png`, fullPage: true });
   await eve.click(`#open-games a[data-game='${duel}']`);
   await eve.waitForSelector("button.join");
   await eve.click("button.join");

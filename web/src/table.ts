@@ -54,15 +54,12 @@ export function eventText(game: Pick<Game, "seats">, e: EventResource): string {
   const who = (seat: number | null | undefined) => (seat === null || seat === undefined ? "the server" : seatName(game, seat));
   switch (e.type) {
     case "move": return `${who(e.actor.seat)}${e.actor.deadline ? " (deadline, bot)" : e.actor.bot && game.seats[e.actor.seat ?? -1]?.occupant !== "bot" ? " (bot)" : ""} ${moveText(e.payload)}`;
-    case "seat_taken": return `${who((e.payload as { seat?: number }).seat)} sits down`;
-    case "seat_left": return `seat ${(e.payload as { seat?: number }).seat ?? "?"} is free again`;
+    case "seat_taken": return `${who(e.payload.seat)} sits down`;
+    case "seat_left": return `seat ${e.payload.seat} is free again`;
     case "game_started": return "the game starts";
     case "game_finished": return "the game is over";
-    case "autoplay": {
-      const p = e.payload as { seat: number; enabled: boolean };
-      return `${who(p.seat)} ${p.enabled ? "hands the seat to the bot" : "takes the seat back"}`;
-    }
-    case "deadline_expired": return `${who((e.payload as { seat: number }).seat)} ran out of time`;
+    case "autoplay": return `${who(e.payload.seat)} ${e.payload.enabled ? "hands the seat to the bot" : "takes the seat back"}`;
+    case "deadline_expired": return `${who(e.payload.seat)} ran out of time`;
     case "game_expired": return "the game expired unplayed";
     default: return "event";
   }
@@ -107,6 +104,8 @@ export function table(main: HTMLElement, id: string): () => void {
     if (closed || (game && g.version < game.version)) return;
     // Keep a selection only while the same prompt stands.
     if (!l || l.prompt !== legal?.prompt || l.version !== legal?.version) selected.clear();
+    // A refusal stays up until the table moves on.
+    if (game && g.version > game.version) error = "";
     game = g;
     legal = l;
     if (g.your_seat !== null && g.your_seat !== undefined) rememberGame(id);
