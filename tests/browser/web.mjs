@@ -144,12 +144,14 @@ async function actOnce(page, token, stats) {
     if (stats.plays % 2) await button.click();
     else { await button.focus(); await page.keyboard.press("Enter"); }
   } else if (prompt === "pass_cards" || prompt === "discard") {
+    const confirm = page.locator("#confirm-pick");
     for (let i = 0; i < 20; i++) {
-      if (await page.isEnabled("#confirm-pick")) break;
-      await page.locator("#hand button.card[aria-pressed=false]:not([disabled])").first().click();
+      if (!(await confirm.count())) return "idle"; // the table moved on meanwhile
+      if (await confirm.isEnabled()) break;
+      await page.locator("#hand button.card[aria-pressed=false]:not([disabled])").first().click({ timeout: 5000 });
     }
     stats[prompt] = (stats[prompt] ?? 0) + 1;
-    await page.click("#confirm-pick");
+    await confirm.click({ timeout: 5000 });
   } else {
     const choice = page.locator("#prompt .choices button").first();
     if (!(await choice.count())) return "idle";

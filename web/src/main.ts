@@ -1,7 +1,7 @@
 // The web table: hash routes (#/ lobby, #/game/<id> a table, #/replay/<id>
 // a finished game's replay), a header with the your-turn badge.
 import "./style.css";
-import { me, signOut } from "./api";
+import { api, me, signOut } from "./api";
 import { h, clear } from "./dom";
 import { lobby } from "./lobby";
 import { table } from "./table";
@@ -31,7 +31,11 @@ function renderWho(): void {
       ? [
           h("span", { "data-testid": "me" }, m.display_name),
           " ",
-          h("button", { type: "button", class: "link", onclick: () => { signOut(); inbox.stop(); route(); } }, "sign out"),
+          h("button", { type: "button", class: "link", onclick: async () => {
+            // Revoke the token on the server too (logout), then forget it here.
+            await api.POST("/v1/players/me/logout").catch(() => undefined);
+            signOut(); inbox.stop(); route();
+          } }, "sign out"),
         ]
       : "",
   );

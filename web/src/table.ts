@@ -75,7 +75,11 @@ export function table(main: HTMLElement, id: string): () => void {
   let dirty = false;
   let error = "";
   const selected = new Set<string>();
-  const log: string[] = [];
+  let log: { seq: number; text: string }[] = [];
+  const addLog = (entries: { seq: number; text: string }[]) => {
+    const seen = new Set(log.map((e) => e.seq));
+    log = [...log, ...entries.filter((e) => !seen.has(e.seq))].sort((a, b) => b.seq - a.seq).slice(0, 40);
+  };
 
   const root = h("section", { class: "table-wrap", "data-game": id, "aria-live": "off" });
   const live = h("p", { class: "sr-only", "aria-live": "polite", id: "announce" });
@@ -102,8 +106,13 @@ export function table(main: HTMLElement, id: string): () => void {
     if (game && g.version < game.version) return;
     const l = await loadLegal(g);
     if (closed || (game && g.version < game.version)) return;
-    // Keep a selection only while the same prompt stands.
-    if (!l || l.prompt !== legal?.prompt || l.version !== legal?.version) selected.clear();
+    // Keep a selection while the same prompt stands (others passing at the
+    // same time move the version on), minus cards no longer offered.
+    if (!l || l.prompt !== legal?.prompt) selected.clear();
+    else {
+      const from = new Set((l.legal as { from?: string[] }).from ?? []);
+      for (const key of [...selected]) if (!from.has(key.split("#")[0]!)) selected.delete(key);
+    }
     // A refusal stays up until the table moves on.
     if (game && g.version > game.version) error = "";
     game = g;
@@ -139,7 +148,9 @@ export function table(main: HTMLElement, id: string): () => void {
     source.addEventListener("snapshot", (e) => {
       const m = e as MessageEvent<string>;
       if (m.lastEventId) lastSeq = m.lastEventId;
-      void adopt(JSON.parse(m.data) as Game);
+      const g = JSON.parse(m.data) as Game;
+      if (!game) void history(g);
+      void adopt(g);
     });
     for (const name of ["seat_taken", "seat_left", "game_started", "move", "autoplay", "deadline_expired", "game_finished", "game_expired"]) {
       source.addEventListener(name, (e) => {
@@ -148,8 +159,7 @@ export function table(main: HTMLElement, id: string): () => void {
         const event = JSON.parse(m.data) as EventResource;
         if (game) {
           const text = eventText(game, event);
-          log.unshift(text);
-          if (log.length > 40) log.pop();
+          addLog([{ seq: event.seq, text }]);
           live.textContent = text;
         }
       });
@@ -163,6 +173,15 @@ export function table(main: HTMLElement, id: string): () => void {
       if (game && (game.status === "finished" || game.status === "expired")) return;
       setTimeout(() => { if (es === source && !closed) void connect(); }, 1000);
     };
+  }
+
+  /** The log's last events before the page opened (get_events), as the viewer may see them. */
+  async function history(g: Game): Promise<void> {
+    const after = Math.max(0, g.version - 12);
+    const { data } = await client().GET("/v1/games/{game_id}/events", { params: { path: { game_id: id }, query: { after, limit: 12 } } });
+    if (!data || closed) return;
+    addLog(data.events.map((e) => ({ seq: e.seq, text: eventText(g, e) })));
+    render();
   }
 
   async function send(move: Move): Promise<void> {
@@ -199,7 +218,7 @@ export function table(main: HTMLElement, id: string): () => void {
         : g.kind === "lost-heir" ? v.lostHeirTable(g, g.view as LostHeirView, mine) : v.heartsTable(g, g.view as HeartsView, mine),
       h("p", { class: "error", role: "alert", id: "problem" }, error),
       h("details", { class: "card-panel log", open: true }, h("summary", {}, "What happened"),
-        h("ol", { id: "log", reversed: true }, log.slice(0, 12).map((t) => h("li", {}, t)))));
+        h("ol", { id: "log" }, log.slice(0, 12).map((e) => h("li", { value: e.seq }, e.text)))));
     patchChildren(root, fresh);
     if (focused && !root.contains(document.activeElement)) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]:not([disabled])`)?.focus();
   }
@@ -403,7 +422,7 @@ export function views(ctx: Ctx) {
     const handCards = (v.hand ?? []) as string[];
     const promptBox = h("div", { class: "prompt card-panel", id: "prompt" });
     if (ctx.legal() && prompt !== "none" && prompt !== "play_card") {
-      const moves = ctx.legal()!.moves ?? [];
+      const moves = choicesOf(ctx.legal()!.legal);
       const title = prompt === "bid" ? "Your call: bid or pass (LH-5)" : prompt === "decide" ? "Accept or reject the highest bid (LH-6)" : "Name trumps (LH-7)";
       promptBox.append(h("h2", {}, title), choiceButtons(moves, (m) => {
         const t = moveText(m);
@@ -512,7 +531,7 @@ export function views(ctx: Ctx) {
           onclick: () => void ctx.send({ type: prompt, cards } as Move) },
         prompt === "pass_cards" ? `Pass these ${l.count}` : `Discard these ${l.count}`));
     } else if (ctx.legal() && prompt === "moon") {
-      promptBox.append(h("h2", {}, "You shot the moon! Choose (CH-12)"), choiceButtons(ctx.legal()!.moves ?? [], (m) => {
+      promptBox.append(h("h2", {}, "You shot the moon! Choose (CH-12)"), choiceButtons(choicesOf(ctx.legal()!.legal), (m) => {
         const t = moveText(m);
         return t.replace("shoots the moon: ", "").replace(/^./, (c) => c.toUpperCase());
       }));
@@ -580,6 +599,25 @@ export function views(ctx: Ctx) {
   }
 
   return { lostHeirTable, heartsTable, finishedText };
+}
+
+/** The moves a non-card prompt offers, built from its typed legal-move set. */
+function choicesOf(legal: Schemas["Legal"]): Move[] {
+  switch (legal.prompt) {
+    case "bid": {
+      const l = legal as Schemas["LostHeirLegalBid"];
+      const bids: Move[] = [];
+      if (l.can_pass) bids.push({ type: "pass" });
+      if (l.min_bid !== null && l.min_bid !== undefined && l.max_bid !== null && l.max_bid !== undefined) {
+        for (let p = l.min_bid; p <= l.max_bid; p++) bids.push({ type: "bid", points: p });
+      }
+      return bids;
+    }
+    case "decide": return (legal as Schemas["LostHeirLegalDecide"]).moves.map((c) => ({ type: c }));
+    case "name_trumps": return (legal as Schemas["LostHeirLegalNameTrumps"]).cities.map((city) => ({ type: "name_trumps", city }));
+    case "moon": return (legal as Schemas["CancellationHeartsLegalMoon"]).choices.map((choice) => ({ type: "moon", choice }));
+    default: return [];
+  }
 }
 
 function suitName(s: string): string {
