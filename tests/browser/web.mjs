@@ -74,6 +74,7 @@ async function newPage(name, viewport = { width: 1280, height: 900 }) {
     if (m.type() === "error") {
       const text = m.text();
       if (/Content Security Policy|Refused to/.test(text)) cspViolations.push(text);
+      if (/render failed/.test(text)) failures.push(`${name}: ${text}`);
       console.error(`   [${name} console] ${text}`);
     }
   });

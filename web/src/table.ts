@@ -201,16 +201,19 @@ export function table(main: HTMLElement, id: string): () => void {
   const v = views({ legal: () => legal, selected, send, render });
 
   function render(): void {
+    try {
+      draw();
+    } catch (e) {
+      console.error("render failed", e);
+      throw e;
+    }
+  }
+
+  function draw(): void {
     if (!game) { clear(root, h("p", { class: "error", role: "alert" }, error || "Loading…")); return; }
     const focused = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.key : undefined;
     const g = game;
     const mine = g.your_seat ?? null;
-    root.dataset.version = String(g.version);
-    root.dataset.status = g.status;
-    root.dataset.viewer = g.viewer;
-    root.dataset.round = String((g.view as { round?: number }).round ?? "");
-    root.dataset.prompt = legal?.legal.prompt ?? "none";
-    root.dataset.rounds = String((g.view as { score_sheet?: unknown[] }).score_sheet?.length ?? 0);
     const fresh = h("div", {},
       statusBar(g),
       controls(g),
@@ -220,6 +223,13 @@ export function table(main: HTMLElement, id: string): () => void {
       h("details", { class: "card-panel log", open: true }, h("summary", {}, "What happened"),
         h("ol", { id: "log" }, log.slice(0, 12).map((e) => h("li", { value: e.seq }, e.text)))));
     patchChildren(root, fresh);
+    // What the browser test reads, set once the table shows it.
+    root.dataset.version = String(g.version);
+    root.dataset.status = g.status;
+    root.dataset.viewer = g.viewer;
+    root.dataset.round = String((g.view as { round?: number }).round ?? "");
+    root.dataset.prompt = legal?.legal.prompt ?? "none";
+    root.dataset.rounds = String((g.view as { score_sheet?: unknown[] }).score_sheet?.length ?? 0);
     if (focused && !root.contains(document.activeElement)) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]:not([disabled])`)?.focus();
   }
 
