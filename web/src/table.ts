@@ -451,7 +451,11 @@ export function views(ctx: Ctx) {
 
     const hand = mine !== null
       ? h("div", { class: "card-panel hand-panel" }, h("h2", {}, "Your hand"),
-        handRow(handCards, playable, null, (card) => void ctx.send({ type: "play", card } as Move)))
+        handRow(handCards, playable, null, (code) => {
+          // The card as the legal-move set types it (only a listed card is playable).
+          const card = (ctx.legal()?.legal as Schemas["LostHeirLegalPlayCard"] | undefined)?.cards?.find((c) => c === code);
+          if (card) void ctx.send({ type: "play", card });
+        }))
       : null;
 
     const allHands = v.hands
@@ -538,7 +542,12 @@ export function views(ctx: Ctx) {
       promptBox.append(h("h2", {}, verb),
         h("p", {}, `Choose ${l.count} from your hand: `, cards.length ? cards.map((c) => chip(c, "small")) : h("span", { class: "muted" }, "none chosen")),
         h("button", { type: "button", id: "confirm-pick", "data-key": "confirm-pick", disabled: cards.length !== l.count,
-          onclick: () => void ctx.send({ type: prompt, cards } as Move) },
+          onclick: () => {
+            // Each chosen card as the legal set types it (a card held twice is listed once).
+            const typed = cards.map((code) => l.from.find((c) => c === code)).filter((c) => c !== undefined);
+            if (typed.length !== l.count) return;
+            void ctx.send(prompt === "pass_cards" ? { type: "pass_cards", cards: typed } : { type: "discard", cards: typed });
+          } },
         prompt === "pass_cards" ? `Pass these ${l.count}` : `Discard these ${l.count}`));
     } else if (ctx.legal() && prompt === "moon") {
       promptBox.append(h("h2", {}, "You shot the moon! Choose (CH-12)"), choiceButtons(choicesOf(ctx.legal()!.legal), (m) => {
@@ -554,7 +563,10 @@ export function views(ctx: Ctx) {
 
     const hand = mine !== null
       ? h("div", { class: "card-panel hand-panel" }, h("h2", {}, "Your hand"),
-        handRow((v.hand ?? []) as string[], playable, pick, (card) => void ctx.send({ type: "play", card } as Move)))
+        handRow((v.hand ?? []) as string[], playable, pick, (code) => {
+          const card = (ctx.legal()?.legal as Schemas["CancellationHeartsLegalPlay"] | undefined)?.cards?.find((c) => c === code);
+          if (card) void ctx.send({ type: "play", card });
+        }))
       : null;
     const mineExtra = mine !== null && (v.passed?.length || v.received?.length || v.kitty.cards?.length || v.discards?.length)
       ? h("div", { class: "card-panel", id: "my-exchanges" },
