@@ -11,8 +11,13 @@
 //  (d) a spectator of (c) sees no card it may not see: in its DOM and in
 //      every response its page received (page.on('response')), against the
 //      hands the seated players hold at that moment;
-//  (e) the finished game of (a) replays: steps, a jump to a trick, the
-//      verification and the record's download.
+//  (e) the finished game of (a) replays: steps, a jump to a trick, the full
+//      deal of every round, the verification and the record's download; a
+//      finished all-bot Cancellation Hearts game replays with its kitty.
+// Along the way: the deadline countdown, the your-turn badge and inbox, a
+// refused move's detail and ruling (a real 422), partners (4 players),
+// autoplay on and off, leaving an open game, no CSP violation on any page,
+// and an api restart mid-game that every stream resumes from.
 // Screenshots go to SHOTS_DIR.
 //
 // Env (set by scripts/web-test.sh): API_BIN, API_PORT, API_DATA_DIR, API_LOG
@@ -335,6 +340,22 @@ try {
   // A desktop screenshot of the same table.
   await cara.setViewportSize({ width: 1280, height: 900 });
   await cara.screenshot({ path: `${SHOTS}/cancellation-hearts-table.png`, fullPage: true });
+
+  // A finished Cancellation Hearts game (all bots, made through the api) replays too.
+  const allBots = await (await fetch(`${API}/v1/games`, {
+    method: "POST", headers: { Authorization: `Bearer ${caraToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ kind: "cancellation-hearts", config: { players: 7, target: 30 }, seats: Array(7).fill("bot") }),
+  })).json();
+  for (let i = 0; i < 100 && (await api(`/v1/games/${allBots.id}`)).status !== "finished"; i++) await cara.waitForTimeout(100);
+  await cara.goto(`${API}/#/replay/${allBots.id}`);
+  await cara.waitForSelector("#verify.ok", { timeout: 15_000 });
+  await cara.waitForSelector("#full-deal .deal-round[data-round='1']");
+  const chDeal = await cara.$$eval("#full-deal .deal-round[data-round='1'] .hand-line", (l) => l.map((x) => x.querySelectorAll("[data-card]").length));
+  check(chDeal.length === 8 && chDeal.slice(0, 7).every((n) => n === 14) && chDeal[7] === 6, `(e) a Cancellation Hearts deal: 7 x 14 and a kitty of 6 (CH-1): ${chDeal}`);
+  const chTrick = await cara.$eval("#trick-select", (s) => s.options[3].value);
+  await cara.selectOption("#trick-select", chTrick);
+  await cara.waitForSelector(`#replay-board[data-seq='${chTrick}'] #felt`);
+  log(`a Cancellation Hearts replay: deal ${chDeal}, jumped to trick 3`);
 
   // ---------------------------------------------------------------- (c) + (d)
   console.log("== (c) two people, two contexts, one 2-player Lost Heir game; (d) a spectator");
