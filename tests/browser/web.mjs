@@ -423,6 +423,13 @@ try {
         }
       }
       spy.heldAt = snapshot;
+      // Each person's badge counts this game only while it is their turn.
+      const now = await api(`/v1/games/${duel}`, danToken);
+      for (const [page, seat] of [[dan, 0], [eve, 1]]) {
+        const want = now.to_act.includes(seat) ? "1" : "0";
+        await page.waitForFunction((w) => document.querySelector("#turn-badge")?.textContent === w, want, { timeout: 5000 })
+          .catch(() => check(false, `(c) seat ${seat}'s badge is not ${want}`));
+      }
       await dan.screenshot({ path: `${SHOTS}/lost-heir-two-players.png`, fullPage: true });
       // Drop every connection: the api restarts; the three pages resume their streams.
       await restartApi();

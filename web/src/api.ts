@@ -70,11 +70,23 @@ const auth: Middleware = {
   },
 };
 
-export const api = createClient<paths>({ baseUrl: location.origin });
+export const UNREACHABLE = "the server could not be reached (it will be tried again)";
+
+/** A network failure (the server restarting, the connection gone) as a problem answer, not a throw. */
+async function safeFetch(request: Request): Promise<Response> {
+  try {
+    return await fetch(request);
+  } catch {
+    const problem = { type: "about:blank", title: "Service Unavailable", status: 503, detail: UNREACHABLE, code: "unavailable" };
+    return new Response(JSON.stringify(problem), { status: 503, headers: { "content-type": "application/problem+json" } });
+  }
+}
+
+export const api = createClient<paths>({ baseUrl: location.origin, fetch: safeFetch });
 api.use(auth);
 
 /** A spectator's client: never sends the token. */
-export const publicApi = createClient<paths>({ baseUrl: location.origin });
+export const publicApi = createClient<paths>({ baseUrl: location.origin, fetch: safeFetch });
 
 /** A problem's text for people: its detail, and the ruling it cites. */
 export function problemText(error: unknown): string {

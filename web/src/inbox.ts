@@ -20,6 +20,12 @@ export class Inbox {
     const details = h("details", { class: "inbox" }, h("summary", {}, "Your turn ", this.badge), this.list);
     this.element = details;
     this.element.hidden = true;
+    // A table where I sit moved on: my waiting games may have changed.
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    window.addEventListener("cardgames:turns", () => {
+      if (!this.running || timer) return;
+      timer = setTimeout(() => { timer = null; void this.refresh(); }, 300);
+    });
   }
 
   start(): void {
@@ -40,7 +46,8 @@ export class Inbox {
 
   private async connect(): Promise<void> {
     const ticket = await streamTicket();
-    if (!ticket || !this.running) return;
+    if (!this.running || !token()) return;
+    if (!ticket) { setTimeout(() => void this.connect(), 2000); return; }
     const after = this.lastId ? `&after=${encodeURIComponent(this.lastId)}` : "";
     const es = new EventSource(`/v1/players/me/stream?ticket=${encodeURIComponent(ticket)}${after}`);
     this.source = es;

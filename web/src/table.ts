@@ -3,7 +3,7 @@
 // resumed with Last-Event-ID by EventSource or `after=` on a new ticket).
 // Each `state` frame re-reads the view; nothing polls.
 import {
-  api, forgetGame, me, problemText, publicApi, rememberGame, streamTicket, token,
+  api, forgetGame, me, problemText, UNREACHABLE, publicApi, rememberGame, streamTicket, token,
   type EventResource, type Game, type HeartsView, type LegalMoves, type LostHeirView, type Move, type Schemas,
 } from "./api";
 import { bySuit, cityName, face, isStandard, label, sorted } from "./cards";
@@ -75,8 +75,9 @@ export function table(main: HTMLElement, id: string): () => void {
   let dirty = false;
   let error = "";
   const selected = new Set<string>();
-  let log: { seq: number; text: string }[] = [];
-  const addLog = (entries: { seq: number; text: string }[]) => {
+  // Events, worded at each render with the seats as they are now.
+  let log: EventResource[] = [];
+  const addLog = (entries: EventResource[]) => {
     const seen = new Set(log.map((e) => e.seq));
     log = [...log, ...entries.filter((e) => !seen.has(e.seq))].sort((a, b) => b.seq - a.seq).slice(0, 40);
   };
@@ -115,8 +116,12 @@ export function table(main: HTMLElement, id: string): () => void {
     }
     // A refusal stays up until the table moves on.
     if (game && g.version > game.version) error = "";
+    const turnChanged = !game || game.version !== g.version;
     game = g;
     legal = l;
+    // My turns changed here: the header's inbox re-reads (the player stream
+    // announces new turns, not the end of one).
+    if (turnChanged && g.your_seat !== null && g.your_seat !== undefined) window.dispatchEvent(new Event("cardgames:turns"));
     if (g.your_seat !== null && g.your_seat !== undefined) rememberGame(id);
     render();
   }
@@ -129,8 +134,10 @@ export function table(main: HTMLElement, id: string): () => void {
         dirty = false;
         const { data, error: problem } = await client().GET("/v1/games/{game_id}", { params: { path: { game_id: id } } });
         if (closed) return;
-        if (data) await adopt(data);
-        else { error = problemText(problem); render(); }
+        if (data) {
+          if (error === UNREACHABLE) error = "";
+          await adopt(data);
+        } else { error = problemText(problem); render(); }
       } while (dirty && !closed);
     } finally {
       refreshing = false;
@@ -140,6 +147,9 @@ export function table(main: HTMLElement, id: string): () => void {
   async function connect(): Promise<void> {
     const ticket = await streamTicket();
     if (closed) return;
+    // Signed in but no ticket (the server unreachable): try again, never
+    // fall back to a spectator's stream.
+    if (token() && !ticket) { setTimeout(() => { if (!closed) void connect(); }, 2000); return; }
     const query = new URLSearchParams();
     if (ticket) query.set("ticket", ticket);
     if (lastSeq) query.set("after", lastSeq);
@@ -149,6 +159,7 @@ export function table(main: HTMLElement, id: string): () => void {
       const m = e as MessageEvent<string>;
       if (m.lastEventId) lastSeq = m.lastEventId;
       const g = JSON.parse(m.data) as Game;
+      if (error === UNREACHABLE) error = "";
       if (!game) void history(g);
       void adopt(g);
     });
@@ -159,7 +170,7 @@ export function table(main: HTMLElement, id: string): () => void {
         const event = JSON.parse(m.data) as EventResource;
         if (game) {
           const text = eventText(game, event);
-          addLog([{ seq: event.seq, text }]);
+          addLog([event]);
           live.textContent = text;
         }
       });
@@ -180,7 +191,7 @@ export function table(main: HTMLElement, id: string): () => void {
     const after = Math.max(0, g.version - 12);
     const { data } = await client().GET("/v1/games/{game_id}/events", { params: { path: { game_id: id }, query: { after, limit: 12 } } });
     if (!data || closed) return;
-    addLog(data.events.map((e) => ({ seq: e.seq, text: eventText(g, e) })));
+    addLog(data.events);
     render();
   }
 
@@ -221,7 +232,7 @@ export function table(main: HTMLElement, id: string): () => void {
         : g.kind === "lost-heir" ? v.lostHeirTable(g, g.view as LostHeirView, mine) : v.heartsTable(g, g.view as HeartsView, mine),
       h("p", { class: "error", role: "alert", id: "problem" }, error),
       h("details", { class: "card-panel log", open: true }, h("summary", {}, "What happened"),
-        h("ol", { id: "log" }, log.slice(0, 12).map((e) => h("li", { value: e.seq }, e.text)))));
+        h("ol", { id: "log" }, log.slice(0, 12).map((e) => h("li", { value: e.seq }, eventText(g, e))))));
     patchChildren(root, fresh);
     // What the browser test reads, set once the table shows it.
     root.dataset.version = String(g.version);
