@@ -150,6 +150,9 @@ async fn start(
             SwaggerUi::new("/docs/{_:.*}").config(utoipa_swagger_ui::Config::from("/openapi.json")),
         )
         .route("/docs", web::get().to(redirect_to_docs))
+        // The web table: `/` and its bundle, not API operations (last, so
+        // every route above keeps its path).
+        .configure(crate::routes::web::configure)
         .default_service(web::to(error::no_route))
         .wrap(actix_web::middleware::from_fn(
             error::problem_for_every_error,

@@ -13,6 +13,7 @@ pub mod players;
 pub mod records;
 pub mod sse;
 pub mod tickets;
+pub mod web;
 
 use actix_web::HttpRequest;
 use actix_web::http::header;

@@ -24,3 +24,4 @@ mod restart;
 mod scale;
 mod streams;
 mod tickets;
+mod web;

@@ -1,0 +1,128 @@
+//! The web table (`web/`, issue #15), served at `/` from the bundle
+//! embedded at build time (`build.rs`: `web/dist/`, checked in). These
+//! routes are not API operations: they are registered outside the OpenAPI
+//! document, and the API stays under `/v1`.
+//!
+//! `index.html` is `no-cache` (it names the current hashed files); every
+//! other file has a content hash in its name (`app-<hash>.js`) and is
+//! `immutable` for a year. Every answer carries the page's strict
+//! Content-Security-Policy and `nosniff`. The table routes by the URL's
+//! hash (`#/game/<id>`), so an unknown path is a plain 404 problem.
+
+use actix_web::http::header::{self, HeaderValue};
+use actix_web::{HttpResponse, ResponseError as _, web};
+
+use crate::error::ApiError;
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/web_assets.rs"));
+}
+
+/// The page's policy: its own scripts, styles and API only; no inline
+/// script or style, no framing, no plugins.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+    style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
+    form-action 'self'; frame-ancestors 'none'";
+
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// The embedded file called `name`, if any.
+fn asset(name: &str) -> Option<&'static [u8]> {
+    embedded::ASSETS
+        .binary_search_by(|(n, _)| (*n).cmp(name))
+        .ok()
+        .map(|i| embedded::ASSETS[i].1)
+}
+
+fn content_type(name: &str) -> &'static str {
+    match name.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("json") => "application/json",
+        Some("txt") => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+/// Whether the name carries a content hash: `<stem>-<8 or more hex>.<ext>`.
+fn is_hashed(name: &str) -> bool {
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    stem.rsplit_once('-')
+        .is_some_and(|(_, hash)| hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn serve(name: &str) -> HttpResponse {
+    let Some(bytes) = asset(name) else {
+        // The same answer as any unknown path (`error::no_route`).
+        let mut response =
+            ApiError::not_found("no_route", "no such endpoint or file").error_response();
+        response.headers_mut().insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        return response;
+    };
+    let cache = if is_hashed(name) {
+        IMMUTABLE
+    } else {
+        "no-cache"
+    };
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, content_type(name)))
+        .insert_header((header::CACHE_CONTROL, cache))
+        .insert_header(policy())
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::REFERRER_POLICY, "no-referrer"))
+        .body(bytes)
+}
+
+fn policy() -> (header::HeaderName, HeaderValue) {
+    (
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    )
+}
+
+async fn index() -> HttpResponse {
+    serve("index.html")
+}
+
+async fn file(name: web::Path<String>) -> HttpResponse {
+    serve(&name)
+}
+
+/// Registers `/` and `/{file}` (after every other route, so `/docs`,
+/// `/openapi.json`, health and metrics keep theirs).
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::resource("/")
+            .route(web::get().to(index))
+            .route(web::head().to(index)),
+    )
+    .service(
+        web::resource("/{file}")
+            .route(web::get().to(file))
+            .route(web::head().to(file)),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bundle_has_an_index_and_hashed_assets() {
+        assert!(asset("index.html").is_some());
+        assert!(!is_hashed("index.html"));
+        assert!(is_hashed("app-0123abcd.js"));
+        assert!(!is_hashed("app-xyz.js"));
+        let hashed = embedded::ASSETS
+            .iter()
+            .filter(|(n, _)| *n != "index.html")
+            .all(|(n, _)| is_hashed(n));
+        assert!(hashed, "every file but index.html has a hash in its name");
+    }
+}

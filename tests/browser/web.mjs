@@ -1,0 +1,471 @@
+// The web table in a real browser (scripts/web-test.sh): Debian's Chromium
+// driven by playwright-core against a live debug api serving the table at /.
+// Every move is a click on what the page offers (cards are buttons); each
+// time a card is played the enabled cards are compared with the legal moves
+// the api lists for that seat.
+//
+//  (a) a person plays a 3-player Lost Heir game against two bots to the end;
+//  (b) a 6-player Cancellation Hearts game with five bots: a full round,
+//      the pass included, and the kitty when it falls to the person;
+//  (c) two people in two browser contexts play one 2-player Lost Heir game;
+//  (d) a spectator of (c) sees no card it may not see: in its DOM and in
+//      every response its page received (page.on('response')), against the
+//      hands the seated players hold at that moment;
+//  (e) the finished game of (a) replays: steps, a jump to a trick, the full
+//      deal of every round, the verification and the record's download; a
+//      finished all-bot Cancellation Hearts game replays with its kitty.
+// Along the way: the deadline countdown, the your-turn badge and inbox, a
+// refused move's detail and ruling (a real 422), partners (4 players),
+// autoplay on and off, leaving an open game, no CSP violation on any page,
+// and an api restart mid-game that every stream resumes from.
+// Screenshots go to SHOTS_DIR.
+//
+// Env (set by scripts/web-test.sh): API_BIN, API_PORT, API_DATA_DIR, API_LOG
+// (this script starts the api, and restarts it once to drop every stream),
+// NODE_DIR (playwright-core), SHOTS_DIR.
+import { createRequire } from "node:module";
+import { mkdirSync, openSync } from "node:fs";
+import { spawn } from "node:child_process";
+
+const { chromium } = createRequire(`${process.env.NODE_DIR}/`)("playwright-core");
+const env = process.env;
+const API = `http://127.0.0.1:${env.API_PORT}`;
+
+/** The api on API_PORT with API_DATA_DIR (the same signing key across restarts). */
+function startApi() {
+  const out = openSync(env.API_LOG, "a");
+  return spawn(env.API_BIN, [], {
+    env: { ...env, PORT: env.API_PORT, DATA_DIR: env.API_DATA_DIR, RUST_LOG: "warn", RATE_LIMIT: "0" },
+    stdio: ["ignore", out, out],
+  });
+}
+async function ready() {
+  for (let i = 0; i < 200; i++) {
+    try { if ((await fetch(`${API}/readyz`)).ok) return; } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the api never became ready");
+}
+let server = startApi();
+await ready();
+async function restartApi() {
+  const exited = new Promise((r) => server.once("exit", r));
+  server.kill("SIGTERM");
+  await exited;
+  server = startApi();
+  await ready();
+}
+const SHOTS = process.env.SHOTS_DIR;
+mkdirSync(SHOTS, { recursive: true });
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+
+const failures = [];
+function check(ok, message) {
+  if (!ok) { failures.push(message); console.error(`   FAIL: ${message}`); }
+}
+function log(message) { console.log(`   ${message}`); }
+
+async function newPage(name, viewport = { width: 1280, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const cspViolations = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") {
+      const text = m.text();
+      if (/Content Security Policy|Refused to/.test(text)) cspViolations.push(text);
+      if (/render failed/.test(text)) failures.push(`${name}: ${text}`);
+      console.error(`   [${name} console] ${text}`);
+    }
+  });
+  page.on("pageerror", (e) => { failures.push(`${name}: page error ${e.message}`); console.error(`   [${name}] page error: ${e.message}`); });
+  page.cspViolations = cspViolations;
+  return page;
+}
+
+async function register(page, name) {
+  await page.goto(`${API}/`);
+  await page.fill("#display-name", name);
+  await page.click("form.register button[type=submit]");
+  await page.waitForSelector("[data-testid=me]");
+}
+
+const tokenOf = (page) => page.evaluate(() => localStorage.getItem("cardgames.token"));
+
+async function createGame(page, { kind, players, seats, partnerships, allCancelled, target, deadline }) {
+  await page.goto(`${API}/#/`);
+  await page.selectOption("#kind", kind);
+  await page.fill("#players", String(players));
+  await page.dispatchEvent("#players", "input");
+  if (allCancelled) await page.selectOption("#all-cancelled", allCancelled);
+  if (partnerships !== undefined) await page.setChecked("#partnerships", partnerships);
+  if (target) await page.fill("#target", String(target));
+  if (deadline) await page.fill("#deadline", String(deadline));
+  for (let i = 1; i < players; i++) await page.selectOption(`#seat-${i}`, seats[i]);
+  await page.click("#create");
+  await page.waitForURL(/#\/game\/[0-9a-f-]{36}$/);
+  await page.waitForSelector(".table-wrap[data-status]");
+  return page.url().split("/game/")[1];
+}
+
+async function api(path, token) {
+  const r = await fetch(`${API}${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  return r.json();
+}
+
+const legalCards = (legal) => new Set(legal?.legal?.cards ?? []);
+
+/**
+ * Acts once if the page offers something: returns "finished", "acted" or
+ * "idle" (nothing to do now). Plays the first card or choice offered; picks
+ * the first cards of a pass or discard.
+ */
+async function actOnce(page, token, stats) {
+  const root = page.locator(".table-wrap");
+  const status = await root.getAttribute("data-status");
+  if (status === "finished") return "finished";
+  const prompt = await root.getAttribute("data-prompt");
+  const version = await root.getAttribute("data-version");
+  if (prompt === "none" || !prompt) return "idle";
+  const gameId = await root.getAttribute("data-game");
+  const problemBefore = (await page.textContent("#problem").catch(() => "")) ?? "";
+  if (prompt === "play_card" || prompt === "play") {
+    const enabled = await page.$$eval("#hand button.card:not([disabled])", (els) => els.map((e) => e.dataset.card));
+    const legal = await api(`/v1/games/${gameId}/legal-moves`, token);
+    if (legal.version !== Number(version)) return "idle"; // the page is about to catch up
+    const want = legalCards(legal);
+    const got = new Set(enabled);
+    check(got.size === want.size && [...want].every((c) => got.has(c)),
+      `enabled cards ${[...got].sort()} != legal ${[...want].sort()} (game ${gameId} v${version})`);
+    const names = await page.$$eval("#hand button.card", (els) => els.map((e) => e.getAttribute("aria-label")));
+    check(names.every((n) => n && n.length > 3), `a card without an accessible name: ${names}`);
+    stats.plays = (stats.plays ?? 0) + 1;
+    // Keyboard: focus the card and press Enter, for every other play.
+    const button = page.locator("#hand button.card:not([disabled])").first();
+    if (stats.plays % 2) await button.click();
+    else { await button.focus(); await page.keyboard.press("Enter"); }
+  } else if (prompt === "pass_cards" || prompt === "discard") {
+    const confirm = page.locator("#confirm-pick");
+    for (let i = 0; i < 20; i++) {
+      if (!(await confirm.count())) return "idle"; // the table moved on meanwhile
+      if (await confirm.isEnabled()) break;
+      await page.locator("#hand button.card[aria-pressed=false]:not([disabled])").first().click({ timeout: 5000 });
+    }
+    stats[prompt] = (stats[prompt] ?? 0) + 1;
+    await confirm.click({ timeout: 5000 });
+  } else {
+    const choice = page.locator("#prompt .choices button").first();
+    if (!(await choice.count())) return "idle";
+    stats[prompt] = (stats[prompt] ?? 0) + 1;
+    await choice.click();
+  }
+  // The move's answer moves the table on (or a refusal shows); then the stream follows.
+  await page.waitForFunction(([v, before]) => {
+    const r = document.querySelector(".table-wrap");
+    const problem = document.getElementById("problem")?.textContent ?? "";
+    return !r || r.dataset.version !== v || (problem !== "" && problem !== before);
+  }, [version, problemBefore], { timeout: 15_000 });
+  const problem = await page.textContent("#problem").catch(() => "");
+  check(!problem, `a move was refused: ${problem}`);
+  return "acted";
+}
+
+/** Plays every page's seat until `done()` or the game ends. */
+async function playOut(pages, done, what, limit = 2000, stats = {}) {
+  for (let step = 0; step < limit; step++) {
+    let acted = false;
+    for (const { page, token } of pages) {
+      const r = await actOnce(page, token, stats);
+      if (r === "finished") return stats;
+      if (r === "acted") acted = true;
+    }
+    if (await done()) return stats;
+    if (!acted) await pages[0].page.waitForTimeout(60);
+  }
+  throw new Error(`${what}: not done after ${limit} steps`);
+}
+
+const started = Date.now();
+try {
+  // ---------------------------------------------------------------- (a)
+  console.log("== (a) Lost Heir, 3 players, against two bots, to the end");
+  const ann = await newPage("ann");
+  await register(ann, "Ann");
+  const annToken = await tokenOf(ann);
+  const lh = await createGame(ann, { kind: "lost-heir", players: 3, seats: ["open", "bot", "bot"], target: 12, deadline: 3600 });
+  log(`game ${lh}`);
+  // Whose turn, the clock counting down, and the your-turn badge (the player stream).
+  await ann.waitForSelector("#whose-turn");
+  const clock1 = await ann.textContent("#deadline");
+  check(/^\d+:\d\d(:\d\d)?$/.test(clock1 ?? ""), `(a) the deadline counts down: ${clock1}`);
+  await ann.waitForFunction(() => document.querySelector("#turn-badge")?.textContent === "1", null, { timeout: 10_000 })
+    .catch(() => check(false, "(a) the your-turn badge never showed 1"));
+  await ann.click(".inbox summary");
+  check((await ann.$$(`#inbox-list a[href='#/game/${lh}']`)).length === 1, "(a) the inbox lists the game");
+  await ann.click(".inbox summary");
+  // A refused move shows the server's detail and ruling: the page offers
+  // only legal cards, so the request is changed on its way to a card held
+  // but not legal (a real refusal from the api, shown by the page).
+  let refusalShown = false;
+  const refuse = async () => {
+    if (refusalShown || (await ann.getAttribute(".table-wrap", "data-prompt")) !== "play_card") return;
+    const illegal = await ann.$$eval("#hand button.card[disabled]", (els) => els.map((e) => e.dataset.card));
+    if (!illegal.length) return;
+    await ann.route("**/moves", async (route) => {
+      await route.continue({ postData: JSON.stringify({ type: "play", card: illegal[0] }) });
+    }, { times: 1 });
+    const version = await ann.getAttribute(".table-wrap", "data-version");
+    await ann.locator("#hand button.card:not([disabled])").first().click();
+    await ann.waitForFunction(() => (document.getElementById("problem")?.textContent ?? "") !== "", null, { timeout: 10_000 });
+    const text = await ann.textContent("#problem");
+    check(/\((LH|G)-\d+\)/.test(text), `(a) the refusal names its ruling: ${text}`);
+    check(await ann.getAttribute(".table-wrap", "data-version") === version, "(a) a refused move changed nothing");
+    log(`a refused move is shown: "${text}"`);
+    refusalShown = true;
+  };
+  let shotA = false;
+  const statsA = await playOut([{ page: ann, token: annToken }], async () => {
+    await refuse();
+    if (!shotA && (await ann.$$("#felt .trick-slot .card")).length >= 1) {
+      shotA = true;
+      await ann.screenshot({ path: `${SHOTS}/lost-heir-table.png`, fullPage: true });
+    }
+    return false;
+  }, "(a)");
+  await ann.waitForSelector(".table-wrap[data-status=finished]");
+  const finishedA = await api(`/v1/games/${lh}`, annToken);
+  check(finishedA.status === "finished", `(a) game is ${finishedA.status}`);
+  check((await ann.textContent("#prompt")).includes("The game is over"), "(a) the table says the game is over");
+  log(`finished: ${JSON.stringify(statsA)}; scores ${finishedA.outcome?.scores}`);
+  check((statsA.plays ?? 0) >= 10, "(a) the person played at least a round of cards");
+  check(refusalShown, "(a) a refusal was shown (no illegal card was ever held?)");
+  check(ann.cspViolations.length === 0, `(a) CSP violations: ${ann.cspViolations}`);
+
+  // Partners: four players, seats 0+2 against 1+3 (LH-3).
+  const four = await createGame(ann, { kind: "lost-heir", players: 4, seats: ["open", "bot", "bot", "bot"], partnerships: true });
+  await ann.waitForSelector(".table-wrap[data-status=in_progress] .partner");
+  check((await ann.textContent(".seat[data-seat='0'] .partner")) === "partner: Bot 2", "(a) the partner is shown (LH-3)");
+  await ann.click("#autoplay");
+  await ann.waitForSelector("#autoplay[aria-pressed=true]");
+  log(`partnerships shown in ${four}; the seat handed to the bot`);
+  await ann.goto(`${API}/#/game/${lh}`);
+  await ann.waitForSelector(".table-wrap[data-status=finished]");
+
+  // ---------------------------------------------------------------- (e)
+  console.log("== (e) the finished game replays");
+  await ann.click("#replay-link");
+  await ann.waitForSelector("#replay-board[data-seq]");
+  await ann.waitForSelector("#verify.ok", { timeout: 15_000 });
+  check((await ann.textContent("#verify")).startsWith("Verified"), "(e) verify_game says ok");
+  await ann.waitForSelector("#download-record");
+  const href = await ann.getAttribute("#download-record", "href");
+  check(href?.startsWith("blob:"), `(e) the record is a blob link: ${href}`);
+  const [download] = await Promise.all([ann.waitForEvent("download"), ann.click("#download-record")]);
+  const path = await download.path();
+  const { readFileSync } = await import("node:fs");
+  const record = readFileSync(path, "utf8");
+  check(record.startsWith("[Format \"cardgames-record 1\"]") && record.includes("[Kind \"lost-heir\"]"), "(e) the download is the game's record");
+  // The full deal: every hand at the start.
+  await ann.click("#replay-first");
+  await ann.waitForSelector("#replay-board[data-seq='0']");
+  await ann.click("#replay-forward");
+  await ann.waitForSelector("#replay-board[data-seq='1']");
+  await ann.click("#replay-back");
+  await ann.waitForSelector("#replay-board[data-seq='0']");
+  const lastSeq = finishedA.version;
+  await ann.click("#replay-last");
+  await ann.waitForSelector(`#replay-board[data-seq='${lastSeq}']`);
+  // Jump to the fourth trick once the menu knows it.
+  await ann.waitForFunction(() => document.querySelectorAll("#trick-select option").length > 4, null, { timeout: 20_000 });
+  const trickValue = await ann.$eval("#trick-select", (s) => s.options[4].value);
+  check((await ann.$eval("#trick-select", (s) => s.options[4].textContent)) === "round 1, trick 4", "(e) the fourth option is trick 4");
+  await ann.selectOption("#trick-select", trickValue);
+  await ann.waitForSelector(`#replay-board[data-seq='${trickValue}']`);
+  // Step on to the lead: the trick shows its first card, and every hand is there (the full deal).
+  await ann.click("#replay-forward");
+  await ann.waitForFunction((s) => document.querySelector("#replay-board")?.dataset.seq === String(Number(s) + 1), trickValue);
+  check((await ann.$$("#replay-board #felt .trick-slot .card")).length === 1, "(e) the trick's lead is shown after it");
+  check((await ann.textContent("#replay-board")).includes("Every hand"), "(e) the replay shows every hand");
+  await ann.waitForSelector("#full-deal .hand-line");
+  const dealt = await ann.$$eval("#full-deal .deal-round[data-round='1'] .hand-line", (lines) => lines.map((l) => l.querySelectorAll("[data-card]").length));
+  check(dealt.length === 3 && dealt.every((n) => n === 10), `(e) the full deal: three hands of 10 (LH-2): ${dealt}`);
+  const rounds = await ann.$$eval("#full-deal .deal-round", (r) => r.length);
+  check(rounds === finishedA.view.score_sheet.length, `(e) a deal per round: ${rounds}`);
+  await ann.screenshot({ path: `${SHOTS}/replay.png`, fullPage: true });
+  log(`replayed to event ${Number(trickValue) + 1} (trick 4), verified, record downloaded (${record.length} bytes)`);
+
+  // ---------------------------------------------------------------- (b)
+  console.log("== (b) Cancellation Hearts, 6 players, five bots: a full round with the pass");
+  const cara = await newPage("cara", { width: 390, height: 844 });
+  await register(cara, "Cara");
+  const caraToken = await tokenOf(cara);
+  const ch = await createGame(cara, { kind: "cancellation-hearts", players: 6, seats: ["open", "bot", "bot", "bot", "bot", "bot"], allCancelled: "extend", target: 400 });
+  log(`game ${ch}`);
+  check((await cara.textContent("#all-cancelled-rule")).includes("CH-8"), "(b) the all-cancelled rule is shown with its ruling");
+  let shotB = false;
+  let sawReceived = false;
+  const statsB = {};
+  await playOut([{ page: cara, token: caraToken }], async () => {
+    if (!sawReceived && (await cara.$("#received"))) sawReceived = true;
+    if (!shotB && (await cara.$$("#felt .trick-slot .card")).length >= 3) {
+      shotB = true;
+      await cara.screenshot({ path: `${SHOTS}/cancellation-hearts-phone.png`, fullPage: true });
+    }
+    // A round at least; a few more while the kitty has not fallen to the person (CH-10).
+    const rounds = Number(await cara.getAttribute(".table-wrap", "data-rounds"));
+    return rounds >= 1 && (statsB.discard || rounds >= 4);
+  }, "(b)", 4000, statsB);
+  log(`a round done: ${JSON.stringify(statsB)}`);
+  check(statsB.pass_cards >= 1, `(b) the person passed: ${JSON.stringify(statsB)}`);
+  check(sawReceived, "(b) the cards received in the pass were shown");
+  const sheet = (await api(`/v1/games/${ch}`, caraToken)).view.score_sheet;
+  check(sheet.length >= 1 && sheet[0].points.reduce((a, b) => a + b, 0) % 52 === 0 || sheet[0]?.moon, `(b) the round scored 52 points: ${JSON.stringify(sheet[0])}`);
+  if (statsB.discard) log("the kitty fell to the person: discarded through the page");
+  else log("the kitty went to a bot this time (no discard for the person)");
+  // Hand the seat to the bot: it plays on; take it back.
+  const before = Number(await cara.getAttribute(".table-wrap", "data-version"));
+  await cara.click("#autoplay");
+  await cara.waitForSelector("#autoplay[aria-pressed=true]");
+  await cara.waitForFunction((v) => Number(document.querySelector(".table-wrap")?.dataset.version) > v + 12, before, { timeout: 20_000 });
+  await cara.click("#autoplay");
+  await cara.waitForSelector("#autoplay[aria-pressed=false]");
+  const autoplays = (await api(`/v1/games/${ch}/events?after=${before}&limit=500`, caraToken)).events.filter((e) => e.type === "autoplay");
+  check(autoplays.length === 2 && autoplays[0].payload.enabled && !autoplays[1].payload.enabled, `(b) autoplay on then off: ${JSON.stringify(autoplays.map((e) => e.payload))}`);
+  log("handed the seat to the bot and took it back");
+  // A desktop screenshot of the same table.
+  await cara.setViewportSize({ width: 1280, height: 900 });
+  await cara.screenshot({ path: `${SHOTS}/cancellation-hearts-table.png`, fullPage: true });
+
+  // A finished Cancellation Hearts game (all bots, made through the api) replays too.
+  const allBots = await (await fetch(`${API}/v1/games`, {
+    method: "POST", headers: { Authorization: `Bearer ${caraToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ kind: "cancellation-hearts", config: { players: 7, target: 30 }, seats: Array(7).fill("bot") }),
+  })).json();
+  for (let i = 0; i < 100 && (await api(`/v1/games/${allBots.id}`)).status !== "finished"; i++) await cara.waitForTimeout(100);
+  await cara.goto(`${API}/#/replay/${allBots.id}`);
+  await cara.waitForSelector("#verify.ok", { timeout: 15_000 });
+  await cara.waitForSelector("#full-deal .deal-round[data-round='1']");
+  const chDeal = await cara.$$eval("#full-deal .deal-round[data-round='1'] .hand-line", (l) => l.map((x) => x.querySelectorAll("[data-card]").length));
+  check(chDeal.length === 8 && chDeal.slice(0, 7).every((n) => n === 14) && chDeal[7] === 6, `(e) a Cancellation Hearts deal: 7 x 14 and a kitty of 6 (CH-1): ${chDeal}`);
+  const chTrick = await cara.$eval("#trick-select", (s) => s.options[3].value);
+  await cara.selectOption("#trick-select", chTrick);
+  await cara.waitForSelector(`#replay-board[data-seq='${chTrick}'] #felt`);
+  log(`a Cancellation Hearts replay: deal ${chDeal}, jumped to trick 3`);
+
+  // ---------------------------------------------------------------- (c) + (d)
+  console.log("== (c) two people, two contexts, one 2-player Lost Heir game; (d) a spectator");
+  const dan = await newPage("dan");
+  await register(dan, "Dan");
+  const danToken = await tokenOf(dan);
+  const eve = await newPage("eve", { width: 390, height: 844 });
+  await register(eve, "Eve");
+  const eveToken = await tokenOf(eve);
+  // Leaving an open game frees the seat.
+  const left = await createGame(dan, { kind: "lost-heir", players: 2, seats: ["open", "open"] });
+  await dan.click("#leave");
+  await dan.waitForSelector("button.join");
+  const leftGame = await api(`/v1/games/${left}`, danToken);
+  check(leftGame.seats.every((s) => s.occupant === "open"), `(c) leaving freed the seat: ${JSON.stringify(leftGame.seats)}`);
+  const duel = await createGame(dan, { kind: "lost-heir", players: 2, seats: ["open", "open"], target: 6 });
+  await eve.goto(`${API}/#/`);
+  await eve.waitForSelector(`#open-games a[data-game='${duel}']`);
+  await eve.waitForSelector("#finished-games a");
+  await eve.screenshot({ path: `${SHOTS}/lobby-phone.png`, fullPage: true });
+  await eve.click(`#open-games a[data-game='${duel}']`);
+  await eve.waitForSelector("button.join");
+  await eve.click("button.join");
+  await eve.waitForSelector(".table-wrap[data-status=in_progress]");
+  await dan.waitForSelector(".table-wrap[data-status=in_progress]");
+
+  // The spectator: no token, the public view; every response recorded.
+  const spy = await newPage("spectator");
+  const responses = [];
+  spy.on("response", (r) => { if (r.url().includes("/v1/")) responses.push({ url: r.url(), at: Date.now(), body: r.text().catch(() => "") }); });
+  await spy.goto(`${API}/#/game/${duel}`);
+  await spy.waitForSelector(".table-wrap[data-viewer=spectator]");
+
+  // Play a while, then look at the spectator against both hands.
+  let checked = false;
+  const duelists = [{ page: dan, token: danToken }, { page: eve, token: eveToken }];
+  let moves = 0;
+  const hiddenAt = async () => {
+    const views = await Promise.all([danToken, eveToken].map((t) => api(`/v1/games/${duel}`, t)));
+    // The two Blanks are one card code (LH-2): one played is public, so a
+    // held Blank cannot be told from it; every other card is unique.
+    return { version: views[0].version, hands: views.flatMap((v) => v.view.hand ?? []).filter((c) => c !== "blank") };
+  };
+  const spyCheck = async (label) => {
+    const { version, hands } = await hiddenAt();
+    await spy.waitForFunction((v) => Number(document.querySelector(".table-wrap")?.dataset.version) >= v, version, { timeout: 10_000 });
+    const shown = new Set(await spy.$$eval("[data-card]", (els) => els.map((e) => e.dataset.card)));
+    const leaked = hands.filter((c) => shown.has(c));
+    check(!(await spy.$("#hand")), `(d) ${label}: the spectator has a hand on its page`);
+    check(leaked.length === 0, `(d) ${label}: the spectator's DOM shows held cards ${leaked}`);
+    return { version, hands };
+  };
+  const statsC = await playOut(duelists, async () => {
+    moves += 1;
+    if (!checked && moves > 12) {
+      checked = true;
+      const snapshot = await spyCheck("mid-game");
+      // Every response so far: no held card, and no hand in any view.
+      const bodies = await Promise.all(responses.filter((r) => !r.url.includes("/stream")).map(async (r) => ({ url: r.url, text: await r.body })));
+      for (const { url, text } of bodies) {
+        for (const c of snapshot.hands) check(!text.includes(`"${c}"`), `(d) ${url} carried the held card ${c}`);
+        if (text.startsWith("{")) {
+          const j = JSON.parse(text);
+          if (j.view) check(j.viewer === "spectator" && !j.view.hand && !j.view.hands, `(d) ${url} was not a spectator's view`);
+        }
+      }
+      spy.heldAt = snapshot;
+      // Each person's badge counts this game only while it is their turn.
+      const now = await api(`/v1/games/${duel}`, danToken);
+      for (const [page, seat] of [[dan, 0], [eve, 1]]) {
+        const want = now.to_act.includes(seat) ? "1" : "0";
+        await page.waitForFunction((w) => document.querySelector("#turn-badge")?.textContent === w, want, { timeout: 5000 })
+          .catch(() => check(false, `(c) seat ${seat}'s badge is not ${want}`));
+      }
+      await dan.screenshot({ path: `${SHOTS}/lost-heir-two-players.png`, fullPage: true });
+      // Drop every connection: the api restarts; the three pages resume their streams.
+      await restartApi();
+      log("the api restarted mid-game; the pages resume");
+    }
+    return false;
+  }, "(c)");
+  await Promise.all([dan, eve].map((p) => p.waitForSelector(".table-wrap[data-status=finished]")));
+  log(`(c) finished: ${JSON.stringify(statsC)}`);
+  check((statsC.plays ?? 0) >= 16, "(c) both people played their cards");
+  await spy.waitForSelector(".table-wrap[data-status=finished]");
+  // The stream's frames, once it closed: those up to the checkpoint carry no held card.
+  const streams = responses.filter((r) => r.url.includes("/stream"));
+  check(streams.length >= 2, `(d) the spectator's stream was resumed after the restart (${streams.length} stream responses)`);
+  check(streams.every((r) => !r.url.includes("ticket=")), "(d) a spectator without a token used no ticket");
+  for (const s of streams) {
+    const text = await Promise.race([s.body, new Promise((r) => setTimeout(() => r(""), 5000))]);
+    for (const frame of text.split("\n\n")) {
+      const data = frame.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).join("\n");
+      const id = Number(frame.split("\n").find((l) => l.startsWith("id:"))?.slice(3) ?? NaN);
+      if (!data) continue;
+      const j = JSON.parse(data);
+      if (j.view) check(j.viewer === "spectator" && !j.view.hand && !j.view.hands, "(d) a stream snapshot was not a spectator's view");
+      if (j.seq !== undefined && spy.heldAt && j.seq <= spy.heldAt.version) {
+        for (const c of spy.heldAt.hands) check(!data.includes(`"${c}"`), `(d) stream frame ${id} carried the held card ${c}`);
+      }
+    }
+  }
+  log(`(d) the spectator received ${responses.length} responses, none with a held card`);
+  for (const p of [ann, cara, dan, eve, spy]) check(p.cspViolations.length === 0, `CSP violations: ${p.cspViolations}`);
+} catch (e) {
+  failures.push(String(e?.stack ?? e));
+} finally {
+  await browser.close();
+  server.kill("SIGTERM");
+}
+console.log(`== web table in Chromium: ${failures.length ? `${failures.length} failure(s)` : "all checks passed"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+for (const f of failures) console.error(`   ${f}`);
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,83 @@
+// "Your turn, everywhere": the player stream (stream_player, with a stream
+// ticket) drives a badge and the list of games waiting for me (get_inbox).
+// Each your_turn or notice re-reads the inbox; nothing polls.
+import { api, streamTicket, token, type YourTurn } from "./api";
+import { clear, h } from "./dom";
+
+const KIND: Record<string, string> = { "lost-heir": "Lost Heir", "cancellation-hearts": "Cancellation Hearts" };
+
+export class Inbox {
+  readonly element: HTMLElement;
+  private badge: HTMLElement;
+  private list: HTMLElement;
+  private source: EventSource | null = null;
+  private lastId = "";
+  private running = false;
+
+  constructor() {
+    this.badge = h("span", { class: "badge", id: "turn-badge", "aria-live": "polite" });
+    this.list = h("ul", { class: "inbox-list", id: "inbox-list" });
+    const details = h("details", { class: "inbox" }, h("summary", {}, "Your turn ", this.badge), this.list);
+    this.element = details;
+    this.element.hidden = true;
+    // A table where I sit moved on: my waiting games may have changed.
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    window.addEventListener("cardgames:turns", () => {
+      if (!this.running || timer) return;
+      timer = setTimeout(() => { timer = null; void this.refresh(); }, 300);
+    });
+  }
+
+  start(): void {
+    if (this.running || !token()) return;
+    this.running = true;
+    this.element.hidden = false;
+    void this.refresh();
+    void this.connect();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.source?.close();
+    this.source = null;
+    this.lastId = "";
+    this.element.hidden = true;
+  }
+
+  private async connect(): Promise<void> {
+    const ticket = await streamTicket();
+    if (!this.running || !token()) return;
+    if (!ticket) { setTimeout(() => void this.connect(), 2000); return; }
+    const after = this.lastId ? `&after=${encodeURIComponent(this.lastId)}` : "";
+    const es = new EventSource(`/v1/players/me/stream?ticket=${encodeURIComponent(ticket)}${after}`);
+    this.source = es;
+    const onEvent = (e: MessageEvent) => {
+      if (e.lastEventId) this.lastId = e.lastEventId;
+      void this.refresh();
+    };
+    for (const name of ["your_turn", "seat_taken", "game_started", "game_over"]) es.addEventListener(name, onEvent);
+    es.onopen = () => { this.element.classList.remove("offline"); };
+    es.onerror = () => {
+      this.element.classList.add("offline");
+      // EventSource reconnects by itself (Last-Event-ID) while the ticket
+      // lives; once it gives up (expired ticket), mint a new one and resume.
+      if (es.readyState === EventSource.CLOSED && this.running && this.source === es) {
+        setTimeout(() => { if (this.source === es) void this.connect(); }, 1000);
+      }
+    };
+  }
+
+  private async refresh(): Promise<void> {
+    const { data } = await api.GET("/v1/players/me/inbox");
+    if (!data) return;
+    this.render(data.games);
+  }
+
+  private render(games: YourTurn[]): void {
+    this.badge.textContent = String(games.length);
+    this.badge.classList.toggle("hot", games.length > 0);
+    clear(this.list, games.length
+      ? games.map((g) => h("li", {}, h("a", { href: `#/game/${g.game_id}` }, `${KIND[g.kind] ?? g.kind}: ${g.prompt?.replace("_", " ") ?? "move"}`)))
+      : h("li", { class: "muted" }, "nothing waiting"));
+  }
+}

@@ -1,0 +1,159 @@
+// The lobby: a display name, games to join, my games, games to watch, and a
+// form to create a game of either kind.
+import { api, me, myGames, problemText, rememberGame, signIn, type Kind, type Schemas, type Summary } from "./api";
+import { clear, h } from "./dom";
+
+type SeatSpec = Schemas["SeatSpec"];
+
+export function lobby(main: HTMLElement, signedIn: () => void): () => void {
+  let alive = true;
+  const render = () => {
+    if (!alive) return;
+    if (!me()) clear(main, registerForm(() => { signedIn(); render(); }));
+    else clear(main, createForm(), lists());
+  };
+  render();
+  return () => { alive = false; };
+}
+
+function registerForm(done: () => void): HTMLElement {
+  const input = h("input", { id: "display-name", name: "display_name", required: true, maxlength: 64, autocomplete: "nickname" });
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h(
+    "form",
+    { class: "card-panel register" },
+    h("h1", {}, "Choose a display name"),
+    h("label", { for: "display-name" }, "Display name"),
+    input,
+    h("button", { type: "submit" }, "Start playing"),
+    error,
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const { data, error: problem } = await api.POST("/v1/players", { body: { display_name: input.value.trim() } });
+    if (data) { signIn(data); done(); } else error.textContent = problemText(problem);
+  });
+  return form;
+}
+
+function createForm(): HTMLElement {
+  const kind = h("select", { id: "kind", name: "kind" },
+    h("option", { value: "lost-heir" }, "Lost Heir (2-4 players)"),
+    h("option", { value: "cancellation-hearts" }, "Cancellation Hearts (6-10 players)"));
+  const players = h("input", { id: "players", name: "players", type: "number", min: 2, max: 4, value: 3 });
+  const partnerships = h("input", { id: "partnerships", name: "partnerships", type: "checkbox", checked: true });
+  const target = h("input", { id: "target", name: "target", type: "number", placeholder: "default" });
+  const allCancelled = h("select", { id: "all-cancelled", name: "all_cancelled" },
+    h("option", { value: "extend" }, "extend the trick (CH-8, default)"),
+    h("option", { value: "carry_over" }, "set it aside for the next trick (CH-9)"));
+  const deadline = h("input", { id: "deadline", name: "move_deadline_secs", type: "number", min: 1, max: 2592000, placeholder: "none" });
+  const onDeadline = h("select", { id: "on-deadline", name: "on_deadline" },
+    h("option", { value: "bot" }, "the bot moves for the seat"),
+    h("option", { value: "forfeit" }, "the seat forfeits"));
+  const seatsBox = h("fieldset", { class: "seats" });
+  const lhOnly = h("div", { class: "field lh-only" }, h("label", {}, partnerships, " partnerships (4 players: seats 0+2 against 1+3, LH-3)"));
+  const chOnly = h("div", { class: "field ch-only" },
+    h("label", { for: "all-cancelled" }, "When every card of the suit led is cancelled"), allCancelled);
+  const error = h("p", { class: "error", role: "alert" });
+
+  const seatSelects: HTMLSelectElement[] = [];
+  const renderSeats = () => {
+    const n = Number(players.value) || 0;
+    seatSelects.length = 0;
+    const rows: HTMLElement[] = [h("legend", {}, "Seats")];
+    rows.push(h("div", { class: "seat-row" }, "Seat 0: you"));
+    for (let i = 1; i < n; i++) {
+      const sel = h("select", { id: `seat-${i}`, "aria-label": `seat ${i}` },
+        h("option", { value: "bot" }, "bot"), h("option", { value: "open" }, "open for a player"));
+      seatSelects.push(sel);
+      rows.push(h("div", { class: "seat-row" }, h("label", { for: `seat-${i}` }, `Seat ${i}: `), sel));
+    }
+    clear(seatsBox, rows);
+  };
+  const onKind = () => {
+    const lh = kind.value === "lost-heir";
+    players.min = lh ? "2" : "6";
+    players.max = lh ? "4" : "10";
+    const n = Number(players.value);
+    if (n < Number(players.min) || n > Number(players.max)) players.value = lh ? "3" : "6";
+    lhOnly.hidden = !lh || players.value !== "4";
+    chOnly.hidden = lh;
+    renderSeats();
+  };
+  kind.addEventListener("change", onKind);
+  players.addEventListener("input", onKind);
+  onKind();
+
+  const form = h("form", { class: "card-panel create", "aria-labelledby": "create-title" },
+    h("h2", { id: "create-title" }, "New game"),
+    h("div", { class: "field" }, h("label", { for: "kind" }, "Game"), kind),
+    h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
+    lhOnly, chOnly,
+    h("div", { class: "field" }, h("label", { for: "target" }, "Target score"), target),
+    h("div", { class: "field" }, h("label", { for: "deadline" }, "Seconds per move"), deadline, onDeadline),
+    seatsBox,
+    h("button", { type: "submit", id: "create" }, "Create and sit down"),
+    error);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const k = kind.value as Kind;
+    const n = Number(players.value);
+    const seats: SeatSpec[] = ["open", ...seatSelects.map((s) => s.value as SeatSpec)];
+    const t = target.value ? Number(target.value) : undefined;
+    const config: Schemas["GameConfigInput"] = k === "lost-heir"
+      ? { players: n, ...(n === 4 ? { partnerships: partnerships.checked } : {}), ...(t !== undefined ? { target: t } : {}) }
+      : { players: n, all_cancelled: allCancelled.value as Schemas["AllCancelled"], ...(t !== undefined ? { target: t } : {}) };
+    const body: Schemas["CreateGameRequest"] = { kind: k, config, seats, take_seat: 0 };
+    if (deadline.value) {
+      body.move_deadline_secs = Number(deadline.value);
+      body.on_deadline = onDeadline.value as Schemas["DeadlinePolicy"];
+    }
+    const { data, error: problem } = await api.POST("/v1/games", { body });
+    if (!data) { error.textContent = problemText(problem); return; }
+    rememberGame(data.id);
+    location.hash = `#/game/${data.id}`;
+  });
+  return form;
+}
+
+function lists(): HTMLElement {
+  const open = h("ul", { class: "games", id: "open-games" });
+  const mine = h("ul", { class: "games", id: "my-games" });
+  const watch = h("ul", { class: "games", id: "watch-games" });
+  const finished = h("ul", { class: "games", id: "finished-games" });
+  const section = h("section", { class: "lists" },
+    h("div", { class: "card-panel" }, h("h2", {}, "My games"), mine),
+    h("div", { class: "card-panel" }, h("h2", {}, "Open games to join"), open),
+    h("div", { class: "card-panel" }, h("h2", {}, "Games to watch"), watch),
+    h("div", { class: "card-panel" }, h("h2", {}, "Finished games (replay)"), finished));
+  void fill(open, { status: "open" }, "join");
+  void fill(watch, { status: "in_progress" }, "watch");
+  void fill(finished, { status: "finished" }, "replay");
+  void fillMine(mine);
+  return section;
+}
+
+const KIND_NAME: Record<string, string> = { "lost-heir": "Lost Heir", "cancellation-hearts": "Cancellation Hearts" };
+
+function summaryLine(g: Summary, action: "join" | "watch" | "replay" | "open"): HTMLElement {
+  const filled = g.seats.filter((s) => s.occupant !== "open").length;
+  const names = g.seats.map((s) => s.occupant === "bot" ? "bot" : s.display_name ?? "open").join(", ");
+  const href = action === "replay" ? `#/replay/${g.id}` : `#/game/${g.id}`;
+  const verb = { join: "Join", watch: "Watch", replay: "Replay", open: "Open" }[action];
+  return h("li", { class: "game-line" },
+    h("a", { href, "data-game": g.id }, `${verb} ${KIND_NAME[g.kind] ?? g.kind}`),
+    h("span", { class: "muted" }, ` ${g.status.replace("_", " ")}, ${filled}/${g.seats.length} seated: ${names}`));
+}
+
+async function fill(list: HTMLElement, query: { status: Schemas["GameStatus"] }, action: "join" | "watch" | "replay"): Promise<void> {
+  const { data, error } = await api.GET("/v1/games", { params: { query: { ...query, limit: 20 } } });
+  if (!data) { clear(list, h("li", { class: "error" }, problemText(error))); return; }
+  clear(list, data.games.length ? data.games.map((g) => summaryLine(g, action)) : h("li", { class: "muted" }, "none"));
+}
+
+async function fillMine(list: HTMLElement): Promise<void> {
+  const ids = myGames();
+  if (!ids.length) { clear(list, h("li", { class: "muted" }, "none yet")); return; }
+  const games = await Promise.all(ids.map(async (id) => (await api.GET("/v1/games/{game_id}", { params: { path: { game_id: id } } })).data));
+  clear(list, games.filter((g) => g).map((g) => summaryLine(g!, g!.status === "finished" ? "replay" : "open")));
+}
