@@ -371,6 +371,10 @@ export interface paths {
          *        act, until when), without an id.
          *     4. `: heartbeat` comments every 15 s when nothing happens.
          *
+         *     A stream without a seat in the game (a spectator's) sends changes in
+         *     spells: up to 200 ms after they happen, several in one write; a seat's
+         *     stream sends each at once.
+         *
          *     Reconnect with `Last-Event-ID` (or `?after=seq`) to receive exactly the
          *     events after it, none missed or repeated. The stream ends after
          *     `game_finished`; reconnecting to a finished game with its last seq gets

@@ -57,7 +57,10 @@ pub enum PlayerStreamItem {
 }
 
 /// A player stream item and the stream's position just after it (its SSE
-/// `id:`, [`PlayerCursor::encode`]; none on heartbeats).
+/// `id:`, [`PlayerCursor::encode`]; none on heartbeats). Sent boxed: a
+/// stream's channel allocates its slots in blocks of 32, and an idle
+/// stream's first block of pointers is 256 bytes where one of entries
+/// (~150 bytes each) is ~5 KB (docs/performance.md, section 12).
 #[derive(Debug)]
 pub struct PlayerStreamEntry {
     pub item: PlayerStreamItem,
@@ -196,12 +199,14 @@ struct GameNotices {
 /// Sends `item` with the position `games` as its id; false once the
 /// receiver is gone.
 async fn send(
-    tx: &mpsc::Sender<PlayerStreamEntry>,
+    tx: &mpsc::Sender<Box<PlayerStreamEntry>>,
     item: PlayerStreamItem,
     games: &BTreeMap<String, Followed>,
 ) -> bool {
     let id = Some(encode(games));
-    tx.send(PlayerStreamEntry { item, id }).await.is_ok()
+    tx.send(Box::new(PlayerStreamEntry { item, id }))
+        .await
+        .is_ok()
 }
 
 /// Sets (or, with `None`, drops) one game's state.
@@ -380,7 +385,7 @@ impl GameService {
         player_id: String,
         start: PlayerCursor,
         heartbeat: Duration,
-        tx: mpsc::Sender<PlayerStreamEntry>,
+        tx: mpsc::Sender<Box<PlayerStreamEntry>>,
     ) -> Result<(), ServiceError> {
         let mut followed = start.games;
         if !send(&tx, PlayerStreamItem::Position, &followed).await {
@@ -426,10 +431,10 @@ impl GameService {
                 // that concerns it is routed to it (`notify`), so idle
                 // streams cost the database nothing.
                 Err(_) => {
-                    let beat = PlayerStreamEntry {
+                    let beat = Box::new(PlayerStreamEntry {
                         item: PlayerStreamItem::Heartbeat,
                         id: None,
-                    };
+                    });
                     if tx.send(beat).await.is_err() {
                         return Ok(());
                     }
@@ -468,7 +473,7 @@ impl GameService {
         player_id: &str,
         game_ids: Vec<String>,
         followed: &mut BTreeMap<String, Followed>,
-        tx: &mpsc::Sender<PlayerStreamEntry>,
+        tx: &mpsc::Sender<Box<PlayerStreamEntry>>,
     ) -> Result<bool, ServiceError> {
         for game_id in game_ids {
             let current = followed.get(&game_id).copied();

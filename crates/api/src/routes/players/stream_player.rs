@@ -123,7 +123,8 @@ fn resume_cursor(
     }
 }
 
-fn item_bytes(entry: PlayerStreamEntry) -> actix_web::web::Bytes {
+fn item_bytes(entry: Box<PlayerStreamEntry>) -> actix_web::web::Bytes {
+    let entry = *entry;
     let id = entry.id.as_deref();
     let (name, data) = match entry.item {
         PlayerStreamItem::YourTurn(turn) => ("your_turn", PlayerStreamData::YourTurn(turn.into())),
