@@ -97,7 +97,7 @@ pub async fn stream_player(
     let head = futures_util::stream::iter([sse::retry()]);
     Ok(sse::response(futures_util::StreamExt::chain(
         head,
-        sse::from_channel(rx, item_bytes),
+        sse::from_channel(rx, |entry| item_bytes(*entry)),
     )))
 }
 
@@ -123,8 +123,7 @@ fn resume_cursor(
     }
 }
 
-fn item_bytes(entry: Box<PlayerStreamEntry>) -> actix_web::web::Bytes {
-    let entry = *entry;
+fn item_bytes(entry: PlayerStreamEntry) -> actix_web::web::Bytes {
     let id = entry.id.as_deref();
     let (name, data) = match entry.item {
         PlayerStreamItem::YourTurn(turn) => ("your_turn", PlayerStreamData::YourTurn(turn.into())),
