@@ -74,6 +74,11 @@ impl PartialSchema for City {
             .description(Some(
                 "A Lost Heir suit, named for a city (LH-1); one of them is trumps each round (LH-7).",
             ))
+            .extensions(Some(
+                ExtensionsBuilder::new()
+                    .add("x-enum-descriptions", City::ALL.map(City::name))
+                    .build(),
+            ))
             .into()
     }
 }
