@@ -381,6 +381,13 @@ try {
   await eve.click("button.join");
   await eve.waitForSelector(".table-wrap[data-status=in_progress]");
   await dan.waitForSelector(".table-wrap[data-status=in_progress]");
+  // "My games" is the server's list of Dan's seats (list_games?mine=true),
+  // in a second tab of his: the duel, not the game he left.
+  const danLobby = await dan.context().newPage();
+  await danLobby.goto(`${API}/#/`);
+  await danLobby.waitForSelector(`#my-games a[data-game='${duel}']`);
+  check((await danLobby.$$(`#my-games a[data-game='${left}']`)).length === 0, "(c) a game left is not among my games");
+  await danLobby.close();
 
   // The spectator: no token, the public view; every response recorded.
   const spy = await newPage("spectator");

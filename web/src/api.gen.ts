@@ -2631,6 +2631,11 @@ export interface operations {
                 status?: components["schemas"]["GameStatus"];
                 /** @description Only games in progress where the caller's seat must act now (needs a token). */
                 mine_to_act?: boolean;
+                /**
+                 * @description Only games where the caller holds a seat, in any state (needs a
+                 *     token): a player's own games, with `status` to narrow them.
+                 */
+                mine?: boolean;
                 /** @description At most this many games (1 to 200, default 50). */
                 limit?: number;
                 /**
@@ -2679,7 +2684,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `mine_to_act` without a token, or a bad token */
+            /** @description `mine` or `mine_to_act` without a token, or a bad token */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2688,7 +2693,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "missing_token",
-                     *       "detail": "`mine_to_act` without a token, or a bad token",
+                     *       "detail": "`mine` or `mine_to_act` without a token, or a bad token",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 401,
                      *       "title": "Unauthorized",

@@ -20,7 +20,6 @@ export type Kind = Schemas["GameKindName"];
 
 const TOKEN = "cardgames.token";
 const ME = "cardgames.me";
-const MINE = "cardgames.games";
 
 export interface Me {
   player_id: string;
@@ -44,22 +43,6 @@ export function signIn(created: Schemas["PlayerCreated"]): void {
 export function signOut(): void {
   localStorage.removeItem(TOKEN);
   localStorage.removeItem(ME);
-  localStorage.removeItem(MINE);
-}
-
-/** The games this browser created or joined, newest first (the document has no "my games" filter). */
-export function myGames(): string[] {
-  const raw = localStorage.getItem(MINE);
-  return raw ? (JSON.parse(raw) as string[]) : [];
-}
-
-export function rememberGame(id: string): void {
-  const ids = [id, ...myGames().filter((g) => g !== id)].slice(0, 30);
-  localStorage.setItem(MINE, JSON.stringify(ids));
-}
-
-export function forgetGame(id: string): void {
-  localStorage.setItem(MINE, JSON.stringify(myGames().filter((g) => g !== id)));
 }
 
 const auth: Middleware = {

@@ -1,6 +1,6 @@
 // The lobby: a display name, games to join, my games, games to watch, and a
 // form to create a game of either kind.
-import { api, me, myGames, problemText, rememberGame, signIn, type Kind, type Schemas, type Summary } from "./api";
+import { api, me, problemText, signIn, type Kind, type Schemas, type Summary } from "./api";
 import { clear, h } from "./dom";
 
 type SeatSpec = Schemas["SeatSpec"];
@@ -110,7 +110,6 @@ function createForm(): HTMLElement {
     }
     const { data, error: problem } = await api.POST("/v1/games", { body });
     if (!data) { error.textContent = problemText(problem); return; }
-    rememberGame(data.id);
     location.hash = `#/game/${data.id}`;
   });
   return form;
@@ -151,9 +150,11 @@ async function fill(list: HTMLElement, query: { status: Schemas["GameStatus"] },
   clear(list, data.games.length ? data.games.map((g) => summaryLine(g, action)) : h("li", { class: "muted" }, "none"));
 }
 
+/** The games I hold a seat in, newest first (`list_games?mine=true`). */
 async function fillMine(list: HTMLElement): Promise<void> {
-  const ids = myGames();
-  if (!ids.length) { clear(list, h("li", { class: "muted" }, "none yet")); return; }
-  const games = await Promise.all(ids.map(async (id) => (await api.GET("/v1/games/{game_id}", { params: { path: { game_id: id } } })).data));
-  clear(list, games.filter((g) => g).map((g) => summaryLine(g!, g!.status === "finished" ? "replay" : "open")));
+  const { data, error } = await api.GET("/v1/games", { params: { query: { mine: true, limit: 30 } } });
+  if (!data) { clear(list, h("li", { class: "error" }, problemText(error))); return; }
+  clear(list, data.games.length
+    ? data.games.map((g) => summaryLine(g, g.status === "finished" ? "replay" : "open"))
+    : h("li", { class: "muted" }, "none yet"));
 }

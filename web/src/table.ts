@@ -3,7 +3,7 @@
 // resumed with Last-Event-ID by EventSource or `after=` on a new ticket).
 // Each `state` frame re-reads the view; nothing polls.
 import {
-  api, forgetGame, me, problemText, UNREACHABLE, publicApi, rememberGame, streamTicket, token,
+  api, me, problemText, UNREACHABLE, publicApi, streamTicket, token,
   type EventResource, type Game, type HeartsView, type LegalMoves, type LostHeirView, type Move, type Schemas,
 } from "./api";
 import { bySuit, cityName, face, isStandard, label, sorted } from "./cards";
@@ -122,7 +122,6 @@ export function table(main: HTMLElement, id: string): () => void {
     // My turns changed here: the header's inbox re-reads (the player stream
     // announces new turns, not the end of one).
     if (turnChanged && g.your_seat !== null && g.your_seat !== undefined) window.dispatchEvent(new Event("cardgames:turns"));
-    if (g.your_seat !== null && g.your_seat !== undefined) rememberGame(id);
     render();
   }
 
@@ -290,11 +289,7 @@ export function table(main: HTMLElement, id: string): () => void {
         }
       } else {
         box.append(h("span", { class: "muted" }, "Waiting for players… "),
-          h("button", { type: "button", id: "leave", onclick: () => void action(async () => {
-            const r = await api.POST("/v1/games/{game_id}/leave", { params: { path: { game_id: id } } });
-            if (r.data) forgetGame(id);
-            return r;
-          }) }, "Leave this game"));
+          h("button", { type: "button", id: "leave", onclick: () => void action(async () => api.POST("/v1/games/{game_id}/leave", { params: { path: { game_id: id } } })) }, "Leave this game"));
       }
     }
     if (g.status === "in_progress" && mine !== null && mine !== undefined) {

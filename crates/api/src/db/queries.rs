@@ -22,6 +22,8 @@ pub struct GameFilter {
     pub status: Option<GameStatus>,
     /// Only games in progress where this player's seat must act now.
     pub to_act_for: Option<String>,
+    /// Only games where this player holds a seat (any state).
+    pub seated: Option<String>,
     /// Only games older than this `(created_at, id)` in the list's order
     /// (newest first): the keyset cursor of the previous page's last game.
     pub before: Option<(chrono::DateTime<Utc>, String)>,
@@ -551,6 +553,16 @@ impl Db {
                     s::games::created_at
                         .lt(*at)
                         .or(s::games::id.lt(id.as_str())),
+                );
+            }
+            if let Some(player) = &filter.seated {
+                // The player's seats, by `seats_player_status`.
+                query = query.filter(
+                    s::games::id.eq_any(
+                        s::seats::table
+                            .filter(s::seats::player_id.eq(player))
+                            .select(s::seats::game_id),
+                    ),
                 );
             }
             if let Some(player) = &filter.to_act_for {

@@ -43,6 +43,8 @@ pub struct ListQuery {
     pub status: Option<GameStatus>,
     /// Only in-progress games where this player must act now.
     pub to_act_for: Option<String>,
+    /// Only games where this player holds a seat.
+    pub seated: Option<String>,
     /// Only games after this one in the list's order (a page's cursor):
     /// its `(created_at, id)`.
     pub after: Option<(chrono::DateTime<chrono::Utc>, String)>,
@@ -164,6 +166,7 @@ impl GameService {
             kind: query.kind.clone(),
             status: query.status,
             to_act_for: query.to_act_for.clone(),
+            seated: query.seated.clone(),
             before: query.after.clone(),
             limit: query.limit,
             offset: query.offset,

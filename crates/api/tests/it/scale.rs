@@ -101,6 +101,59 @@ async fn cursor_pages_cover_every_filter(backend: Backend) {
 }
 on_both_backends!(cursor_pages_cover_every_filter);
 
+/// `mine=true`: the caller's own games (seated in any state), paged like
+/// every list, narrowed by the other filters; a token is needed.
+async fn mine_lists_the_callers_games(backend: Backend) {
+    let ts = start(backend).await;
+    let ann = ts.register("Ann").await;
+    let bob = ts.register("Bob").await;
+    games_of_each_kind(&ts, &ann, 4).await;
+    games_of_each_kind(&ts, &bob, 3).await;
+    // Ann sits down at Bob's first Lost Heir game too (newest first: the
+    // third game from the top of Bob's).
+    let bobs = ids(&ts
+        .get("/v1/games?mine=true&limit=200", Some(&bob.token))
+        .await);
+    assert_eq!(bobs.len(), 3);
+    let joined = bobs[2].clone();
+    assert_eq!(ts.join(&ann, &joined, None).await.status, StatusCode::OK);
+    let everyone = ids(&ts.get("/v1/games?limit=200", None).await);
+    let anns = ids(&ts
+        .get("/v1/games?mine=true&limit=200", Some(&ann.token))
+        .await);
+    assert_eq!(anns.len(), 5);
+    assert!(anns.contains(&joined));
+    let in_order: Vec<&String> = everyone.iter().filter(|id| anns.contains(id)).collect();
+    assert_eq!(
+        anns.iter().collect::<Vec<_>>(),
+        in_order,
+        "newest first, like every list"
+    );
+    for limit in [1, 2, 5] {
+        assert_eq!(
+            all_pages(&ts, "/v1/games?mine=true", limit, Some(&ann.token)).await,
+            anns
+        );
+    }
+    let playing = ids(&ts
+        .get(
+            "/v1/games?mine=true&status=in_progress&limit=200",
+            Some(&ann.token),
+        )
+        .await);
+    assert_eq!(
+        playing.len(),
+        3,
+        "two of her Hearts games and the one she joined"
+    );
+    assert!(playing.contains(&joined));
+    ts.get("/v1/games?mine=true", None)
+        .await
+        .assert_problem(401, "missing_token");
+    ts.server.stop().await;
+}
+on_both_backends!(mine_lists_the_callers_games);
+
 async fn bad_cursor_is_a_problem(backend: Backend) {
     let ts = start(backend).await;
     let ann = ts.register("Ann").await;

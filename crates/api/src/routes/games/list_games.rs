@@ -24,6 +24,9 @@ pub struct ListGamesQuery {
     pub status: Option<GameStatus>,
     /// Only games in progress where the caller's seat must act now (needs a token).
     pub mine_to_act: Option<bool>,
+    /// Only games where the caller holds a seat, in any state (needs a
+    /// token): a player's own games, with `status` to narrow them.
+    pub mine: Option<bool>,
     /// At most this many games (1 to 200, default 50).
     pub limit: Option<i64>,
     /// Where the page starts: the `next` of the previous page (opaque).
@@ -51,6 +54,22 @@ fn decode_cursor(raw: &str) -> Result<(DateTime<Utc>, String), ApiError> {
     Ok((DateTime::from_timestamp_nanos(nanos), id))
 }
 
+/// The caller's player id when the filter `name` is on (it needs a token).
+fn caller_if(
+    on: Option<bool>,
+    auth: &MaybeAuthenticated,
+    name: &str,
+) -> Result<Option<String>, ApiError> {
+    match (on, &auth.0) {
+        (Some(true), Some(me)) => Ok(Some(me.player_id.clone())),
+        (Some(true), None) => Err(ApiError::unauthorized(
+            "missing_token",
+            format!("{name} needs a bearer token"),
+        )),
+        _ => Ok(None),
+    }
+}
+
 /// List games
 ///
 /// Games newest first, public facts only (no hands, no views). Page with
@@ -63,7 +82,7 @@ fn decode_cursor(raw: &str) -> Result<(DateTime<Utc>, String), ApiError> {
     responses(
         (status = 200, description = "A page of games", body = GameList),
         (status = 400, description = "Bad query parameters", body = Problem, content_type = doc::PROBLEM),
-        (status = 401, description = "`mine_to_act` without a token, or a bad token", body = Problem, content_type = doc::PROBLEM),
+        (status = 401, description = "`mine` or `mine_to_act` without a token, or a bad token", body = Problem, content_type = doc::PROBLEM),
     ),
     security((), ("bearer" = []))
 )]
@@ -82,22 +101,15 @@ pub async fn list_games(
         ));
     }
     let after = query.cursor.as_deref().map(decode_cursor).transpose()?;
-    let to_act_for = match (query.mine_to_act, &auth.0) {
-        (Some(true), Some(me)) => Some(me.player_id.clone()),
-        (Some(true), None) => {
-            return Err(ApiError::unauthorized(
-                "missing_token",
-                "mine_to_act needs a bearer token",
-            ));
-        }
-        _ => None,
-    };
+    let to_act_for = caller_if(query.mine_to_act, &auth, "mine_to_act")?;
+    let seated = caller_if(query.mine, &auth, "mine")?;
     let rows = state
         .games
         .list(&ListQuery {
             kind: query.kind.map(|k| k.code().to_owned()),
             status: query.status,
             to_act_for,
+            seated,
             after,
             limit,
             offset,
