@@ -15,18 +15,8 @@ TARGET=${CARGO_TARGET_DIR:-target}
 API_BIN=$(realpath -m "${API_BIN:-$TARGET/debug/api}")
 [ -n "${SKIP_BUILD:-}" ] || cargo build --locked -p api 2>&1 | tail -1
 
-if [ ! -x /usr/bin/chromium ]; then
-  echo "== installing Debian's chromium"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-fi
-NODE_DIR=$(realpath -m "$TARGET/browser-node")
-if ! cmp -s tests/browser/package-lock.json "$NODE_DIR/package-lock.json" \
-   || [ ! -d "$NODE_DIR/node_modules/playwright-core" ]; then
-  echo "== installing playwright-core (tests/browser/package-lock.json)"
-  rm -rf "$NODE_DIR" && mkdir -p "$NODE_DIR"
-  cp tests/browser/package.json tests/browser/package-lock.json "$NODE_DIR/"
-  (cd "$NODE_DIR" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent)
-fi
+. scripts/lib-browser.sh
+browser_setup
 
 WORK=$(mktemp -d /tmp/cardgames-web.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT

@@ -292,6 +292,14 @@ pub struct Subscription {
 }
 
 impl Subscription {
+    /// Whether a signal received is this subscription's: a game's own
+    /// topic brings all its signals, so from those for everyone it needs
+    /// only `Anything`.
+    fn wants(&self, for_everyone: bool, changed: &Changed) -> bool {
+        let game_stream = matches!(self.topic, Topic::Game(_));
+        !(for_everyone && game_stream && *changed != Changed::Anything)
+    }
+
     /// The next signal; a lag (missed signals) reads as `Anything`.
     pub async fn next(&mut self) -> Changed {
         loop {
@@ -306,13 +314,9 @@ impl Subscription {
                 // The senders live as long as the service: wait forever.
                 Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
             };
-            // A game's own topic brings all its signals: from those for
-            // everyone it needs only `Anything`.
-            let game_stream = matches!(self.topic, Topic::Game(_));
-            if for_everyone && game_stream && changed != Changed::Anything {
-                continue;
+            if self.wants(for_everyone, &changed) {
+                return changed;
             }
-            return changed;
         }
     }
 
@@ -320,7 +324,6 @@ impl Subscription {
     /// `Anything`), without waiting.
     pub fn try_next(&mut self) -> Option<Changed> {
         use broadcast::error::TryRecvError;
-        let game_stream = matches!(self.topic, Topic::Game(_));
         loop {
             let rx = self.rx.as_mut().expect("held until dropped");
             let (for_everyone, received) = match rx.try_recv() {
@@ -332,10 +335,9 @@ impl Subscription {
                 Err(TryRecvError::Lagged(_)) => Changed::Anything,
                 Err(TryRecvError::Empty | TryRecvError::Closed) => return None,
             };
-            if for_everyone && game_stream && changed != Changed::Anything {
-                continue;
+            if self.wants(for_everyone, &changed) {
+                return Some(changed);
             }
-            return Some(changed);
         }
     }
 
