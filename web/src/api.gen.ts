@@ -1515,16 +1515,26 @@ export interface components {
             winner: components["schemas"]["Seat"];
         };
         /**
-         * @description A game's configuration: player count, partnerships, target.
+         * @description A game's configuration: player count, partnerships, target, whose side a
+         *     bid binds.
          *
          *     `Config::new` gives the defaults (partnerships with 4 players, target 40
-         *     or 25); the fields are public and are checked by `Ruleset::new`.
+         *     or 25, the dealer's contract); the fields are public and are checked by
+         *     `Ruleset::new`.
          *
          *     JSON: `{"players": 4, "partnerships": false,
-         *     "target": 30}`; `partnerships` and `target` may be left out for their
-         *     defaults, unknown fields are refused.
+         *     "target": 30, "bidder_contract": true}`; all but `players` may be left out
+         *     for their defaults, unknown fields are refused. `bidder_contract` is
+         *     written only when true, so the canonical form of every configuration
+         *     without the variant (and every record made before it) is unchanged.
          */
         LostHeirConfig: {
+            /**
+             * @description The LH-13 variant: an accepted bid binds the highest bidder's side
+             *     (it must take at least the bid, or it scores nothing that round)
+             *     instead of the dealer's (LH-6). Default: false, the dealer's contract.
+             */
+            bidder_contract?: boolean;
             /** @description Seats 0+2 against 1+3; only with 4 players (LH-3). Default: with 4 players. */
             partnerships: boolean;
             /**
@@ -1540,16 +1550,26 @@ export interface components {
             target: number;
         };
         /**
-         * @description A game's configuration: player count, partnerships, target.
+         * @description A game's configuration: player count, partnerships, target, whose side a
+         *     bid binds.
          *
          *     `Config::new` gives the defaults (partnerships with 4 players, target 40
-         *     or 25); the fields are public and are checked by `Ruleset::new`.
+         *     or 25, the dealer's contract); the fields are public and are checked by
+         *     `Ruleset::new`.
          *
          *     JSON: `{"players": 4, "partnerships": false,
-         *     "target": 30}`; `partnerships` and `target` may be left out for their
-         *     defaults, unknown fields are refused.
+         *     "target": 30, "bidder_contract": true}`; all but `players` may be left out
+         *     for their defaults, unknown fields are refused. `bidder_contract` is
+         *     written only when true, so the canonical form of every configuration
+         *     without the variant (and every record made before it) is unchanged.
          */
         LostHeirConfigInput: {
+            /**
+             * @description The LH-13 variant: an accepted bid binds the highest bidder's side
+             *     (it must take at least the bid, or it scores nothing that round)
+             *     instead of the dealer's (LH-6). Default: false, the dealer's contract.
+             */
+            bidder_contract?: boolean;
             /** @description Seats 0+2 against 1+3; only with 4 players (LH-3). Default: with 4 players. */
             partnerships?: boolean;
             /**
@@ -1564,13 +1584,19 @@ export interface components {
              */
             target?: number;
         };
-        /** @description The points the dealer's side must take this round after accepting a bid (LH-6). */
+        /**
+         * @description The points a side must take this round once the dealer accepted a bid:
+         *     the dealer's side (LH-6), or under the LH-13 variant the highest bidder's.
+         */
         LostHeirContract: {
             /** @description The dealer. */
             dealer: components["schemas"]["Seat"];
             /** @description The accepted bid. */
             points: components["schemas"]["BidPoints"];
-            /** @description The side bound by it: the dealer's (a side index, see `View::sides`). */
+            /**
+             * @description The side bound by it (a side index, see `View::sides`):
+             *     the dealer's, or the bidder's under LH-13.
+             */
             side: components["schemas"]["LostHeirSide"];
         };
         /**
@@ -1768,6 +1794,11 @@ export interface components {
         };
         /** @description A game as one viewer may see it. Serializes with snake_case fields. */
         LostHeirView: {
+            /**
+             * @description The LH-13 variant: an accepted bid binds the bidder's side, not the
+             *     dealer's (LH-6).
+             */
+            bidder_contract: boolean;
             /** @description Each seat's call this round, once made; the dealer's stays `None` (LH-5). */
             calls: (components["schemas"]["LostHeirCall"] | null)[];
             contract?: components["schemas"]["LostHeirContract"] | null;
@@ -2063,6 +2094,7 @@ export interface components {
          *       "seq": 12,
          *       "version": 57,
          *       "view": {
+         *         "bidder_contract": false,
          *         "calls": [
          *           null,
          *           null

@@ -43,6 +43,7 @@ function createForm(): HTMLElement {
   const players = h("input", { id: "players", name: "players", type: "number", min: 2, max: 4, value: 3 });
   const partnerships = h("input", { id: "partnerships", name: "partnerships", type: "checkbox", checked: true });
   const target = h("input", { id: "target", name: "target", type: "number", placeholder: "default" });
+  const bidderContract = h("input", { id: "bidder-contract", name: "bidder_contract", type: "checkbox" });
   const allCancelled = h("select", { id: "all-cancelled", name: "all_cancelled" },
     h("option", { value: "extend" }, "extend the trick (CH-8, default)"),
     h("option", { value: "carry_over" }, "set it aside for the next trick (CH-9)"));
@@ -52,6 +53,8 @@ function createForm(): HTMLElement {
     h("option", { value: "forfeit" }, "the seat forfeits"));
   const seatsBox = h("fieldset", { class: "seats" });
   const lhOnly = h("div", { class: "field lh-only" }, h("label", {}, partnerships, " partnerships (4 players: seats 0+2 against 1+3, LH-3)"));
+  const lhVariant = h("div", { class: "field lh-only" },
+    h("label", {}, bidderContract, " the bidder's contract: an accepted bid binds the bidder's side (LH-13 variant)"));
   const chOnly = h("div", { class: "field ch-only" },
     h("label", { for: "all-cancelled" }, "When every card of the suit led is cancelled"), allCancelled);
   const error = h("p", { class: "error", role: "alert" });
@@ -77,6 +80,7 @@ function createForm(): HTMLElement {
     const n = Number(players.value);
     if (n < Number(players.min) || n > Number(players.max)) players.value = lh ? "3" : "6";
     lhOnly.hidden = !lh || players.value !== "4";
+    lhVariant.hidden = !lh;
     chOnly.hidden = lh;
     renderSeats();
   };
@@ -88,7 +92,7 @@ function createForm(): HTMLElement {
     h("h2", { id: "create-title" }, "New game"),
     h("div", { class: "field" }, h("label", { for: "kind" }, "Game"), kind),
     h("div", { class: "field" }, h("label", { for: "players" }, "Players"), players),
-    lhOnly, chOnly,
+    lhOnly, lhVariant, chOnly,
     h("div", { class: "field" }, h("label", { for: "target" }, "Target score"), target),
     h("div", { class: "field" }, h("label", { for: "deadline" }, "Seconds per move"), deadline, onDeadline),
     seatsBox,
@@ -101,7 +105,12 @@ function createForm(): HTMLElement {
     const seats: SeatSpec[] = ["open", ...seatSelects.map((s) => s.value as SeatSpec)];
     const t = target.value ? Number(target.value) : undefined;
     const config: Schemas["GameConfigInput"] = k === "lost-heir"
-      ? { players: n, ...(n === 4 ? { partnerships: partnerships.checked } : {}), ...(t !== undefined ? { target: t } : {}) }
+      ? {
+          players: n,
+          ...(n === 4 ? { partnerships: partnerships.checked } : {}),
+          ...(t !== undefined ? { target: t } : {}),
+          ...(bidderContract.checked ? { bidder_contract: true } : {}),
+        }
       : { players: n, all_cancelled: allCancelled.value as Schemas["AllCancelled"], ...(t !== undefined ? { target: t } : {}) };
     const body: Schemas["CreateGameRequest"] = { kind: k, config, seats, take_seat: 0 };
     if (deadline.value) {

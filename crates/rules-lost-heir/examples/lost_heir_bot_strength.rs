@@ -1,7 +1,7 @@
 //! How strong is the sensible bot? Simulated games, deterministic seeds.
 //!
 //! ```text
-//! cargo run --release -p rules-lost-heir --example lost_heir_bot_strength -- [games]
+//! cargo run --release -p rules-lost-heir --example lost_heir_bot_strength -- [games] [--bidder-contract]
 //! ```
 //!
 //! For each table (2 and 3 players, 4 in partnerships, 4 without), `games`
@@ -10,7 +10,9 @@
 //! * one sensible bot against random bots, the bot's seat rotating from game
 //!   to game (game `g` puts it in seat `g mod n`);
 //! * with partnerships, also two sensible partners against two random ones;
-//! * sensible bots in every seat: the win rate by seat.
+//! * sensible bots in every seat: the win rate by seat, and how the rounds
+//!   went (bids accepted, contracts made, the dealer's side scoring), which
+//!   is where the LH-13 variant (`--bidder-contract`) differs.
 //!
 //! Wins are counted per side (a partnership's win is a win for both its
 //! seats); a shared win would count as a fraction (Lost Heir has none: a tie
@@ -22,6 +24,12 @@ use rules_lost_heir::{Config, LostHeir};
 
 /// Who sits where: `true` for a sensible bot.
 fn play_game(config: Config, seed: u64, bots: &[bool]) -> cards::Outcome {
+    play_to_the_end(config, seed, bots)
+        .outcome()
+        .expect("the game is over")
+}
+
+fn play_to_the_end(config: Config, seed: u64, bots: &[bool]) -> LostHeir {
     let mut game = LostHeir::new(config, Seed::from_u64(seed)).expect("a valid config");
     let mut rng: GameRng = Seed::from_u64(seed ^ 0x5eed_b075).rng();
     let mut moves = 0u32;
@@ -36,7 +44,7 @@ fn play_game(config: Config, seed: u64, bots: &[bool]) -> cards::Outcome {
         moves += 1;
         assert!(moves < 1_000_000, "a game that does not end");
     }
-    game.outcome().expect("the game is over")
+    game
 }
 
 /// The share of a win `seat` gets: 1 / (winning sides) if its side won.
@@ -59,8 +67,12 @@ fn win_share(config: &Config, outcome: &cards::Outcome, seat: Seat) -> f64 {
 }
 
 fn main() {
-    let games: u64 = std::env::args()
-        .nth(1)
+    // `[games] [--bidder-contract]`: the second plays the LH-13 variant.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let bidder_contract = args.iter().any(|a| a == "--bidder-contract");
+    let games: u64 = args
+        .iter()
+        .find(|a| !a.starts_with("--"))
         .map(|a| a.parse().expect("games: a number"))
         .unwrap_or(1000);
     let tables = [
@@ -68,8 +80,14 @@ fn main() {
         ("3 players", Config::new(3)),
         ("4 partnerships", Config::new(4)),
         ("4 alone", Config::new(4).with_partnerships(false)),
-    ];
-    println!("Lost Heir, {games} games per line (seeds 0..{games})");
+    ]
+    .map(|(name, config)| (name, config.with_bidder_contract(bidder_contract)));
+    let variant = if bidder_contract {
+        ", the LH-13 variant (the bidder's contract)"
+    } else {
+        ""
+    };
+    println!("Lost Heir{variant}, {games} games per line (seeds 0..{games})");
     println!();
     println!("One sensible bot, the other seats random (the bot's seat rotates):");
     println!();
@@ -113,7 +131,7 @@ fn main() {
     );
     println!("|---|---|---|---|---|");
     {
-        let config = Config::new(4);
+        let config = Config::new(4).with_bidder_contract(bidder_contract);
         let (mut wins, mut bot_score, mut other_score) = (0.0, 0.0, 0.0);
         for g in 0..games {
             let side = (g % 2) as usize;
@@ -159,5 +177,43 @@ fn main() {
             })
             .collect();
         println!("| {name} | {} |", cells.join(" | "));
+    }
+
+    println!();
+    println!("Sensible bots in every seat: the rounds (LH-6 / LH-13):");
+    println!();
+    println!("| table | rounds | bid accepted | contract made | dealer's side scored > 0 |");
+    println!("|---|---|---|---|---|");
+    for (name, config) in tables {
+        let n = usize::from(config.players);
+        let (mut rounds, mut accepted, mut made, mut dealer_scored) = (0u64, 0u64, 0u64, 0u64);
+        for g in 0..games {
+            let game = play_to_the_end(config, g, &vec![true; n]);
+            for line in game.score_sheet() {
+                rounds += 1;
+                let dealer_side = if config.partnerships {
+                    line.dealer.index() % 2
+                } else {
+                    line.dealer.index()
+                };
+                if line.round_scores[dealer_side] > 0 {
+                    dealer_scored += 1;
+                }
+                if let Some(contract) = line.contract {
+                    accepted += 1;
+                    let side = contract.side.index();
+                    if line.points[side] >= i32::from(contract.points.0) {
+                        made += 1;
+                    }
+                }
+            }
+        }
+        let pct = |k: u64, of: u64| 100.0 * k as f64 / of.max(1) as f64;
+        println!(
+            "| {name} | {rounds} | {:.1}% | {:.1}% of accepted | {:.1}% |",
+            pct(accepted, rounds),
+            pct(made, accepted),
+            pct(dealer_scored, rounds),
+        );
     }
 }

@@ -10,10 +10,15 @@
 //!   (and score nothing, LH-11) or accept a contract it will probably miss,
 //!   with the bidder naming trumps. The dealer's partner passes (a bid would
 //!   bind its own side).
+//!   Under the LH-13 variant the bid binds the bidder's side instead, so
+//!   every seat (the dealer's partner too) bids a little under what its own
+//!   side expects to take with its best trumps, or passes.
 //! * **Deciding (LH-6).** Failing a contract scores the same as rejecting
 //!   (`min(points, 0)`, LH-11), so the dealer accepts whenever the chance of
 //!   making the bid, times what making it scores, beats what naming trumps
-//!   itself would take from the other side.
+//!   itself would take from the other side. Under LH-13 accepting costs the
+//!   dealer nothing (its side scores normally), so it accepts unless its
+//!   round is worth less than naming trumps would cost the others.
 //! * **Trumps (LH-7).** The city that maximises the hand's estimated points.
 //! * **Play (LH-8..LH-11).** Every legal card is scored: the expected worth of
 //!   the trick to the bot's side (its points, the Lost Heir's +5, the Wrong
@@ -163,8 +168,12 @@ impl<'a> Me<'a> {
     }
 
     /// LH-5: bid just above what the dealer's side can expect, so that it
-    /// must reject or take on a contract it will likely miss.
+    /// must reject or take on a contract it will likely miss; under LH-13,
+    /// where the bid binds the bidder, bid what our own side can take.
     fn bid(&self, legal: &Legal) -> Move {
+        if self.view.bidder_contract {
+            return self.bid_own_contract(legal);
+        }
         let dealer = self.view.dealer;
         if self.side_of(dealer) == self.side_of(self.seat) {
             // The dealer's partner: a bid would bind its own side.
@@ -192,6 +201,44 @@ impl<'a> Me<'a> {
         }
     }
 
+    /// LH-13: an accepted bid binds our side: bid a little under what our
+    /// side expects to take if we name trumps (the dealer would rather
+    /// accept a bid we will make than give up its own round by rejecting).
+    fn bid_own_contract(&self, legal: &Legal) -> Move {
+        let Some((min, max)) = legal.bid_range() else {
+            return Move::Pass;
+        };
+        let mine = self.best_trumps().1;
+        let side = if self.view.partnerships {
+            mine + (self.round_total() - mine).max(0.0) / 3.0
+        } else {
+            mine
+        };
+        // 1.0: a safety margin under the estimate, since missing the bid
+        // loses the whole round's positive points (LH-11).
+        let makeable = (side - 1.0).floor();
+        if makeable < f32::from(min.0) {
+            Move::Pass
+        } else {
+            Move::bid((makeable as u8).min(max.0))
+        }
+    }
+
+    /// LH-13: accepting binds the bidder, not us, and our side scores
+    /// normally; rejecting names our trumps but gives up our round's
+    /// positive points (LH-6, LH-11). Accept unless naming trumps ourselves
+    /// would cost the other sides more than our round is worth.
+    fn decide_bidder_contract(&self) -> Move {
+        let ours = (self.mean_estimate() - 0.5).max(0.0);
+        let opp_weight = if self.sides() == 2 { 1.0 } else { 0.5 };
+        let trumps_gain = opp_weight * (self.best_trumps().1 - self.mean_estimate()).max(0.0);
+        if ours >= trumps_gain {
+            Move::Accept
+        } else {
+            Move::Reject
+        }
+    }
+
     /// LH-6: accept when the expected score of trying the contract beats
     /// the gain from naming trumps ourselves (a failed contract scores the
     /// same as a rejection, LH-11).
@@ -199,6 +246,9 @@ impl<'a> Me<'a> {
         let Some(highest) = self.view.highest_bid else {
             return Move::Accept;
         };
+        if self.view.bidder_contract {
+            return self.decide_bidder_contract();
+        }
         let bid = f32::from(highest.points.0);
         let mean = self.mean_estimate() - 0.5;
         let side = if self.view.partnerships {

@@ -1,4 +1,4 @@
-//! What is chosen when a game is created (LH-2, LH-3).
+//! What is chosen when a game is created (LH-2, LH-3, the LH-13 variant).
 
 use std::fmt;
 
@@ -11,14 +11,18 @@ pub const DEFAULT_PARTNERSHIP_TARGET: i32 = 25;
 /// The largest target accepted, so that a game stays finite in practice.
 pub const MAX_TARGET: i32 = 10_000;
 
-/// A game's configuration: player count, partnerships, target.
+/// A game's configuration: player count, partnerships, target, whose side a
+/// bid binds.
 ///
 /// [`Config::new`] gives the defaults (partnerships with 4 players, target 40
-/// or 25); the fields are public and are checked by [`Ruleset::new`](cards::Ruleset::new).
+/// or 25, the dealer's contract); the fields are public and are checked by
+/// [`Ruleset::new`](cards::Ruleset::new).
 ///
 /// JSON (behind the `serde` feature): `{"players": 4, "partnerships": false,
-/// "target": 30}`; `partnerships` and `target` may be left out for their
-/// defaults, unknown fields are refused.
+/// "target": 30, "bidder_contract": true}`; all but `players` may be left out
+/// for their defaults, unknown fields are refused. `bidder_contract` is
+/// written only when true, so the canonical form of every configuration
+/// without the variant (and every record made before it) is unchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirConfig))]
@@ -33,6 +37,20 @@ pub struct Config {
     /// 25 with partnerships, else 40.
     #[cfg_attr(feature = "utoipa", schema(required = false))]
     pub target: i32,
+    /// The LH-13 variant: an accepted bid binds the highest bidder's side
+    /// (it must take at least the bid, or it scores nothing that round)
+    /// instead of the dealer's (LH-6). Default: false, the dealer's contract.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "std::ops::Not::not")
+    )]
+    // Written only when true: the document's extension tells the api's
+    // `split_config` not to require it in the server's answers.
+    #[cfg_attr(
+        feature = "utoipa",
+        schema(required = false, extensions(("x-omitted-when-default" = json!(true))))
+    )]
+    pub bidder_contract: bool,
 }
 
 impl Config {
@@ -44,6 +62,7 @@ impl Config {
             players,
             partnerships,
             target: default_target(partnerships),
+            bidder_contract: false,
         }
     }
 
@@ -59,6 +78,14 @@ impl Config {
 
     pub const fn with_target(self, target: i32) -> Config {
         Config { target, ..self }
+    }
+
+    /// Chooses the LH-13 variant (true: the bidder's contract) or LH-6 (false).
+    pub const fn with_bidder_contract(self, bidder_contract: bool) -> Config {
+        Config {
+            bidder_contract,
+            ..self
+        }
     }
 
     /// Checks the configuration against LH-2 and LH-3.
@@ -100,6 +127,8 @@ struct ConfigRepr {
     partnerships: Option<bool>,
     #[serde(default)]
     target: Option<i32>,
+    #[serde(default)]
+    bidder_contract: bool,
 }
 
 #[cfg(feature = "serde")]
@@ -112,7 +141,7 @@ impl From<ConfigRepr> for Config {
         if let Some(target) = repr.target {
             config = config.with_target(target);
         }
-        config
+        config.with_bidder_contract(repr.bidder_contract)
     }
 }
 

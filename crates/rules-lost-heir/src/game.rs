@@ -264,14 +264,22 @@ impl LostHeir {
         self.round.highest
     }
 
-    /// The contract of the dealer's side, once the dealer accepted (LH-6).
+    /// The contract in force once the dealer accepted: the dealer's side's
+    /// (LH-6), or under the LH-13 variant the highest bidder's side's.
     pub fn contract(&self) -> Option<Contract> {
         match (self.round.decision, self.round.highest) {
-            (Some(Decision::Accepted), Some((_, points))) => Some(Contract {
-                side: self.side_of(self.round.dealer),
-                dealer: self.round.dealer,
-                points,
-            }),
+            (Some(Decision::Accepted), Some((bidder, points))) => {
+                let bound = if self.config.bidder_contract {
+                    bidder
+                } else {
+                    self.round.dealer
+                };
+                Some(Contract {
+                    side: self.side_of(bound),
+                    dealer: self.round.dealer,
+                    points,
+                })
+            }
             _ => None,
         }
     }
@@ -529,10 +537,9 @@ impl LostHeir {
             points[side] += i32::from(round.tricks[seat.index()]) + round.bonus[seat.index()];
         }
         let mut round_scores = points;
-        let dealer_side = self.side_of(round.dealer).index();
-        if self.dealer_scores_nothing(points[dealer_side]) {
+        if let Some(side) = self.side_scoring_nothing(&points) {
             // LH-11: keeps negative points but not positive ones.
-            round_scores[dealer_side] = points[dealer_side].min(0);
+            round_scores[side] = points[side].min(0);
         }
         for (total, round_score) in self.scores[..sides].iter_mut().zip(round_scores) {
             *total += round_score;
@@ -558,15 +565,18 @@ impl LostHeir {
         }
     }
 
-    /// LH-6, LH-11: a rejecting dealer, or an accepting dealer whose side
-    /// took fewer points than the bid, scores nothing this round.
-    fn dealer_scores_nothing(&self, dealer_side_points: i32) -> bool {
+    /// LH-6, LH-11, LH-13: the side that scores nothing this round, if any:
+    /// a rejecting dealer's, or the side bound by an accepted contract (the
+    /// dealer's, or under LH-13 the bidder's) that took fewer points than
+    /// the bid.
+    fn side_scoring_nothing(&self, points: &[i32]) -> Option<usize> {
         match (self.round.decision, self.contract()) {
-            (Some(Decision::Rejected), _) => true,
+            (Some(Decision::Rejected), _) => Some(self.side_of(self.round.dealer).index()),
             (Some(Decision::Accepted), Some(contract)) => {
-                dealer_side_points < i32::from(contract.points.0)
+                let side = contract.side.index();
+                (points[side] < i32::from(contract.points.0)).then_some(side)
             }
-            _ => false,
+            _ => None,
         }
     }
 
@@ -726,6 +736,7 @@ fn view_of(game: &LostHeir, viewer: Viewer) -> View {
         players: n.get(),
         partnerships: game.config.partnerships,
         target: game.config.target,
+        bidder_contract: game.config.bidder_contract,
         seat,
         round: round.number,
         dealer: round.dealer,

@@ -142,12 +142,14 @@ impl fmt::Display for Side {
     }
 }
 
-/// The points the dealer's side must take this round after accepting a bid (LH-6).
+/// The points a side must take this round once the dealer accepted a bid:
+/// the dealer's side (LH-6), or under the LH-13 variant the highest bidder's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = LostHeirContract))]
 pub struct Contract {
-    /// The side bound by it: the dealer's (a side index, see [`View::sides`](crate::View)).
+    /// The side bound by it (a side index, see [`View::sides`](crate::View)):
+    /// the dealer's, or the bidder's under LH-13.
     pub side: Side,
     /// The dealer.
     pub dealer: Seat,

@@ -25,6 +25,9 @@ pub struct View {
     pub players: u8,
     pub partnerships: bool,
     pub target: i32,
+    /// The LH-13 variant: an accepted bid binds the bidder's side, not the
+    /// dealer's (LH-6).
+    pub bidder_contract: bool,
     /// The seat this view was made for, if a player's.
     pub seat: Option<Seat>,
     /// 1 for the first round.

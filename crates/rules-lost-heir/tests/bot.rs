@@ -7,12 +7,15 @@ use cards::heir::HeirCard;
 use cards::{Bot, GameRng, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer, shuffle};
 use rules_lost_heir::{Config, LostHeir, Move, bot};
 
-fn configs() -> [Config; 4] {
+fn configs() -> [Config; 6] {
     [
         Config::new(2),
         Config::new(3),
         Config::new(4),
         Config::new(4).with_partnerships(false),
+        // The LH-13 variant: the bot bids and decides differently.
+        Config::new(3).with_bidder_contract(true),
+        Config::new(4).with_bidder_contract(true),
     ]
 }
 
@@ -177,14 +180,18 @@ fn bot_never_reads_hidden_state() {
 
 /// Strength, on fixed seeds: one bot against random players wins far more
 /// than its seat share: 200 games each with 2 players (share 50%), 3 players
-/// (33%) and 4 without partnerships (25%), the bot's seat rotating.
+/// (33%) and 4 without partnerships (25%), the bot's seat rotating; and
+/// the same under the LH-13 variant.
 #[test]
 fn bot_beats_random_players() {
-    for (config, games, at_least) in [
+    let tables = [
         (Config::new(2), 200u64, 0.75),
         (Config::new(3), 200, 0.55),
         (Config::new(4).with_partnerships(false), 200, 0.45),
-    ] {
+    ];
+    let variant = tables
+        .map(|(config, games, at_least)| (config.with_bidder_contract(true), games, at_least));
+    for (config, games, at_least) in tables.into_iter().chain(variant) {
         let players = config.players;
         let n = usize::from(players);
         let mut wins = 0;
@@ -203,10 +210,15 @@ fn bot_beats_random_players() {
             }
         }
         let rate = f64::from(wins) / games as f64;
-        println!("{players} players: the bot won {rate:.3} of {games} games");
+        let variant = if config.bidder_contract {
+            " (LH-13)"
+        } else {
+            ""
+        };
+        println!("{players} players{variant}: the bot won {rate:.3} of {games} games");
         assert!(
             rate >= at_least,
-            "{players} players: bot won {rate:.2}, expected at least {at_least}"
+            "{players} players{variant}: bot won {rate:.2}, expected at least {at_least}"
         );
     }
 }

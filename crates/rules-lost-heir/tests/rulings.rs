@@ -1,4 +1,4 @@
-//! One test (at least) per ruling, LH-1 … LH-12 and G-1 … G-3, mostly on
+//! One test (at least) per ruling, LH-1 … LH-13 and G-1 … G-3, mostly on
 //! hand-built deals through `LostHeir::from_deal`.
 
 mod common;
@@ -787,7 +787,15 @@ fn d1_toronto_round(game: &mut LostHeir) {
 }
 
 fn d1_toronto(calls: &[Move]) -> Vec<i32> {
-    let mut game = d1();
+    d1_toronto_under(Config::new(2), calls)
+}
+
+fn d1_toronto_under(config: Config, calls: &[Move]) -> Vec<i32> {
+    let hands = [
+        hand(&["halifax-*", "montreal-*", "heir", "blank"]),
+        hand(&["toronto-*", "winnipeg-*", "wrong-boy", "blank"]),
+    ];
+    let mut game = game_from(config, 1, &hands);
     for mv in calls {
         act(&mut game, *mv);
     }
@@ -860,6 +868,111 @@ fn lh_12_no_move_after_the_end() {
     let err = refused(&mut game, 0, Move::Pass);
     assert_eq!(err, RuleError::GameOver);
     assert_eq!(err.rule(), Some("LH-12"));
+}
+
+// ---- LH-13 (variant) -----------------------------------------------------
+
+fn bidders_contract(config: Config) -> Config {
+    config.with_bidder_contract(true)
+}
+
+#[test]
+fn lh_13_an_accepted_bid_binds_the_bidder_and_the_dealer_scores_normally() {
+    // D1 with Toronto trumps: the bidder (seat 0) takes 6 points, the
+    // dealer (seat 1) 12.
+    let lh13 = bidders_contract(Config::new(2));
+    // The bidder missed a bid of 7: it scores nothing; the dealer, unbound,
+    // keeps its 12 (under LH-6 the dealer would have been bound instead).
+    assert_eq!(
+        d1_toronto_under(lh13, &[Move::bid(7), Move::Accept]),
+        vec![0, 12]
+    );
+    assert_eq!(d1_toronto(&[Move::bid(7), Move::Accept]), vec![6, 12]);
+    // A bid of 13 is missed by the bidder under LH-13, by the dealer under LH-6.
+    assert_eq!(
+        d1_toronto_under(lh13, &[Move::bid(13), Move::Accept]),
+        vec![0, 12]
+    );
+    assert_eq!(d1_toronto(&[Move::bid(13), Move::Accept]), vec![6, 0]);
+    // A bid met exactly scores in full for both.
+    assert_eq!(
+        d1_toronto_under(lh13, &[Move::bid(6), Move::Accept]),
+        vec![6, 12]
+    );
+}
+
+#[test]
+fn lh_13_rejection_and_all_pass_are_as_in_lh_6() {
+    let lh13 = bidders_contract(Config::new(2));
+    assert_eq!(
+        d1_toronto_under(lh13, &[Move::bid(1), Move::Reject]),
+        vec![6, 0]
+    );
+    assert_eq!(d1_toronto_under(lh13, &[Move::Pass]), vec![6, 12]);
+}
+
+#[test]
+fn lh_13_the_contract_is_the_bidders_side_and_the_bidder_names_trumps() {
+    // D4 (dealer seat 3, partners 1+3 against 0+2): seat 2 outbids seat 0.
+    let mut game = game_from(bidders_contract(Config::new(4)), 3, &d4_hands());
+    act(&mut game, Move::bid(4));
+    act(&mut game, Move::Pass);
+    act(&mut game, Move::bid(7));
+    act(&mut game, Move::Accept);
+    assert_eq!(
+        game.turn(),
+        Some(seat(2)),
+        "the highest bidder names trumps (LH-6)"
+    );
+    act(&mut game, Move::name_trumps(City::Toronto));
+    let contract = game.contract().unwrap();
+    assert_eq!(contract.side, game.side_of(seat(2)));
+    assert_ne!(contract.side, game.side_of(seat(3)));
+    assert_eq!((contract.dealer, contract.points), (seat(3), BidPoints(7)));
+    let view = game.view(Viewer::Seat(seat(0)));
+    assert!(view.bidder_contract);
+    assert_eq!(view.contract, Some(contract));
+    // The same calls under LH-6 bind the dealer's side.
+    let mut game = d4();
+    act(&mut game, Move::bid(4));
+    act(&mut game, Move::Pass);
+    act(&mut game, Move::bid(7));
+    act(&mut game, Move::Accept);
+    act(&mut game, Move::name_trumps(City::Toronto));
+    assert_eq!(game.contract().unwrap().side, game.side_of(seat(3)));
+    assert!(!game.view(Viewer::Spectator).bidder_contract);
+}
+
+#[test]
+fn lh_13_whole_games_under_the_variant_end_with_one_winning_side() {
+    for config in [
+        Config::new(2),
+        Config::new(3),
+        Config::new(4),
+        Config::new(4).with_partnerships(false),
+    ] {
+        for seed in 0..20 {
+            let mut game = LostHeir::new(bidders_contract(config), Seed::from_u64(seed)).unwrap();
+            play_out(&mut game, seed);
+            let outcome = game.outcome().expect("played out");
+            // One winning side (two seats with partnerships, scores by
+            // seat), LH-12.
+            let side_size = if config.partnerships { 2 } else { 1 };
+            let best = outcome.scores.iter().max().unwrap();
+            let leaders = outcome.scores.iter().filter(|s| *s == best).count();
+            assert_eq!(leaders, side_size);
+            assert_eq!(outcome.winners.len() as usize, side_size);
+            // Every failed contract scored min(points, 0) for its bound side.
+            for line in game.score_sheet() {
+                if let Some(c) = line.contract {
+                    let side = c.side.index();
+                    if line.points[side] < i32::from(c.points.0) {
+                        assert_eq!(line.round_scores[side], line.points[side].min(0));
+                    }
+                }
+            }
+        }
+    }
 }
 
 // ---- G-1 / G-2 / G-3 -----------------------------------------------------

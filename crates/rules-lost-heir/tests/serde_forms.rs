@@ -57,6 +57,32 @@ fn config_defaults_resolve_and_unknown_fields_are_refused() {
 }
 
 #[test]
+fn the_lh_13_variant_is_written_only_when_chosen() {
+    let parse = |v| serde_json::from_value::<Config>(v);
+    assert!(!parse(json!({"players": 3})).unwrap().bidder_contract);
+    let variant = parse(json!({"players": 3, "bidder_contract": true})).unwrap();
+    assert_eq!(variant, Config::new(3).with_bidder_contract(true));
+    // Off: the canonical form is the one every earlier record carries.
+    assert_eq!(
+        serde_json::to_value(parse(json!({"players": 3, "bidder_contract": false})).unwrap())
+            .unwrap(),
+        json!({"players": 3, "partnerships": false, "target": 40})
+    );
+    assert_eq!(
+        serde_json::to_value(variant).unwrap(),
+        json!({"players": 3, "partnerships": false, "target": 40, "bidder_contract": true})
+    );
+    assert!(parse(json!({"players": 3, "bidder_contract": "yes"})).is_err());
+    let view = serde_json::to_value(
+        LostHeir::new(variant, Seed::from_u64(2))
+            .unwrap()
+            .view(Viewer::Spectator),
+    )
+    .unwrap();
+    assert_eq!(view["bidder_contract"], json!(true));
+}
+
+#[test]
 fn views_and_legal_moves_serialize() {
     let game = LostHeir::new(Config::new(3), Seed::from_u64(3)).unwrap();
     let seat = game.turn().unwrap();

@@ -120,7 +120,9 @@ pub(super) fn drop_unreferenced(doc: &mut Value, names: &[&str]) {
 /// Splits each kind's configuration schema `name` (as derived from the
 /// form the engine reads, where fields with defaults may be left out) into
 /// `{name}Input`, what a request may send, and `name`, what the server
-/// sends: every field, since the engines serialize them all.
+/// sends: every field, since the engines serialize them all, except a field
+/// marked `x-omitted-when-default` (an engine writes it only when it is not
+/// the default, so that older configurations keep their canonical form).
 pub(super) fn split_config(doc: &mut Value, name: &str) {
     let schemas = schemas(doc);
     let input = schemas
@@ -130,7 +132,12 @@ pub(super) fn split_config(doc: &mut Value, name: &str) {
     let mut output = input.clone();
     let every: Vec<Value> = output["properties"]
         .as_object()
-        .map(|p| p.keys().cloned().map(Value::String).collect())
+        .map(|p| {
+            p.iter()
+                .filter(|(_, schema)| schema["x-omitted-when-default"] != Value::Bool(true))
+                .map(|(key, _)| Value::String(key.clone()))
+                .collect()
+        })
         .unwrap_or_default();
     output["required"] = Value::Array(every);
     schemas.insert(format!("{name}Input"), input);

@@ -108,6 +108,11 @@ async fn records_round_trip_through_http_sqlite() {
             "lost-heir",
             json!({"players": 4, "partnerships": false, "target": 8}),
         ),
+        // The LH-13 variant travels in the record's config.
+        (
+            "lost-heir",
+            json!({"players": 3, "target": 8, "bidder_contract": true}),
+        ),
         ("cancellation-hearts", json!({"players": 6, "target": 30})),
         (
             "cancellation-hearts",
@@ -115,9 +120,15 @@ async fn records_round_trip_through_http_sqlite() {
         ),
     ];
     for (kind, config) in tables {
+        let lh_13 = config.get("bidder_contract").is_some();
         let id = bot_game(&ts, &ann, kind, config).await;
         let text = round_trip(&ts, &ann, &id).await;
         assert!(text.contains("@bot") && text.contains("[Seat0 \"bot\"]"));
+        assert_eq!(
+            text.contains(r#"\"bidder_contract\":true"#),
+            lh_13,
+            "{text}"
+        );
         // The Accept header chooses the form when `format` is left out.
         let by_accept = ts
             .call(
@@ -169,6 +180,17 @@ async fn records_round_trip_through_http_postgres() {
     )
     .await;
     round_trip(&ts, &ann, &bots).await;
+    let variant = bot_game(
+        &ts,
+        &ann,
+        "lost-heir",
+        json!({"players": 4, "target": 6, "bidder_contract": true}),
+    )
+    .await;
+    let game = ts.game(&variant, None).await;
+    assert_eq!(game.json["config"]["bidder_contract"], true, "LH-13");
+    assert_eq!(game.json["view"]["bidder_contract"], true);
+    round_trip(&ts, &ann, &variant).await;
     ts.server.stop().await;
 }
 

@@ -56,7 +56,13 @@ pub fn tables() -> Vec<Table> {
 pub fn config(table: Table, variant: u64) -> serde_json::Value {
     match table.kind {
         GameKind::LostHeir => {
-            json!({"players": table.players, "partnerships": table.partnerships, "target": 12})
+            let mut config =
+                json!({"players": table.players, "partnerships": table.partnerships, "target": 12});
+            if !variant.is_multiple_of(2) {
+                // The LH-13 variant: the bidder's contract.
+                config["bidder_contract"] = json!(true);
+            }
+            config
         }
         GameKind::CancellationHearts => {
             let rule = if variant.is_multiple_of(2) {
