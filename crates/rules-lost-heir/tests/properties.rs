@@ -1,5 +1,5 @@
 //! Property tests over many seeds with random legal play, for 2, 3 and 4
-//! players, 4 with and without partnerships.
+//! players, 4 with and without partnerships, and under the LH-13 variant.
 
 mod common;
 
@@ -7,14 +7,17 @@ use cards::heir::{City, HeirCard};
 use cards::{CardKind, LegalMoves, Ruleset, Seat, Seed, Viewer, random_below};
 use common::*;
 use proptest::prelude::*;
-use rules_lost_heir::{Config, Decision, LostHeir, Move, RoundRecord};
+use rules_lost_heir::{Call, Config, Decision, LostHeir, Move, RoundRecord};
 
-fn configs() -> [Config; 4] {
+fn configs() -> [Config; 6] {
     [
         Config::new(2),
         Config::new(3),
         Config::new(4),
         Config::new(4).with_partnerships(false),
+        // The LH-13 variant.
+        Config::new(3).with_bidder_contract(true),
+        Config::new(4).with_bidder_contract(true),
     ]
 }
 
@@ -37,15 +40,36 @@ struct Tally {
     points: [i32; 4],
 }
 
-/// The LH-11 round score a side should get, from the sheet's own points.
-fn expected_round_score(line: &RoundRecord, side: usize, dealer_side: usize) -> i32 {
+/// The highest bid of a round and its bidder, from the calls alone (LH-5).
+fn highest_bid(line: &RoundRecord) -> Option<(usize, u8)> {
+    line.calls
+        .iter()
+        .enumerate()
+        .filter_map(|(seat, call)| match call {
+            Some(Call::Bid { points }) => Some((seat, points.get())),
+            _ => None,
+        })
+        .max_by_key(|&(_, points)| points)
+}
+
+/// The LH-11 round score a side should get, from the sheet's own points and
+/// calls: the side bound by an accepted bid is the dealer's (LH-6), or the
+/// highest bidder's under the LH-13 variant; a rejecting dealer's side
+/// scores nothing.
+fn expected_round_score(game: &LostHeir, line: &RoundRecord, side: usize) -> i32 {
     let points = line.points[side];
-    if side != dealer_side {
-        return points;
-    }
+    let dealer_side = game.side_of(line.dealer).index();
     let fails = match line.decision {
-        Decision::Rejected => true,
-        Decision::Accepted => points < i32::from(line.contract.unwrap().points.get()),
+        Decision::Rejected => side == dealer_side,
+        Decision::Accepted => {
+            let (bidder, bid) = highest_bid(line).expect("an accepted bid was made");
+            let bound = if game.config().bidder_contract {
+                game.side_of(Seat::new(bidder as u8)).index()
+            } else {
+                dealer_side
+            };
+            side == bound && points < i32::from(bid)
+        }
         Decision::AllPassed => false,
     };
     if fails { points.min(0) } else { points }
@@ -65,10 +89,9 @@ fn check_round(game: &LostHeir, line: &RoundRecord, tally: &Tally, before: &[i32
     );
     let total_tricks: u32 = line.tricks.iter().map(|&t| u32::from(t)).sum();
     assert_eq!(total_tricks, u32::from(game.tricks_per_round()));
-    let dealer_side = game.side_of(line.dealer).index();
     for (side, &total_before) in before.iter().enumerate().take(sides) {
         let round_score = line.round_scores[side];
-        assert_eq!(round_score, expected_round_score(line, side, dealer_side));
+        assert_eq!(round_score, expected_round_score(game, line, side));
         assert_eq!(line.totals[side], total_before + round_score);
     }
 }
@@ -158,7 +181,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_legal_games_keep_every_invariant(seed in any::<u64>(), bot in any::<u64>(), which in 0usize..4) {
+    fn random_legal_games_keep_every_invariant(seed in any::<u64>(), bot in any::<u64>(), which in 0usize..6) {
         play_checked(configs()[which], seed, bot);
     }
 }
@@ -168,7 +191,7 @@ proptest! {
 
     /// G-1: the same config, seed and moves give identical states and views.
     #[test]
-    fn replays_are_identical(seed in any::<u64>(), bot in any::<u64>(), which in 0usize..4) {
+    fn replays_are_identical(seed in any::<u64>(), bot in any::<u64>(), which in 0usize..6) {
         let config = configs()[which];
         let mut game = LostHeir::new(config, Seed::from_u64(seed)).unwrap();
         let moves = play_out(&mut game, bot);
