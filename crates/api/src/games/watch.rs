@@ -30,6 +30,9 @@ pub enum GameStreamItem {
     Event(Box<VisibleEvent>),
     /// The game's row after the latest events sent: where it stands.
     State(Box<GameRow>),
+    /// A message of table talk the viewer may read (`chat.rs`): not a log
+    /// event, and no part of the log's cursor.
+    Message(Box<crate::db::chat::MessageRow>),
     Heartbeat,
 }
 
@@ -40,6 +43,14 @@ pub struct Pace {
     pub heartbeat: Duration,
     /// After a wake-up, wait this long and send what came meanwhile with it.
     pub gather: Duration,
+}
+
+/// Where a game stream starts: after this seq of the log, and after this
+/// seq of the game's table talk (two cursors that never mix).
+#[derive(Debug, Clone, Copy)]
+pub struct StreamStart {
+    pub after: i64,
+    pub messages_after: i64,
 }
 
 /// One item of a player stream.
@@ -245,7 +256,9 @@ impl GameService {
 
     /// Waits up to `timeout` for events after `after` (as the player or a
     /// spectator may see them), returning as soon as there are some, or an
-    /// empty page at the timeout or when the game is over.
+    /// empty page at the timeout or when the game is over. With
+    /// `messages_after`, messages after it (table talk, as the viewer may
+    /// read them) end the wait too, and come with the page.
     pub async fn wait_events(
         &self,
         game_id: &str,
@@ -253,15 +266,21 @@ impl GameService {
         after: i64,
         limit: i64,
         timeout: Duration,
-    ) -> Result<LogPage, ServiceError> {
+        messages_after: Option<i64>,
+    ) -> Result<(LogPage, Option<super::chat::MessagePage>), ServiceError> {
         let mut sub = self.subscribe_game(game_id);
         let mut stop = self.shutdown.subscribe();
         let until = tokio::time::Instant::now() + timeout;
         loop {
             let page = self.events_page(game_id, player_id, after, limit).await?;
+            let messages = match messages_after {
+                Some(m) => Some(self.visible_messages(game_id, player_id, m, limit).await?),
+                None => None,
+            };
+            let talk = messages.as_ref().is_some_and(|m| !m.messages.is_empty());
             let left = until.saturating_duration_since(tokio::time::Instant::now());
-            if !page.events.is_empty() || page.closed || left.is_zero() || *stop.borrow() {
-                return Ok(page);
+            if !page.events.is_empty() || talk || page.closed || left.is_zero() || *stop.borrow() {
+                return Ok((page, messages));
             }
             tokio::select! {
                 _ = stop.changed() => {}
@@ -272,7 +291,10 @@ impl GameService {
 
     /// Sends the game's events after `cursor` to `tx` as they are appended,
     /// each followed by the game's state when it is the latest, and a
-    /// heartbeat after each quiet `pace.heartbeat`. After a wake-up it
+    /// heartbeat after each quiet `pace.heartbeat`. Messages of table talk
+    /// after `messages` (their own seq, never the log's cursor) go out as
+    /// they are posted, as the viewer may read them: read at the start,
+    /// on each message signal and at each heartbeat. After a wake-up it
     /// waits `pace.gather` first, so that the appends made meanwhile are
     /// sent together (a spectator's stream: one wake-up and one write per
     /// spell, not per move). Ends when the receiver is
@@ -282,11 +304,19 @@ impl GameService {
         mut sub: Subscription,
         game_id: String,
         player_id: Option<String>,
-        mut cursor: i64,
+        start: StreamStart,
         pace: Pace,
         tx: mpsc::Sender<GameStreamItem>,
     ) -> Result<(), ServiceError> {
         let Pace { heartbeat, gather } = pace;
+        let StreamStart {
+            after: mut cursor,
+            messages_after: mut messages,
+        } = start;
+        // Read the messages after `messages` before waiting again.
+        let mut talk = true;
+        // Only messages were signalled: the log need not be read.
+        let mut talk_only = false;
         // A stopping server ends its streams, so that its graceful shutdown
         // need not wait for them; clients resume elsewhere with Last-Event-ID.
         let mut stop = self.shutdown.subscribe();
@@ -296,6 +326,38 @@ impl GameService {
         loop {
             if *stop.borrow() {
                 return Ok(());
+            }
+            if talk {
+                talk = false;
+                match self
+                    .send_messages(&game_id, player_id.as_deref(), &mut messages, &tx)
+                    .await?
+                {
+                    true => {}
+                    false => return Ok(()),
+                }
+            }
+            if std::mem::take(&mut talk_only) {
+                if !self
+                    .wait_next(
+                        &mut sub,
+                        &game_id,
+                        heartbeat,
+                        gather,
+                        cursor,
+                        &mut stop,
+                        &tx,
+                        player_id.as_deref(),
+                        messages,
+                        &mut pushed,
+                        &mut talk,
+                        &mut talk_only,
+                    )
+                    .await?
+                {
+                    return Ok(());
+                }
+                continue;
             }
             let page = match pushed.take() {
                 Some(page) => {
@@ -339,37 +401,126 @@ impl GameService {
             }
             // Every append after the read signals the subscription (taken
             // before the first read), so waiting now misses none.
-            loop {
-                let woke = tokio::select! {
-                    _ = stop.changed() => return Ok(()),
-                    woke = sub.wait_for(&game_id, heartbeat) => woke,
-                };
-                match woke {
-                    // A quiet spell: a heartbeat, and a read (a signal lost
-                    // between processes only delays).
-                    None => {
-                        if tx.send(GameStreamItem::Heartbeat).await.is_err() {
-                            return Ok(());
-                        }
-                    }
-                    // Sent already (the read after an earlier signal).
-                    Some(Changed::Game { version, .. }) if version <= cursor => continue,
-                    Some(first) => {
-                        // Gathering: whatever else is appended meanwhile
-                        // goes out with it, in one write.
-                        if !gather.is_zero() {
-                            tokio::select! {
-                                _ = stop.changed() => return Ok(()),
-                                _ = tokio::time::sleep(gather) => {}
-                            }
-                        }
-                        let signals =
-                            std::iter::once(first).chain(std::iter::from_fn(|| sub.try_next()));
-                        pushed = LogPage::of_appends(signals, player_id.as_deref(), cursor);
-                    }
-                }
-                break;
+            if !self
+                .wait_next(
+                    &mut sub,
+                    &game_id,
+                    heartbeat,
+                    gather,
+                    cursor,
+                    &mut stop,
+                    &tx,
+                    player_id.as_deref(),
+                    messages,
+                    &mut pushed,
+                    &mut talk,
+                    &mut talk_only,
+                )
+                .await?
+            {
+                return Ok(());
             }
+        }
+    }
+
+    /// Sends the messages after `*after` that `player_id` may read, moving
+    /// `*after` on; false once the receiver is gone.
+    async fn send_messages(
+        &self,
+        game_id: &str,
+        player_id: Option<&str>,
+        after: &mut i64,
+        tx: &mpsc::Sender<GameStreamItem>,
+    ) -> Result<bool, ServiceError> {
+        loop {
+            let page = self
+                .visible_messages(game_id, player_id, *after, STREAM_PAGE)
+                .await?;
+            let full = page.messages.len() as i64 >= STREAM_PAGE;
+            for message in page.messages {
+                *after = message.seq;
+                if tx
+                    .send(GameStreamItem::Message(Box::new(message)))
+                    .await
+                    .is_err()
+                {
+                    return Ok(false);
+                }
+            }
+            if !full {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// A game stream's wait for its next signal: a heartbeat on a quiet
+    /// spell (and a read of the log, and of messages when there are any
+    /// after `messages`), else what to read next (the
+    /// appends handed over in `pushed`, `talk` for messages, `talk_only`
+    /// when nothing but messages came). False once the receiver is gone or
+    /// the server stops.
+    #[allow(clippy::too_many_arguments)]
+    async fn wait_next(
+        &self,
+        sub: &mut Subscription,
+        game_id: &str,
+        heartbeat: Duration,
+        gather: Duration,
+        cursor: i64,
+        stop: &mut tokio::sync::watch::Receiver<bool>,
+        tx: &mpsc::Sender<GameStreamItem>,
+        player_id: Option<&str>,
+        messages: i64,
+        pushed: &mut Option<LogPage>,
+        talk: &mut bool,
+        talk_only: &mut bool,
+    ) -> Result<bool, ServiceError> {
+        loop {
+            let woke = tokio::select! {
+                _ = stop.changed() => return Ok(false),
+                woke = sub.wait_for(game_id, heartbeat) => woke,
+            };
+            match woke {
+                // A quiet spell: a heartbeat, and a read (a signal lost
+                // between processes only delays).
+                None => {
+                    if tx.send(GameStreamItem::Heartbeat).await.is_err() {
+                        return Ok(false);
+                    }
+                    // One look at the last message seq (a message signal
+                    // lost between processes only delays too).
+                    *talk = self.db.last_message_seq(game_id).await? > messages;
+                }
+                // Sent already (the read after an earlier signal).
+                Some(Changed::Game { version, .. }) if version <= cursor => continue,
+                Some(first) => {
+                    // Gathering: whatever else is appended meanwhile
+                    // goes out with it, in one write.
+                    if !gather.is_zero() {
+                        tokio::select! {
+                            _ = stop.changed() => return Ok(false),
+                            _ = tokio::time::sleep(gather) => {}
+                        }
+                    }
+                    let mut signals: Vec<Changed> = std::iter::once(first)
+                        .chain(std::iter::from_fn(|| sub.try_next()))
+                        .collect();
+                    let before = signals.len();
+                    signals.retain(|s| !matches!(s, Changed::Message { .. }));
+                    if signals.len() < before {
+                        *talk = true;
+                        if signals.is_empty() {
+                            *talk_only = true;
+                            return Ok(true);
+                        }
+                    }
+                    if signals.contains(&Changed::Anything) {
+                        *talk = true;
+                    }
+                    *pushed = LogPage::of_appends(signals, player_id, cursor);
+                }
+            }
+            return Ok(true);
         }
     }
 
@@ -422,6 +573,8 @@ impl GameService {
                     Some(f) if f.cursor >= version => continue,
                     _ => vec![game_id.to_string()],
                 },
+                // Table talk is never routed to a player stream.
+                Ok(Changed::Message { .. }) => continue,
                 // After a lag or a reconnect: look again at every game of
                 // the player's (new ones included).
                 Ok(Changed::Anything) => self.all_games_of(&player_id, &followed).await?,
