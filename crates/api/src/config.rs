@@ -356,20 +356,20 @@ const SETTINGS: &[Setting] = &[
         },
     },
     Setting {
-        flag: "--chat-rate-max",
-        env: "CHAT_RATE_MAX",
+        flag: "--chat-max-messages",
+        env: "CHAT_MAX_MESSAGES",
         default: "5",
-        help: "table talk: messages one player may post to one game within CHAT_RATE_WINDOW_SECS; past it: 429 `chat_rate_limited`",
+        help: "table talk: messages one player may post to one game within CHAT_WINDOW_SECS; past it: 429 `chat_rate_limited`",
         apply: |c, v| {
             c.chat_rate_max = parse_positive(v)? as i64;
             Ok(())
         },
     },
     Setting {
-        flag: "--chat-rate-window-secs",
-        env: "CHAT_RATE_WINDOW_SECS",
+        flag: "--chat-window-secs",
+        env: "CHAT_WINDOW_SECS",
         default: "10",
-        help: "table talk: the window of CHAT_RATE_MAX, seconds",
+        help: "table talk: the window of CHAT_MAX_MESSAGES, seconds",
         apply: |c, v| {
             c.chat_rate_window = Duration::from_secs(parse_positive(v)? as u64);
             Ok(())
