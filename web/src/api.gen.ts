@@ -322,7 +322,7 @@ export interface paths {
          *     message records their seat) or a spectator (`author_seat` null). The
          *     text is trimmed and must be 1 to 500 characters (422 `empty_message`,
          *     `message_too_long`, `invalid_message`); each player may post
-         *     `CHAT_RATE_MAX` messages (5) per `CHAT_RATE_WINDOW_SECS` (10) in one
+         *     `CHAT_MAX_MESSAGES` messages (5) per `CHAT_WINDOW_SECS` (10) in one
          *     game, past which 429 `chat_rate_limited` with `Retry-After`. A message
          *     is not a game event: the game's version, log and record do not change.
          *     The game's streams (`event: message`) and long polls carry it.

@@ -100,10 +100,10 @@ impl GameService {
         Err(ServiceError::Contention)
     }
 
-    /// Who `player_id` is to `game_id`'s messages: their mutes apply, and
-    /// spectators' messages are hidden when they sit in the game and chose
-    /// so. (`None`: an anonymous spectator.)
-    async fn chat_reader(
+    /// Whether spectators' messages are hidden from `player_id` in
+    /// `game_id`: they sit in the game and chose so (`None`, an anonymous
+    /// spectator: never).
+    async fn hides_spectators(
         &self,
         game_id: &str,
         player_id: Option<&str>,
@@ -143,7 +143,7 @@ impl GameService {
         after: i64,
         limit: i64,
     ) -> Result<MessagePage, ServiceError> {
-        let hide_spectators = self.chat_reader(game_id, player_id).await?;
+        let hide_spectators = self.hides_spectators(game_id, player_id).await?;
         let reader = Reader {
             player_id,
             hide_spectators,

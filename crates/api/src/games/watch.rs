@@ -51,6 +51,10 @@ pub struct Pace {
 pub struct StreamStart {
     pub after: i64,
     pub messages_after: i64,
+    /// Whether messages may already follow `messages_after` (a client's
+    /// cursor); false when it is the latest, read after subscribing, so
+    /// that any later one signals.
+    pub read_messages: bool,
 }
 
 /// One item of a player stream.
@@ -312,9 +316,10 @@ impl GameService {
         let StreamStart {
             after: mut cursor,
             messages_after: mut messages,
+            read_messages,
         } = start;
         // Read the messages after `messages` before waiting again.
-        let mut talk = true;
+        let mut talk = read_messages;
         // Only messages were signalled: the log need not be read.
         let mut talk_only = false;
         // A stopping server ends its streams, so that its graceful shutdown

@@ -121,6 +121,7 @@ pub async fn stream_game(
     }
     // Read before answering, so a message posted once the client has the
     // answer comes after it.
+    let read_messages = query.messages_after.is_some();
     let messages = match query.messages_after {
         Some(after) => after,
         None => state.games.last_message_seq(&game_id).await?,
@@ -146,6 +147,7 @@ pub async fn stream_game(
             StreamStart {
                 after: cursor.unwrap_or(version),
                 messages_after: messages,
+                read_messages,
             },
             Pace {
                 heartbeat: sse::HEARTBEAT,
