@@ -579,6 +579,25 @@ mod tests {
             (ServiceError::NotSeated, 403, "not_seated", None),
             (ServiceError::GameNotFound, 404, "game_not_found", None),
             (
+                ServiceError::NotFound {
+                    code: "player_not_found",
+                    message: "no such player".into(),
+                },
+                404,
+                "player_not_found",
+                None,
+            ),
+            (
+                ServiceError::TooMany {
+                    code: "chat_rate_limited",
+                    message: "slow down".into(),
+                    retry_after_secs: 7,
+                },
+                429,
+                "chat_rate_limited",
+                None,
+            ),
+            (
                 ServiceError::PreconditionFailed { current_version: 7 },
                 412,
                 "version_mismatch",
@@ -616,6 +635,19 @@ mod tests {
             assert_eq!(problem.rule.as_deref(), rule, "{code}");
             assert!(!problem.detail.contains("secret"), "causes are never sent");
         }
+    }
+
+    /// Table talk's rate limit says when to retry.
+    #[test]
+    fn chat_rate_limit_has_retry_after() {
+        let error = ServiceError::TooMany {
+            code: "chat_rate_limited",
+            message: "slow down".into(),
+            retry_after_secs: 7,
+        };
+        let response = ApiError::from(error).error_response();
+        assert_eq!(response.status().as_u16(), 429);
+        assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "7");
     }
 
     /// The in-flight refusal says when to retry.

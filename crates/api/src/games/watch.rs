@@ -286,9 +286,19 @@ impl GameService {
             if !page.events.is_empty() || talk || page.closed || left.is_zero() || *stop.borrow() {
                 return Ok((page, messages));
             }
+            // Table talk wakes only a poll that asked for it.
+            let woke = async {
+                loop {
+                    let left = until.saturating_duration_since(tokio::time::Instant::now());
+                    match sub.wait_for(game_id, left).await {
+                        Some(Changed::Message { .. }) if messages_after.is_none() => {}
+                        _ => return,
+                    }
+                }
+            };
             tokio::select! {
                 _ = stop.changed() => {}
-                _ = sub.wait_for(game_id, left) => {}
+                _ = woke => {}
             }
         }
     }
