@@ -344,12 +344,11 @@ impl GameService {
             }
             if talk {
                 talk = false;
-                match self
+                let sent = self
                     .send_messages(&game_id, player_id.as_deref(), &mut messages, &tx)
-                    .await?
-                {
-                    true => {}
-                    false => return Ok(()),
+                    .await?;
+                if !sent {
+                    return Ok(());
                 }
             }
             if std::mem::take(&mut talk_only) {
