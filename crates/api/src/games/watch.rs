@@ -57,6 +57,26 @@ pub struct StreamStart {
     pub read_messages: bool,
 }
 
+/// A game stream between reads: whose it is, its two cursors and what to
+/// read next.
+#[derive(Debug)]
+struct Following {
+    game_id: String,
+    player_id: Option<String>,
+    pace: Pace,
+    /// The seq of the last log event sent.
+    cursor: i64,
+    /// The seq of the last message of table talk looked at.
+    messages: i64,
+    /// What this process's own append handed over, when the stream was
+    /// exactly up to date: sent without reading the log.
+    pushed: Option<LogPage>,
+    /// Read the messages after `messages` before waiting again.
+    talk: bool,
+    /// Only messages were signalled: the log need not be read.
+    talk_only: bool,
+}
+
 /// One item of a player stream.
 #[derive(Debug)]
 pub enum PlayerStreamItem {
@@ -322,65 +342,41 @@ impl GameService {
         pace: Pace,
         tx: mpsc::Sender<GameStreamItem>,
     ) -> Result<(), ServiceError> {
-        let Pace { heartbeat, gather } = pace;
-        let StreamStart {
-            after: mut cursor,
-            messages_after: mut messages,
-            read_messages,
-        } = start;
-        // Read the messages after `messages` before waiting again.
-        let mut talk = read_messages;
-        // Only messages were signalled: the log need not be read.
-        let mut talk_only = false;
+        let mut f = Following {
+            game_id,
+            player_id,
+            pace,
+            cursor: start.after,
+            messages: start.messages_after,
+            pushed: None,
+            talk: start.read_messages,
+            talk_only: false,
+        };
         // A stopping server ends its streams, so that its graceful shutdown
         // need not wait for them; clients resume elsewhere with Last-Event-ID.
         let mut stop = self.shutdown.subscribe();
-        // What this process's own append handed over, when the stream was
-        // exactly up to date: sent without reading the log.
-        let mut pushed: Option<LogPage> = None;
         loop {
             if *stop.borrow() {
                 return Ok(());
             }
-            if talk {
-                talk = false;
-                let sent = self
-                    .send_messages(&game_id, player_id.as_deref(), &mut messages, &tx)
-                    .await?;
-                if !sent {
-                    return Ok(());
-                }
+            if std::mem::take(&mut f.talk) && !self.send_messages(&mut f, &tx).await? {
+                return Ok(());
             }
-            if std::mem::take(&mut talk_only) {
-                if !self
-                    .wait_next(
-                        &mut sub,
-                        &game_id,
-                        heartbeat,
-                        gather,
-                        cursor,
-                        &mut stop,
-                        &tx,
-                        player_id.as_deref(),
-                        messages,
-                        &mut pushed,
-                        &mut talk,
-                        &mut talk_only,
-                    )
-                    .await?
-                {
+            if std::mem::take(&mut f.talk_only) {
+                // Only messages were signalled: the log need not be read.
+                if !self.wait_next(&mut f, &mut sub, &mut stop, &tx).await? {
                     return Ok(());
                 }
                 continue;
             }
-            let page = match pushed.take() {
+            let page = match f.pushed.take() {
                 Some(page) => {
                     self.metrics().stream_handed.inc();
                     page
                 }
                 None => {
                     self.metrics().stream_reads.inc();
-                    self.events_page(&game_id, player_id.as_deref(), cursor, STREAM_PAGE)
+                    self.events_page(&f.game_id, f.player_id.as_deref(), f.cursor, STREAM_PAGE)
                         .await?
                 }
             };
@@ -395,13 +391,13 @@ impl GameService {
             // A full page, or events past the row read: there is more now.
             let more = events.len() < read || read as i64 >= STREAM_PAGE;
             for event in events {
-                cursor = event.row.seq;
+                f.cursor = event.row.seq;
                 let item = GameStreamItem::Event(Box::new(event));
                 if tx.send(item).await.is_err() {
                     return Ok(());
                 }
             }
-            if read > 0 && cursor == page.version {
+            if read > 0 && f.cursor == page.version {
                 let state = GameStreamItem::State(Box::new(page.row));
                 if tx.send(state).await.is_err() {
                     return Ok(());
@@ -410,49 +406,31 @@ impl GameService {
             if more {
                 continue;
             }
-            if page.closed && cursor >= page.version {
+            if page.closed && f.cursor >= page.version {
                 return Ok(());
             }
             // Every append after the read signals the subscription (taken
             // before the first read), so waiting now misses none.
-            if !self
-                .wait_next(
-                    &mut sub,
-                    &game_id,
-                    heartbeat,
-                    gather,
-                    cursor,
-                    &mut stop,
-                    &tx,
-                    player_id.as_deref(),
-                    messages,
-                    &mut pushed,
-                    &mut talk,
-                    &mut talk_only,
-                )
-                .await?
-            {
+            if !self.wait_next(&mut f, &mut sub, &mut stop, &tx).await? {
                 return Ok(());
             }
         }
     }
 
-    /// Sends the messages after `*after` that `player_id` may read, moving
-    /// `*after` on; false once the receiver is gone.
+    /// Sends the messages after `f.messages` that the stream's viewer may
+    /// read, moving that cursor on; false once the receiver is gone.
     async fn send_messages(
         &self,
-        game_id: &str,
-        player_id: Option<&str>,
-        after: &mut i64,
+        f: &mut Following,
         tx: &mpsc::Sender<GameStreamItem>,
     ) -> Result<bool, ServiceError> {
         loop {
             let page = self
-                .visible_messages(game_id, player_id, *after, STREAM_PAGE)
+                .visible_messages(&f.game_id, f.player_id.as_deref(), f.messages, STREAM_PAGE)
                 .await?;
             let full = page.messages.len() as i64 >= STREAM_PAGE;
             for message in page.messages {
-                *after = message.seq;
+                f.messages = message.seq;
                 if tx
                     .send(GameStreamItem::Message(Box::new(message)))
                     .await
@@ -467,32 +445,24 @@ impl GameService {
         }
     }
 
-    /// A game stream's wait for its next signal: a heartbeat on a quiet
-    /// spell (and a read of the log, and of messages when there are any
-    /// after `messages`), else what to read next (the
-    /// appends handed over in `pushed`, `talk` for messages, `talk_only`
-    /// when nothing but messages came). False once the receiver is gone or
-    /// the server stops.
-    #[allow(clippy::too_many_arguments)]
+    /// A game stream's wait for its next signal, which says what to read
+    /// next in `f`: on a quiet spell a heartbeat, and a read of the log (and
+    /// of the messages when there are any after `f.messages`); else the
+    /// appends handed over (`f.pushed`), the messages (`f.talk`), or only
+    /// those (`f.talk_only`). False once the receiver is gone or the server
+    /// stops.
     async fn wait_next(
         &self,
+        f: &mut Following,
         sub: &mut Subscription,
-        game_id: &str,
-        heartbeat: Duration,
-        gather: Duration,
-        cursor: i64,
         stop: &mut tokio::sync::watch::Receiver<bool>,
         tx: &mpsc::Sender<GameStreamItem>,
-        player_id: Option<&str>,
-        messages: i64,
-        pushed: &mut Option<LogPage>,
-        talk: &mut bool,
-        talk_only: &mut bool,
     ) -> Result<bool, ServiceError> {
+        let Pace { heartbeat, gather } = f.pace;
         loop {
             let woke = tokio::select! {
                 _ = stop.changed() => return Ok(false),
-                woke = sub.wait_for(game_id, heartbeat) => woke,
+                woke = sub.wait_for(&f.game_id, heartbeat) => woke,
             };
             match woke {
                 // A quiet spell: a heartbeat, and a read (a signal lost
@@ -503,10 +473,10 @@ impl GameService {
                     }
                     // One look at the last message seq (a message signal
                     // lost between processes only delays too).
-                    *talk = self.db.last_message_seq(game_id).await? > messages;
+                    f.talk = self.db.last_message_seq(&f.game_id).await? > f.messages;
                 }
                 // Sent already (the read after an earlier signal).
-                Some(Changed::Game { version, .. }) if version <= cursor => continue,
+                Some(Changed::Game { version, .. }) if version <= f.cursor => continue,
                 Some(first) => {
                     // Gathering: whatever else is appended meanwhile
                     // goes out with it, in one write.
@@ -522,16 +492,16 @@ impl GameService {
                     let before = signals.len();
                     signals.retain(|s| !matches!(s, Changed::Message { .. }));
                     if signals.len() < before {
-                        *talk = true;
+                        f.talk = true;
                         if signals.is_empty() {
-                            *talk_only = true;
+                            f.talk_only = true;
                             return Ok(true);
                         }
                     }
                     if signals.contains(&Changed::Anything) {
-                        *talk = true;
+                        f.talk = true;
                     }
-                    *pushed = LogPage::of_appends(signals, player_id, cursor);
+                    f.pushed = LogPage::of_appends(signals, f.player_id.as_deref(), f.cursor);
                 }
             }
             return Ok(true);
