@@ -13,7 +13,9 @@
 //      hands the seated players hold at that moment;
 //  (e) the finished game of (a) replays: steps, a jump to a trick, the full
 //      deal of every round, the verification and the record's download; a
-//      finished all-bot Cancellation Hearts game replays with its kitty.
+//      finished all-bot Cancellation Hearts game replays with its kitty;
+//  (f) table talk in two contexts: live messages, hiding spectators,
+//      muting, the rate limit's refusal (tableTalk).
 // Along the way: the deadline countdown, the your-turn badge and inbox, a
 // refused move's detail and ruling (a real 422), partners (4 players),
 // autoplay on and off, leaving an open game, no CSP violation on any page,
@@ -188,6 +190,79 @@ async function playOut(pages, done, what, limit = 2000, stats = {}) {
     if (!acted) await pages[0].page.waitForTimeout(60);
   }
   throw new Error(`${what}: not done after ${limit} steps`);
+}
+
+/**
+ * (f) Table talk (docs/chat.md), two people in two contexts: a seated
+ * player and a signed-in spectator. The spectator's message shows live at
+ * the seat's table and the seat's at the spectator's; the seat hides
+ * spectators (they go), shows them again, mutes the spectator (his next
+ * message never shows to her, while a third player's after it does) and
+ * unmutes him; the rate limit's refusal is shown with the server's detail.
+ */
+async function tableTalk() {
+  console.log("== (f) table talk: live messages, hiding spectators, muting, the rate limit");
+  const fay = await newPage("fay");
+  await register(fay, "Fay");
+  const gus = await newPage("gus");
+  await register(gus, "Gus");
+  const gusId = await gus.evaluate(() => JSON.parse(localStorage.getItem("cardgames.me")).player_id);
+  const gusToken = await tokenOf(gus);
+  const game = await createGame(fay, { kind: "lost-heir", players: 2, seats: ["open", "bot"] });
+  await gus.goto(`${API}/#/game/${game}`);
+  await gus.waitForSelector(".table-wrap[data-viewer=spectator]");
+  const says = (text) => `#chat-messages li:has-text(${JSON.stringify(text)})`;
+  const talk = async (page, text) => {
+    await page.fill("#chat-text", text);
+    await page.click("#chat-send");
+  };
+  await talk(gus, "hello from the rail");
+  await fay.waitForSelector(says("hello from the rail"), { timeout: 10_000 });
+  check(await fay.isVisible("#chat-show-spectators"), "(f) a seated player has the show-spectators toggle");
+  check(!(await gus.isVisible("#chat-show-spectators")), "(f) a spectator has no toggle");
+  await talk(fay, "welcome");
+  await gus.waitForSelector(says("welcome"), { timeout: 10_000 });
+  log("a spectator's message and a seat's, each seen live in the other context");
+  // Hiding spectators, then showing them again.
+  await fay.uncheck("#chat-show-spectators");
+  await fay.waitForFunction(() => !document.querySelector("#chat-messages li.spectator"), null, { timeout: 10_000 });
+  check(!!(await fay.$(says("welcome"))), "(f) hiding spectators keeps the seats' messages");
+  await fay.check("#chat-show-spectators");
+  await fay.waitForSelector(says("hello from the rail"), { timeout: 10_000 });
+  // Muting: Gus's messages go, his next never comes; a third player's after it does.
+  await fay.click(`#chat-messages li[data-author='${gusId}'] .chat-mute`);
+  await fay.waitForSelector("#chat-mutes .chat-unmute");
+  check(!(await fay.$(says("hello from the rail"))), "(f) a muted player's messages went");
+  await talk(gus, "can you hear me");
+  await gus.waitForSelector(says("can you hear me"));
+  const hal = await (await fetch(`${API}/v1/players`, {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ display_name: "Hal" }),
+  })).json();
+  await fetch(`${API}/v1/games/${game}/messages`, {
+    method: "POST", headers: { Authorization: `Bearer ${hal.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ text: "after the muted one" }),
+  });
+  await fay.waitForSelector(says("after the muted one"), { timeout: 10_000 });
+  check(!(await fay.$(says("can you hear me"))), "(f) a muted player's new message never showed");
+  check(!!(await gus.$(says("can you hear me"))), "(f) the muted player still sees his own");
+  await fay.click("#chat-mutes .chat-unmute");
+  await fay.waitForSelector(says("can you hear me"), { timeout: 10_000 });
+  log("muted and unmuted a spectator; hid and showed spectators");
+  // The rate limit (5 messages in 10 s per player and game): fill it through the api, then the page shows the refusal.
+  for (let i = 0; i < 6; i++) {
+    const r = await fetch(`${API}/v1/games/${game}/messages`, {
+      method: "POST", headers: { Authorization: `Bearer ${gusToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ text: `burst ${i}` }),
+    });
+    if (r.status === 429) break;
+  }
+  await talk(gus, "one too many");
+  await gus.waitForFunction(() => /retry in \d+ s/.test(document.querySelector("#chat-problem")?.textContent ?? ""), null, { timeout: 10_000 })
+    .catch(() => check(false, "(f) the rate limit's refusal was not shown"));
+  check(!(await gus.$(says("one too many"))), "(f) a refused message is not shown");
+  await fay.screenshot({ path: `${SHOTS}/table-talk.png`, fullPage: true });
+  log(`the rate limit's refusal shown: ${await gus.textContent("#chat-problem")}`);
+  for (const p of [fay, gus]) check(p.cspViolations.length === 0, `(f) CSP violations: ${p.cspViolations}`);
 }
 
 const started = Date.now();
@@ -467,6 +542,9 @@ try {
   }
   log(`(d) the spectator received ${responses.length} responses, none with a held card`);
   for (const p of [ann, cara, dan, eve, spy]) check(p.cspViolations.length === 0, `CSP violations: ${p.cspViolations}`);
+
+  // ---------------------------------------------------------------- (f)
+  await tableTalk();
 } catch (e) {
   failures.push(String(e?.stack ?? e));
 } finally {

@@ -166,6 +166,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/chat-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Show or hide spectators' messages
+         * @description For a seated player, in this game, for themselves: `{"show_spectators":
+         *     false}` leaves spectators' messages out of what they read (pages,
+         *     streams, long polls) while they sit here; `true` (the default) shows
+         *     them again. Setting the current value changes nothing.
+         */
+        put: operations["set_chat_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/events": {
         parameters: {
             query?: never;
@@ -202,7 +225,8 @@ export interface paths {
          *     events after `after` (the same page as `get_events`), or with an empty
          *     page after `timeout` seconds (cut to stay within the server's request
          *     timeout), or at once when the game is over and nothing follows. Call
-         *     again with the last seq received.
+         *     again with the last seq received. With `messages_after`, new table talk
+         *     answers too (in `messages`; docs/chat.md).
          */
         get: operations["wait_events"];
         put?: never;
@@ -270,6 +294,40 @@ export interface paths {
         get: operations["get_legal_moves"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a game's table talk
+         * @description The game's messages in seq order, a page at a time, as the caller may
+         *     read them: never those of a player the caller muted, nor spectators'
+         *     when the caller is seated and hid them (`set_chat_settings`); the
+         *     caller's own always. Without a token: every message.
+         */
+        get: operations["get_messages"];
+        put?: never;
+        /**
+         * Post a message to a game's table talk
+         * @description Any registered player may talk at a game's table: a seated player (the
+         *     message records their seat) or a spectator (`author_seat` null). The
+         *     text is trimmed and must be 1 to 500 characters (422 `empty_message`,
+         *     `message_too_long`, `invalid_message`); each player may post
+         *     `CHAT_MAX_MESSAGES` messages (5) per `CHAT_WINDOW_SECS` (10) in one
+         *     game, past which 429 `chat_rate_limited` with `Retry-After`. A message
+         *     is not a game event: the game's version, log and record do not change.
+         *     The game's streams (`event: message`) and long polls carry it.
+         */
+        post: operations["post_message"];
         delete?: never;
         options?: never;
         head?: never;
@@ -370,6 +428,10 @@ export interface paths {
          *     3. After the latest event, `event: state` (`GameStateResource`: who must
          *        act, until when), without an id.
          *     4. `: heartbeat` comments every 15 s when nothing happens.
+         *
+         *     Interleaved: `event: message` (`MessageResource`, no `id:`) for each
+         *     message of table talk the caller may read (docs/chat.md), from
+         *     `messages_after` (default: those posted after the stream opened).
          *
          *     A stream without a seat in the game (a spectator's) sends changes in
          *     spells: up to 200 ms after they happen, several in one write; a seat's
@@ -484,6 +546,54 @@ export interface paths {
          */
         post: operations["logout"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/mutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My mutes
+         * @description Everyone the caller muted, the latest first.
+         */
+        get: operations["list_mutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/mutes/{player_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mute a player
+         * @description Hides the player's messages from the caller in every game (pages,
+         *     streams, long polls), until unmuted; nobody else's view changes.
+         *     Muting twice changes nothing; muting yourself is 422
+         *     `cannot_mute_self` (your own messages always show to you).
+         */
+        put: operations["mute_player"];
+        post?: never;
+        /**
+         * Unmute a player
+         * @description The player's messages show to the caller again. Unmuting a player not
+         *     muted changes nothing.
+         */
+        delete: operations["unmute_player"];
         options?: never;
         head?: never;
         patch?: never;
@@ -916,6 +1026,19 @@ export interface components {
             trick?: components["schemas"]["CancellationHeartsTrickView"] | null;
         };
         /**
+         * @description A seated player's chat setting in one game.
+         * @example {
+         *       "show_spectators": false
+         *     }
+         */
+        ChatSettings: {
+            /**
+             * @description false: spectators' messages are left out of what you read in this
+             *     game (pages, streams, long polls). Default true.
+             */
+            show_spectators: boolean;
+        };
+        /**
          * @description A Lost Heir suit, named for a city (LH-1); one of them is trumps each round (LH-7).
          * @enum {string}
          */
@@ -1111,6 +1234,7 @@ export interface components {
             /** @description Whether payloads are complete (the game is over) or filtered for the viewer. */
             complete: boolean;
             events: components["schemas"]["EventResource"][];
+            messages?: components["schemas"]["MessageList"] | null;
             /**
              * Format: int64
              * @description Pass as `after` for the next page; null when this page reached the end.
@@ -1311,10 +1435,11 @@ export interface components {
         GameStatus: "open" | "in_progress" | "finished" | "expired";
         /**
          * @description The `data:` of one `stream_game` event: the snapshot (`event: snapshot`),
-         *     a log event (`event:` its type, `id:` its seq) or the state after the
-         *     latest events (`event: state`).
+         *     a log event (`event:` its type, `id:` its seq), the state after the
+         *     latest events (`event: state`) or a message of table talk (`event:
+         *     message`, no `id:`).
          */
-        GameStreamData: components["schemas"]["GameResource"] | components["schemas"]["EventResource"] | components["schemas"]["GameStateResource"];
+        GameStreamData: components["schemas"]["GameResource"] | components["schemas"]["EventResource"] | components["schemas"]["GameStateResource"] | components["schemas"]["MessageResource"];
         /**
          * @description One `stream_game` event as an SSE parser delivers it: its `event:` name,
          *     its `id:` (log events: the seq) and its `data:`, a JSON text whose content
@@ -1323,9 +1448,15 @@ export interface components {
         GameStreamEvent: {
             /** @description JSON text: a `GameStreamData` */
             data: string;
-            /** @description `snapshot`, `state`, or the log event's type (`move`, `seat_taken`, …). */
+            /**
+             * @description `snapshot`, `state`, `message`, or the log event's type (`move`,
+             *     `seat_taken`, …).
+             */
             event: string;
-            /** @description The log event's seq (the snapshot's version when no cursor was given). */
+            /**
+             * @description The log event's seq (the snapshot's version when no cursor was
+             *     given); none on `state` and `message`.
+             */
             id?: string | null;
         };
         /**
@@ -1841,6 +1972,51 @@ export interface components {
             /** @description The winning seats, once the game is over. */
             winners?: components["schemas"]["Seat"][] | null;
         };
+        /** @description A page of a game's messages as the caller may read them. */
+        MessageList: {
+            messages: components["schemas"]["MessageResource"][];
+            /**
+             * Format: int64
+             * @description Pass as `after` for the next page; null when this page reached the end.
+             */
+            next_after?: number | null;
+            /**
+             * @description Whether spectators' messages were left out (the caller is seated
+             *     and hid them: `set_chat_settings`).
+             */
+            spectators_hidden: boolean;
+        };
+        /**
+         * @description One message of table talk (`get_messages`, and the game stream's
+         *     `event: message`). Not a game event: it has its own `seq`, per game.
+         * @example {
+         *       "author_id": "6f1c2f7e-3f1a-4a57-9a55-2b1f3a1d9c11",
+         *       "author_name": "Ann",
+         *       "author_seat": 0,
+         *       "created_at": "2026-12-02T12:00:00Z",
+         *       "seq": 3,
+         *       "text": "good luck!"
+         *     }
+         */
+        MessageResource: {
+            author_id: string;
+            author_name: string;
+            /**
+             * Format: int32
+             * @description The author's seat when they posted; null: a spectator.
+             */
+            author_seat?: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: int64
+             * @description The message's place in the game's table talk (1, 2, …): pass as
+             *     `after` (or the stream's `messages_after`) to read what follows.
+             */
+            seq: number;
+            /** @description Trimmed, 1 to 500 characters. */
+            text: string;
+        };
         /**
          * @description What a player who shot the moon does with the 26 (CH-12).
          * @enum {string}
@@ -1864,6 +2040,17 @@ export interface components {
             version: number;
         };
         MovePlayed: components["schemas"]["Move"] | components["schemas"]["RedactedMove"];
+        /** @description Everyone the caller muted, the latest first. */
+        MuteList: {
+            mutes: components["schemas"]["MuteResource"][];
+        };
+        /** @description One player the caller muted. */
+        MuteResource: {
+            display_name: string;
+            /** Format: date-time */
+            muted_at: string;
+            player_id: string;
+        };
         /** @description An open or expired game's view: empty, since nothing is dealt before every seat is filled (and shown provisionally the deal would let a player leave and rejoin until it suits them, docs/fairness.md). */
         NoView: Record<string, never>;
         /**
@@ -1947,6 +2134,18 @@ export interface components {
             id?: string | null;
         };
         /**
+         * @example {
+         *       "text": "good luck!"
+         *     }
+         */
+        PostMessageRequest: {
+            /**
+             * @description 1 to 500 characters once trimmed; line breaks allowed, other
+             *     control characters and direction overrides not.
+             */
+            text: string;
+        };
+        /**
          * @description An RFC 9457 problem document.
          * @example {
          *       "code": "must_follow_suit",
@@ -1988,7 +2187,7 @@ export interface components {
          * @description A problem's stable code: the api's own, a record's, or a kind's refusal of a move or configuration (then `rule` names the ruling).
          * @enum {string}
          */
-        ProblemCode: "already_passed" | "already_seated" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "card_not_in_hand" | "cards_not_in_hand" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_record" | "invalid_ticket" | "invalid_token" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "rate_limited" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_taken" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unsupported_media_type" | "version_mismatch" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
+        ProblemCode: "already_passed" | "already_seated" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_taken" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unsupported_media_type" | "version_mismatch" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
         /**
          * @description What a seat is asked to do, by kind (the `prompt` of `Legal`). Lost Heir: `bid`, `decide` (the dealer accepts or rejects), `name_trumps`, `play_card`; Cancellation Hearts: `pass_cards`, `play`, `discard`, `moon`.
          * @enum {string}
@@ -3318,6 +3517,187 @@ export interface operations {
             };
         };
     };
+    set_chat_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatSettings"];
+            };
+        };
+        responses: {
+            /** @description The setting now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatSettings"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Malformed JSON",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller holds no seat here */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_seated",
+                     *       "detail": "The caller holds no seat here",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:not_seated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Not JSON",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     get_events: {
         parameters: {
             query?: {
@@ -3481,6 +3861,12 @@ export interface operations {
                  *     never a bearer token.
                  */
                 ticket?: string;
+                /**
+                 * @description Wait for table talk too: messages with a larger message seq (the
+                 *     last one you have) end the wait as events do, and come in the
+                 *     page's `messages` (at most `limit`). Left out: no messages.
+                 */
+                messages_after?: number;
             };
             header?: never;
             path: {
@@ -4066,6 +4452,334 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_messages: {
+        parameters: {
+            query?: {
+                /** @description Only messages with a larger seq (default 0: from the start). */
+                after?: number;
+                /** @description At most this many messages (1 to 500, default 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            /** @description Bad query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_query",
+                     *       "detail": "Bad query parameters",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:bad_query"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    post_message: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message as stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResource"];
+                };
+            };
+            /** @description Malformed JSON or header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Malformed JSON or header",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Not JSON",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Empty, too long or unprintable text */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_record",
+                     *       "detail": "Empty, too long or unprintable text",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:invalid_record"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many messages (`chat_rate_limited`, with `Retry-After`), or requests */
+            429: {
+                headers: {
+                    /** @description Seconds until a message fits again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "chat_rate_limited",
+                     *       "detail": "Too many messages (`chat_rate_limited`, with `Retry-After`), or requests",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:chat_rate_limited"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4726,6 +5440,14 @@ export interface operations {
                  */
                 after?: number;
                 /**
+                 * @description Table talk: send the messages with a larger message seq first, then
+                 *     each new one (`event: message`, no `id:`: messages are not log
+                 *     events and never move the stream's cursor). Left out: only messages
+                 *     posted after the stream opened; a reconnecting client reads what it
+                 *     missed with `get_messages?after=` or passes its last message seq.
+                 */
+                messages_after?: number;
+                /**
                  * @description A stream ticket (`create_stream_ticket`), for clients that cannot
                  *     send `Authorization` (a browser's `EventSource`): the stream is the
                  *     ticket's player's, as with their bearer token. Never a bearer token.
@@ -5331,6 +6053,363 @@ export interface operations {
                      *       "status": 401,
                      *       "title": "Unauthorized",
                      *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_mutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everyone the caller muted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MuteList"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    mute_player: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The muted player's id. */
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everyone the caller muted now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MuteList"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such player */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such player",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description That is the caller */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_record",
+                     *       "detail": "That is the caller",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:invalid_record"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    unmute_player: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The muted player's id. */
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everyone the caller muted now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MuteList"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such player */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such player",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -7,6 +7,7 @@ import {
   type EventResource, type Game, type HeartsView, type LegalMoves, type LostHeirView, type Move, type Schemas,
 } from "./api";
 import { bySuit, cityName, face, isStandard, label, sorted } from "./cards";
+import { chat } from "./chat";
 import { clear, countdown, h, patchChildren } from "./dom";
 
 type Seat = Schemas["SeatResource"];
@@ -84,7 +85,8 @@ export function table(main: HTMLElement, id: string): () => void {
 
   const root = h("section", { class: "table-wrap", "data-game": id, "aria-live": "off" });
   const live = h("p", { class: "sr-only", "aria-live": "polite", id: "announce" });
-  clear(main, root, live);
+  const talk = chat(id);
+  clear(main, root, talk.element, live);
   root.append(h("p", { class: "muted" }, "Loading the table…"));
 
   const client = () => (token() ? api : publicApi);
@@ -118,6 +120,7 @@ export function table(main: HTMLElement, id: string): () => void {
     if (game && g.version > game.version) error = "";
     const turnChanged = !game || game.version !== g.version;
     game = g;
+    talk.update(g);
     legal = l;
     // My turns changed here: the header's inbox re-reads (the player stream
     // announces new turns, not the end of one).
@@ -152,8 +155,10 @@ export function table(main: HTMLElement, id: string): () => void {
     const query = new URLSearchParams();
     if (ticket) query.set("ticket", ticket);
     if (lastSeq) query.set("after", lastSeq);
+    query.set("messages_after", String(talk.after()));
     const source = new EventSource(`/v1/games/${id}/stream${query.size ? `?${query}` : ""}`);
     es = source;
+    talk.listen(source);
     source.addEventListener("snapshot", (e) => {
       const m = e as MessageEvent<string>;
       if (m.lastEventId) lastSeq = m.lastEventId;

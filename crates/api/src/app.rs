@@ -64,7 +64,11 @@ pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
             config.cache_capacity,
             tokio::runtime::Handle::current(),
         )
-        .with_finished_cache(config.finished_cache),
+        .with_finished_cache(config.finished_cache)
+        .with_chat_rate(crate::db::chat::ChatRate {
+            max: config.chat_rate_max,
+            window: config.chat_rate_window,
+        }),
     );
     Ok(AppState {
         db,

@@ -105,6 +105,10 @@ pub struct Config {
     /// Idempotency records answer retries for this long, then are purged;
     /// `None`: kept for ever.
     pub idempotency_ttl: Option<Duration>,
+    /// Table talk: at most this many messages per player and game within
+    /// `chat_rate_window` (`games::chat`).
+    pub chat_rate_max: i64,
+    pub chat_rate_window: Duration,
     pub log_filter: String,
     /// Print the OpenAPI document and exit.
     pub print_openapi: bool,
@@ -134,6 +138,8 @@ impl Default for Config {
             idle_player_ttl: Some(Duration::from_secs(30 * 24 * 3600)),
             open_game_ttl: Some(Duration::from_secs(7 * 24 * 3600)),
             idempotency_ttl: Some(Duration::from_secs(24 * 3600)),
+            chat_rate_max: 5,
+            chat_rate_window: Duration::from_secs(10),
             log_filter: "info".to_owned(),
             print_openapi: false,
         }
@@ -346,6 +352,26 @@ const SETTINGS: &[Setting] = &[
         help: "a player that never created, joined or played a game is removed this long after registering; 0 = never",
         apply: |c, v| {
             c.idle_player_ttl = parse_ttl(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--chat-max-messages",
+        env: "CHAT_MAX_MESSAGES",
+        default: "5",
+        help: "table talk: messages one player may post to one game within CHAT_WINDOW_SECS; past it: 429 `chat_rate_limited`",
+        apply: |c, v| {
+            c.chat_rate_max = parse_positive(v)? as i64;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--chat-window-secs",
+        env: "CHAT_WINDOW_SECS",
+        default: "10",
+        help: "table talk: the window of CHAT_MAX_MESSAGES, seconds",
+        apply: |c, v| {
+            c.chat_rate_window = Duration::from_secs(parse_positive(v)? as u64);
             Ok(())
         },
     },

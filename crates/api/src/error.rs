@@ -75,8 +75,11 @@ pub const API_CODES: &[&str] = &[
     "bad_request",
     "bid_out_of_range",
     "body_too_large",
+    "cannot_mute_self",
+    "chat_rate_limited",
     "contention",
     "cors_origin_not_allowed",
+    "empty_message",
     "entropy_too_long",
     "entropy_without_seat",
     "game_expired",
@@ -95,12 +98,14 @@ pub const API_CODES: &[&str] = &[
     "invalid_config",
     "invalid_display_name",
     "invalid_entropy",
+    "invalid_message",
     "invalid_record",
     "invalid_ticket",
     "invalid_token",
     "malformed_body",
     "malformed_json",
     "malformed_move",
+    "message_too_long",
     "method_not_allowed",
     "metrics_token",
     "missing_token",
@@ -109,6 +114,7 @@ pub const API_CODES: &[&str] = &[
     "no_such_seat",
     "not_seated",
     "not_your_turn",
+    "player_not_found",
     "rate_limited",
     "record_bad_time",
     "record_unfinished",
@@ -430,6 +436,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::BadQuery(r) => ApiError::bad_request(r.code, r.message).with_rule(r.rule),
             ServiceError::NotSeated => ApiError::not_seated(),
             ServiceError::GameNotFound => ApiError::game_not_found(),
+            ServiceError::NotFound { code, message } => ApiError::not_found(code, message),
             ServiceError::PreconditionFailed { current_version } => {
                 ApiError::precondition_failed(current_version)
             }
@@ -443,6 +450,20 @@ impl From<ServiceError> for ApiError {
                 "this Idempotency-Key was used for a different request",
             ),
             ServiceError::IdempotencyKeyUsed => ApiError::idempotency_key_used(),
+            ServiceError::TooMany {
+                code,
+                message,
+                retry_after_secs,
+            } => {
+                let mut e = ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    code,
+                    "Too many requests",
+                    message,
+                );
+                e.0.header = Some((header::RETRY_AFTER, HeaderValue::from(retry_after_secs)));
+                e
+            }
             ServiceError::Store(e) => e.into(),
             ServiceError::Internal(cause) => ApiError::internal(cause),
         }
@@ -558,6 +579,25 @@ mod tests {
             (ServiceError::NotSeated, 403, "not_seated", None),
             (ServiceError::GameNotFound, 404, "game_not_found", None),
             (
+                ServiceError::NotFound {
+                    code: "player_not_found",
+                    message: "no such player".into(),
+                },
+                404,
+                "player_not_found",
+                None,
+            ),
+            (
+                ServiceError::TooMany {
+                    code: "chat_rate_limited",
+                    message: "slow down".into(),
+                    retry_after_secs: 7,
+                },
+                429,
+                "chat_rate_limited",
+                None,
+            ),
+            (
                 ServiceError::PreconditionFailed { current_version: 7 },
                 412,
                 "version_mismatch",
@@ -595,6 +635,19 @@ mod tests {
             assert_eq!(problem.rule.as_deref(), rule, "{code}");
             assert!(!problem.detail.contains("secret"), "causes are never sent");
         }
+    }
+
+    /// Table talk's rate limit says when to retry.
+    #[test]
+    fn chat_rate_limit_has_retry_after() {
+        let error = ServiceError::TooMany {
+            code: "chat_rate_limited",
+            message: "slow down".into(),
+            retry_after_secs: 7,
+        };
+        let response = ApiError::from(error).error_response();
+        assert_eq!(response.status().as_u16(), 429);
+        assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "7");
     }
 
     /// The in-flight refusal says when to retry.

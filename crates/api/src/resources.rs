@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+pub mod chat;
 pub mod streams;
 
 use crate::db::models::{GameRow, SeatWithName};
@@ -351,6 +352,10 @@ pub struct EventPage {
     pub version: i64,
     /// Whether payloads are complete (the game is over) or filtered for the viewer.
     pub complete: bool,
+    /// `wait_events` with `messages_after` only: the table talk after it
+    /// (docs/chat.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<chat::MessageList>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

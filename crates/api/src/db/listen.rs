@@ -24,19 +24,34 @@ pub enum Heard {
         version: i64,
         players: Option<Vec<String>>,
     },
+    /// A message was posted to a game (table talk): a line
+    /// `"<game_id> m<seq>"`.
+    Message { game_id: String, seq: i64 },
     /// Notifications may have been missed: look at everything again.
     Resync,
 }
 
 /// Parses a notification payload: lines `"<game_id> <version>"`, then
-/// optionally ` <player>,<player>…` (a game nobody sits in: ` -`).
+/// optionally ` <player>,<player>…` (a game nobody sits in: ` -`), or
+/// `"<game_id> m<seq>"` for a message posted (table talk).
 pub fn parse_payload(payload: &str) -> Option<Vec<Heard>> {
     payload
         .lines()
         .map(|line| {
             let mut parts = line.split(' ');
             let game_id = parts.next().filter(|g| !g.is_empty())?;
-            let version = parts.next()?.parse().ok()?;
+            let version = parts.next()?;
+            if let Some(seq) = version.strip_prefix('m') {
+                let seq = seq.parse().ok()?;
+                if parts.next().is_some() {
+                    return None;
+                }
+                return Some(Heard::Message {
+                    game_id: game_id.to_owned(),
+                    seq,
+                });
+            }
+            let version = version.parse().ok()?;
             let players = match parts.next() {
                 None => None,
                 Some("-") => Some(Vec::new()),
@@ -60,15 +75,26 @@ pub fn parse_payload(payload: &str) -> Option<Vec<Heard>> {
 pub fn payloads<'a>(
     appended: impl IntoIterator<Item = (&'a str, i64, &'a [String])>,
 ) -> Vec<String> {
-    const MAX: usize = 7900;
-    let mut out: Vec<String> = Vec::new();
-    for (game_id, version, players) in appended {
+    lines_in_payloads(appended.into_iter().map(|(game_id, version, players)| {
         let players = if players.is_empty() {
             "-".to_owned()
         } else {
             players.join(",")
         };
-        let line = format!("{game_id} {version} {players}");
+        format!("{game_id} {version} {players}")
+    }))
+}
+
+/// The line announcing a message posted to `game_id` at `seq`.
+pub fn message_line(game_id: &str, seq: i64) -> String {
+    format!("{game_id} m{seq}")
+}
+
+/// `lines` joined into payloads under Postgres' limit.
+pub fn lines_in_payloads(lines: impl IntoIterator<Item = String>) -> Vec<String> {
+    const MAX: usize = 7900;
+    let mut out: Vec<String> = Vec::new();
+    for line in lines {
         match out.last_mut() {
             Some(last) if last.len() + 1 + line.len() <= MAX => {
                 last.push('\n');
@@ -158,6 +184,18 @@ mod tests {
         assert_eq!(parse_payload("nonsense"), None);
         assert_eq!(parse_payload("a 1\nnonsense"), None);
         assert_eq!(parse_payload("a 1 p q"), None);
+        assert_eq!(
+            parse_payload(&format!("a 1 p\n{}", message_line("b", 4))),
+            Some(vec![
+                heard("a", 1, Some(&["p"])),
+                Heard::Message {
+                    game_id: "b".to_owned(),
+                    seq: 4
+                }
+            ])
+        );
+        assert_eq!(parse_payload("b mx"), None);
+        assert_eq!(parse_payload("b m4 p"), None);
     }
 
     #[test]

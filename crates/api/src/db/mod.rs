@@ -8,6 +8,7 @@
 //! only the HTTP layer turns them into responses.
 
 mod append_pg;
+pub mod chat;
 pub mod event;
 pub mod listen;
 pub mod models;

@@ -189,7 +189,8 @@ macro_rules! change_seat {
 }
 
 /// The condition "nothing refers to this player row": no seat, no game
-/// it created, no logged action, no stored idempotent answer.
+/// it created, no logged action, no stored idempotent answer, no message
+/// posted (table talk; mutes and chat settings go with the player).
 macro_rules! unused_player {
     ($s:ident) => {{
         use diesel::dsl::{exists, not};
@@ -202,8 +203,11 @@ macro_rules! unused_player {
         .and(not(exists($s::game_events::table.filter(
             $s::game_events::actor_player_id.eq($s::players::id.nullable()),
         ))))
+        .and(not(exists($s::idempotency_keys::table.filter(
+            $s::idempotency_keys::player_id.eq($s::players::id),
+        ))))
         .and(not(exists(
-            $s::idempotency_keys::table.filter($s::idempotency_keys::player_id.eq($s::players::id)),
+            $s::game_messages::table.filter($s::game_messages::author_id.eq($s::players::id)),
         )))
     }};
 }

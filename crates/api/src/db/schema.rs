@@ -102,8 +102,42 @@ macro_rules! tables {
             }
         }
 
+        diesel::table! {
+            /// Table talk (`db::chat`): not game events, never in a record.
+            game_messages (game_id, seq) {
+                game_id -> Text,
+                seq -> BigInt,
+                author_id -> Text,
+                /// The author's seat when posted; null: a spectator.
+                author_seat -> Nullable<Integer>,
+                body -> Text,
+                created_at -> $time,
+            }
+        }
+
+        diesel::table! {
+            /// `muted_id`'s messages are hidden from `player_id`.
+            player_mutes (player_id, muted_id) {
+                player_id -> Text,
+                muted_id -> Text,
+                created_at -> $time,
+            }
+        }
+
+        diesel::table! {
+            /// A seated player's chat setting in one game.
+            chat_settings (game_id, player_id) {
+                game_id -> Text,
+                player_id -> Text,
+                show_spectators -> Bool,
+                updated_at -> $time,
+            }
+        }
+
         diesel::joinable!(seats -> games (game_id));
         diesel::joinable!(game_events -> games (game_id));
+        diesel::joinable!(game_messages -> players (author_id));
+        diesel::joinable!(player_mutes -> players (muted_id));
         diesel::allow_tables_to_appear_in_same_query!(
             players,
             games,
@@ -111,7 +145,10 @@ macro_rules! tables {
             game_events,
             idempotency_keys,
             revoked_tokens,
-            token_cutoffs
+            token_cutoffs,
+            game_messages,
+            player_mutes,
+            chat_settings
         );
     };
 }

@@ -33,6 +33,11 @@ pub enum ServiceError {
     /// The caller holds no seat in the game, for what only a seat may do.
     NotSeated,
     GameNotFound,
+    /// Something else the request names does not exist (a player).
+    NotFound {
+        code: &'static str,
+        message: String,
+    },
     /// The version the client decided on (`If-Match`) is no longer current.
     PreconditionFailed {
         current_version: i64,
@@ -47,6 +52,13 @@ pub enum ServiceError {
     /// The idempotency key already registered a player; that answer held
     /// a bearer token, which is never stored, so it cannot be replayed.
     IdempotencyKeyUsed,
+    /// Too many requests of one kind (table talk's rate limit): retry
+    /// after `retry_after_secs`.
+    TooMany {
+        code: &'static str,
+        message: String,
+        retry_after_secs: u64,
+    },
     /// The store failed (an outage or a bug).
     Store(DbError),
     /// A broken invariant; the cause is logged, never sent.
@@ -136,6 +148,10 @@ impl fmt::Display for ServiceError {
             ServiceError::IdempotencyKeyInFlight => f.write_str("idempotency key in flight"),
             ServiceError::IdempotencyKeyReused => f.write_str("idempotency key reused"),
             ServiceError::IdempotencyKeyUsed => f.write_str("idempotency key used"),
+            ServiceError::TooMany { code, message, .. }
+            | ServiceError::NotFound { code, message } => {
+                write!(f, "{code}: {message}")
+            }
             ServiceError::Store(e) => write!(f, "store: {e}"),
             ServiceError::Internal(cause) => write!(f, "internal: {cause}"),
         }

@@ -7,6 +7,7 @@
 pub mod any_game;
 mod bots;
 pub mod cache;
+pub mod chat;
 mod deadlines;
 pub mod domain;
 pub mod error;

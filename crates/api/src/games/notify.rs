@@ -44,6 +44,13 @@ pub enum Changed {
         /// has streams here to take it.
         appended: Option<Rows>,
     },
+    /// A message was posted to a game (table talk, `games::chat`): its
+    /// streams and long polls read the messages after their cursor. Routed
+    /// to the game only (never a player stream).
+    Message {
+        game_id: Arc<str>,
+        seq: i64,
+    },
     Anything,
 }
 
@@ -74,7 +81,9 @@ impl Changed {
     /// Whether this signal may concern `game_id`.
     pub fn concerns(&self, game_id: &str) -> bool {
         match self {
-            Changed::Game { game_id: g, .. } => &**g == game_id,
+            Changed::Game { game_id: g, .. } | Changed::Message { game_id: g, .. } => {
+                &**g == game_id
+            }
             Changed::Anything => true,
         }
     }
@@ -92,6 +101,10 @@ impl From<Heard> for Changed {
                 version,
                 players: players.map(Into::into),
                 appended: None,
+            },
+            Heard::Message { game_id, seq } => Changed::Message {
+                game_id: game_id.into(),
+                seq,
             },
             Heard::Resync => Changed::Anything,
         }
@@ -263,6 +276,7 @@ impl Notifier {
                     }
                 }
             }
+            Changed::Message { game_id, .. } => routes.games.send(game_id, &changed),
             Changed::Anything => {
                 let _ = routes.everyone.send(changed.clone());
             }
@@ -423,6 +437,22 @@ mod tests {
         notifier.send(Changed::Anything);
         assert_eq!(heard(&mut cid).await, Some(Changed::Anything));
         assert_eq!(heard(&mut game_b).await, Some(Changed::Anything));
+    }
+
+    #[tokio::test]
+    async fn a_message_reaches_its_game_streams_only() {
+        let notifier = Notifier::default();
+        let mut game_a = notifier.subscribe_game("a");
+        let mut game_b = notifier.subscribe_game("b");
+        let mut ann = notifier.subscribe_player("ann");
+        let posted = Changed::Message {
+            game_id: "a".into(),
+            seq: 1,
+        };
+        notifier.send(posted.clone());
+        assert_eq!(heard(&mut game_a).await, Some(posted));
+        assert_eq!(heard(&mut game_b).await, None);
+        assert_eq!(heard(&mut ann).await, None, "not a player stream's");
     }
 
     #[tokio::test]

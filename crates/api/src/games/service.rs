@@ -90,6 +90,8 @@ pub struct GameService {
     pub(super) notifier: super::notify::Notifier,
     /// Turned true to stop the background tasks (deadline clock, LISTEN).
     pub(super) shutdown: tokio::sync::watch::Sender<bool>,
+    /// Table talk's rate limit (`chat.rs`).
+    pub(super) chat_rate: crate::db::chat::ChatRate,
     /// With Postgres, once started: appends to announce to other processes.
     announce: std::sync::OnceLock<mpsc::UnboundedSender<Announced>>,
 }
@@ -98,6 +100,12 @@ impl GameService {
     /// Keeps at most `capacity` finished games' derived answers (0: none).
     pub fn with_finished_cache(mut self, capacity: usize) -> Self {
         self.finished = super::finished::FinishedCache::new(capacity);
+        self
+    }
+
+    /// Table talk's rate limit per player and game.
+    pub fn with_chat_rate(mut self, rate: crate::db::chat::ChatRate) -> Self {
+        self.chat_rate = rate;
         self
     }
 
@@ -111,6 +119,7 @@ impl GameService {
             metrics: Default::default(),
             notifier: Default::default(),
             shutdown: tokio::sync::watch::channel(false).0,
+            chat_rate: super::chat::DEFAULT_RATE,
             announce: Default::default(),
         }
     }
@@ -160,7 +169,7 @@ impl GameService {
     ) {
         let game_id: Arc<str> = game_id.into();
         if let Some(announce) = self.announce.get() {
-            let _ = announce.send((game_id.clone(), version, players.clone()));
+            let _ = announce.send(Announced::Append(game_id.clone(), version, players.clone()));
         }
         self.notifier.send(super::notify::Changed::Game {
             game_id,
@@ -168,6 +177,17 @@ impl GameService {
             players: Some(players),
             appended: appended.map(|a| super::notify::Rows(Arc::new(a))),
         });
+    }
+
+    /// Tells this process's streams of `game_id` that a message was posted
+    /// at `seq` (table talk), and (Postgres) queues it for the others.
+    pub(super) fn message_posted(&self, game_id: &str, seq: i64) {
+        let game_id: Arc<str> = game_id.into();
+        if let Some(announce) = self.announce.get() {
+            let _ = announce.send(Announced::Message(game_id.clone(), seq));
+        }
+        self.notifier
+            .send(super::notify::Changed::Message { game_id, seq });
     }
 
     /// Whether a stream or long poll of this process follows `game_id`:
@@ -399,15 +419,21 @@ impl GameService {
     }
 }
 
-/// An append to announce: the game, its version, who sits in it.
-type Announced = (Arc<str>, i64, Arc<[String]>);
+/// What to announce: an append (the game, its version, who sits in it),
+/// or a message posted to a game (its message seq: table talk).
+#[derive(Debug)]
+enum Announced {
+    Append(Arc<str>, i64, Arc<[String]>),
+    Message(Arc<str>, i64),
+}
 
 /// Sends this process's appends to the other processes (Postgres `NOTIFY`),
 /// batched: one notification carries every append made while the previous
 /// one was on its way. Not one per move, and not inside the append: a
 /// notifying commit holds a database-wide lock until its WAL is flushed,
 /// which serializes every such commit (measured with pgbench, 64 clients:
-/// 6,880 transactions/s plain, 1,966 with a `pg_notify` in each).
+/// 6,880 transactions/s plain, 1,966 with a `pg_notify` in each). Messages
+/// posted (table talk) ride the same batches, a line each per game.
 async fn announce_appends(
     db: Db,
     mut appends: mpsc::UnboundedReceiver<Announced>,
@@ -421,20 +447,34 @@ async fn announce_appends(
                 None => return,
             },
         };
-        let (game_id, version, players) = first;
-        let mut latest: HashMap<Arc<str>, (i64, Arc<[String]>)> =
-            HashMap::from([(game_id, (version, players))]);
-        while let Ok((game_id, version, players)) = appends.try_recv() {
-            // The latest version, with the players seated around it.
-            let known = latest.entry(game_id).or_insert((version, players.clone()));
-            if version >= known.0 {
-                *known = (version, players);
+        let mut latest: HashMap<Arc<str>, (i64, Arc<[String]>)> = HashMap::new();
+        let mut messages: HashMap<Arc<str>, i64> = HashMap::new();
+        let mut next = Some(first);
+        while let Some(announced) = next.take().or_else(|| appends.try_recv().ok()) {
+            match announced {
+                Announced::Append(game_id, version, players) => {
+                    // The latest version, with the players seated around it.
+                    let known = latest.entry(game_id).or_insert((version, players.clone()));
+                    if version >= known.0 {
+                        *known = (version, players);
+                    }
+                }
+                Announced::Message(game_id, seq) => {
+                    let known = messages.entry(game_id).or_insert(seq);
+                    *known = (*known).max(seq);
+                }
             }
         }
         let lines = latest
             .iter()
             .map(|(game_id, (version, players))| (&**game_id, *version, &**players));
-        for payload in crate::db::listen::payloads(lines) {
+        let mut payloads = crate::db::listen::payloads(lines);
+        payloads.extend(crate::db::listen::lines_in_payloads(
+            messages
+                .iter()
+                .map(|(game_id, seq)| crate::db::listen::message_line(game_id, *seq)),
+        ));
+        for payload in payloads {
             if let Err(e) = db.notify_appended(&payload).await {
                 tracing::warn!(error = %e, "NOTIFY failed");
             }

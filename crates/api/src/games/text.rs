@@ -66,9 +66,57 @@ pub fn printable(value: &str, code: &'static str, what: &str) -> Result<(), Serv
     Ok(())
 }
 
+/// The longest message of table talk, in characters.
+pub const MAX_MESSAGE_CHARS: usize = 500;
+
+/// A table-talk message as the api stores it, trimmed, or a 422: empty (or
+/// nothing that shows) `empty_message`; over [`MAX_MESSAGE_CHARS`]
+/// `message_too_long`; a control character other than a line break, or a
+/// direction override, `invalid_message`.
+pub fn message_text(raw: &str) -> Result<String, ServiceError> {
+    let text = raw.trim();
+    if !text.chars().any(|c| !c.is_whitespace() && !is_invisible(c)) {
+        return Err(ServiceError::invalid(
+            "empty_message",
+            "a message needs at least one character that shows",
+        ));
+    }
+    if text.chars().count() > MAX_MESSAGE_CHARS {
+        return Err(ServiceError::invalid(
+            "message_too_long",
+            format!("a message is at most {MAX_MESSAGE_CHARS} characters"),
+        ));
+    }
+    if text
+        .chars()
+        .any(|c| (c.is_control() && c != '\n') || is_bidi_control(c))
+    {
+        return Err(ServiceError::invalid(
+            "invalid_message",
+            "a message may not contain control characters (but line breaks) or direction overrides",
+        ));
+    }
+    Ok(text.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_are_trimmed_bounded_and_printable() {
+        assert_eq!(message_text("  gg\nwp ").unwrap(), "gg\nwp");
+        assert_eq!(message_text(&"é".repeat(500)).unwrap().chars().count(), 500);
+        let code = |t: &str| match message_text(t) {
+            Err(ServiceError::Invalid(r)) => r.code,
+            other => panic!("{t:?}: {other:?}"),
+        };
+        assert_eq!(code(" \n "), "empty_message");
+        assert_eq!(code("\u{200B}"), "empty_message");
+        assert_eq!(code(&"x".repeat(501)), "message_too_long");
+        assert_eq!(code("a\0b"), "invalid_message");
+        assert_eq!(code("a\u{202E}b"), "invalid_message");
+    }
 
     #[test]
     fn names_keep_registrations_rules_and_refuse_invisible_ones() {

@@ -30,6 +30,9 @@ pub enum GameStreamItem {
     Event(Box<VisibleEvent>),
     /// The game's row after the latest events sent: where it stands.
     State(Box<GameRow>),
+    /// A message of table talk the viewer may read (`chat.rs`): not a log
+    /// event, and no part of the log's cursor.
+    Message(Box<crate::db::chat::MessageRow>),
     Heartbeat,
 }
 
@@ -40,6 +43,38 @@ pub struct Pace {
     pub heartbeat: Duration,
     /// After a wake-up, wait this long and send what came meanwhile with it.
     pub gather: Duration,
+}
+
+/// Where a game stream starts: after this seq of the log, and after this
+/// seq of the game's table talk (two cursors that never mix).
+#[derive(Debug, Clone, Copy)]
+pub struct StreamStart {
+    pub after: i64,
+    pub messages_after: i64,
+    /// Whether messages may already follow `messages_after` (a client's
+    /// cursor); false when it is the latest, read after subscribing, so
+    /// that any later one signals.
+    pub read_messages: bool,
+}
+
+/// A game stream between reads: whose it is, its two cursors and what to
+/// read next.
+#[derive(Debug)]
+struct Following {
+    game_id: String,
+    player_id: Option<String>,
+    pace: Pace,
+    /// The seq of the last log event sent.
+    cursor: i64,
+    /// The seq of the last message of table talk looked at.
+    messages: i64,
+    /// What this process's own append handed over, when the stream was
+    /// exactly up to date: sent without reading the log.
+    pushed: Option<LogPage>,
+    /// Read the messages after `messages` before waiting again.
+    talk: bool,
+    /// Only messages were signalled: the log need not be read.
+    talk_only: bool,
 }
 
 /// One item of a player stream.
@@ -245,7 +280,9 @@ impl GameService {
 
     /// Waits up to `timeout` for events after `after` (as the player or a
     /// spectator may see them), returning as soon as there are some, or an
-    /// empty page at the timeout or when the game is over.
+    /// empty page at the timeout or when the game is over. With
+    /// `messages_after`, messages after it (table talk, as the viewer may
+    /// read them) end the wait too, and come with the page.
     pub async fn wait_events(
         &self,
         game_id: &str,
@@ -253,26 +290,45 @@ impl GameService {
         after: i64,
         limit: i64,
         timeout: Duration,
-    ) -> Result<LogPage, ServiceError> {
+        messages_after: Option<i64>,
+    ) -> Result<(LogPage, Option<super::chat::MessagePage>), ServiceError> {
         let mut sub = self.subscribe_game(game_id);
         let mut stop = self.shutdown.subscribe();
         let until = tokio::time::Instant::now() + timeout;
         loop {
             let page = self.events_page(game_id, player_id, after, limit).await?;
+            let messages = match messages_after {
+                Some(m) => Some(self.visible_messages(game_id, player_id, m, limit).await?),
+                None => None,
+            };
+            let talk = messages.as_ref().is_some_and(|m| !m.messages.is_empty());
             let left = until.saturating_duration_since(tokio::time::Instant::now());
-            if !page.events.is_empty() || page.closed || left.is_zero() || *stop.borrow() {
-                return Ok(page);
+            if !page.events.is_empty() || talk || page.closed || left.is_zero() || *stop.borrow() {
+                return Ok((page, messages));
             }
+            // Table talk wakes only a poll that asked for it.
+            let woke = async {
+                loop {
+                    let left = until.saturating_duration_since(tokio::time::Instant::now());
+                    match sub.wait_for(game_id, left).await {
+                        Some(Changed::Message { .. }) if messages_after.is_none() => {}
+                        _ => return,
+                    }
+                }
+            };
             tokio::select! {
                 _ = stop.changed() => {}
-                _ = sub.wait_for(game_id, left) => {}
+                _ = woke => {}
             }
         }
     }
 
     /// Sends the game's events after `cursor` to `tx` as they are appended,
     /// each followed by the game's state when it is the latest, and a
-    /// heartbeat after each quiet `pace.heartbeat`. After a wake-up it
+    /// heartbeat after each quiet `pace.heartbeat`. Messages of table talk
+    /// after `messages` (their own seq, never the log's cursor) go out as
+    /// they are posted, as the viewer may read them: read at the start,
+    /// on each message signal and at each heartbeat. After a wake-up it
     /// waits `pace.gather` first, so that the appends made meanwhile are
     /// sent together (a spectator's stream: one wake-up and one write per
     /// spell, not per move). Ends when the receiver is
@@ -282,29 +338,45 @@ impl GameService {
         mut sub: Subscription,
         game_id: String,
         player_id: Option<String>,
-        mut cursor: i64,
+        start: StreamStart,
         pace: Pace,
         tx: mpsc::Sender<GameStreamItem>,
     ) -> Result<(), ServiceError> {
-        let Pace { heartbeat, gather } = pace;
+        let mut f = Following {
+            game_id,
+            player_id,
+            pace,
+            cursor: start.after,
+            messages: start.messages_after,
+            pushed: None,
+            talk: start.read_messages,
+            talk_only: false,
+        };
         // A stopping server ends its streams, so that its graceful shutdown
         // need not wait for them; clients resume elsewhere with Last-Event-ID.
         let mut stop = self.shutdown.subscribe();
-        // What this process's own append handed over, when the stream was
-        // exactly up to date: sent without reading the log.
-        let mut pushed: Option<LogPage> = None;
         loop {
             if *stop.borrow() {
                 return Ok(());
             }
-            let page = match pushed.take() {
+            if std::mem::take(&mut f.talk) && !self.send_messages(&mut f, &tx).await? {
+                return Ok(());
+            }
+            if std::mem::take(&mut f.talk_only) {
+                // Only messages were signalled: the log need not be read.
+                if !self.wait_next(&mut f, &mut sub, &mut stop, &tx).await? {
+                    return Ok(());
+                }
+                continue;
+            }
+            let page = match f.pushed.take() {
                 Some(page) => {
                     self.metrics().stream_handed.inc();
                     page
                 }
                 None => {
                     self.metrics().stream_reads.inc();
-                    self.events_page(&game_id, player_id.as_deref(), cursor, STREAM_PAGE)
+                    self.events_page(&f.game_id, f.player_id.as_deref(), f.cursor, STREAM_PAGE)
                         .await?
                 }
             };
@@ -319,13 +391,13 @@ impl GameService {
             // A full page, or events past the row read: there is more now.
             let more = events.len() < read || read as i64 >= STREAM_PAGE;
             for event in events {
-                cursor = event.row.seq;
+                f.cursor = event.row.seq;
                 let item = GameStreamItem::Event(Box::new(event));
                 if tx.send(item).await.is_err() {
                     return Ok(());
                 }
             }
-            if read > 0 && cursor == page.version {
+            if read > 0 && f.cursor == page.version {
                 let state = GameStreamItem::State(Box::new(page.row));
                 if tx.send(state).await.is_err() {
                     return Ok(());
@@ -334,42 +406,105 @@ impl GameService {
             if more {
                 continue;
             }
-            if page.closed && cursor >= page.version {
+            if page.closed && f.cursor >= page.version {
                 return Ok(());
             }
             // Every append after the read signals the subscription (taken
             // before the first read), so waiting now misses none.
-            loop {
-                let woke = tokio::select! {
-                    _ = stop.changed() => return Ok(()),
-                    woke = sub.wait_for(&game_id, heartbeat) => woke,
-                };
-                match woke {
-                    // A quiet spell: a heartbeat, and a read (a signal lost
-                    // between processes only delays).
-                    None => {
-                        if tx.send(GameStreamItem::Heartbeat).await.is_err() {
-                            return Ok(());
-                        }
-                    }
-                    // Sent already (the read after an earlier signal).
-                    Some(Changed::Game { version, .. }) if version <= cursor => continue,
-                    Some(first) => {
-                        // Gathering: whatever else is appended meanwhile
-                        // goes out with it, in one write.
-                        if !gather.is_zero() {
-                            tokio::select! {
-                                _ = stop.changed() => return Ok(()),
-                                _ = tokio::time::sleep(gather) => {}
-                            }
-                        }
-                        let signals =
-                            std::iter::once(first).chain(std::iter::from_fn(|| sub.try_next()));
-                        pushed = LogPage::of_appends(signals, player_id.as_deref(), cursor);
-                    }
-                }
-                break;
+            if !self.wait_next(&mut f, &mut sub, &mut stop, &tx).await? {
+                return Ok(());
             }
+        }
+    }
+
+    /// Sends the messages after `f.messages` that the stream's viewer may
+    /// read, moving that cursor on; false once the receiver is gone.
+    async fn send_messages(
+        &self,
+        f: &mut Following,
+        tx: &mpsc::Sender<GameStreamItem>,
+    ) -> Result<bool, ServiceError> {
+        loop {
+            let page = self
+                .visible_messages(&f.game_id, f.player_id.as_deref(), f.messages, STREAM_PAGE)
+                .await?;
+            let full = page.messages.len() as i64 >= STREAM_PAGE;
+            for message in page.messages {
+                f.messages = message.seq;
+                if tx
+                    .send(GameStreamItem::Message(Box::new(message)))
+                    .await
+                    .is_err()
+                {
+                    return Ok(false);
+                }
+            }
+            if !full {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// A game stream's wait for its next signal, which says what to read
+    /// next in `f`: on a quiet spell a heartbeat, and a read of the log (and
+    /// of the messages when there are any after `f.messages`); else the
+    /// appends handed over (`f.pushed`), the messages (`f.talk`), or only
+    /// those (`f.talk_only`). False once the receiver is gone or the server
+    /// stops.
+    async fn wait_next(
+        &self,
+        f: &mut Following,
+        sub: &mut Subscription,
+        stop: &mut tokio::sync::watch::Receiver<bool>,
+        tx: &mpsc::Sender<GameStreamItem>,
+    ) -> Result<bool, ServiceError> {
+        let Pace { heartbeat, gather } = f.pace;
+        loop {
+            let woke = tokio::select! {
+                _ = stop.changed() => return Ok(false),
+                woke = sub.wait_for(&f.game_id, heartbeat) => woke,
+            };
+            match woke {
+                // A quiet spell: a heartbeat, and a read (a signal lost
+                // between processes only delays).
+                None => {
+                    if tx.send(GameStreamItem::Heartbeat).await.is_err() {
+                        return Ok(false);
+                    }
+                    // One look at the last message seq (a message signal
+                    // lost between processes only delays too).
+                    f.talk = self.db.last_message_seq(&f.game_id).await? > f.messages;
+                }
+                // Sent already (the read after an earlier signal).
+                Some(Changed::Game { version, .. }) if version <= f.cursor => continue,
+                Some(first) => {
+                    // Gathering: whatever else is appended meanwhile
+                    // goes out with it, in one write.
+                    if !gather.is_zero() {
+                        tokio::select! {
+                            _ = stop.changed() => return Ok(false),
+                            _ = tokio::time::sleep(gather) => {}
+                        }
+                    }
+                    let mut signals: Vec<Changed> = std::iter::once(first)
+                        .chain(std::iter::from_fn(|| sub.try_next()))
+                        .collect();
+                    let before = signals.len();
+                    signals.retain(|s| !matches!(s, Changed::Message { .. }));
+                    if signals.len() < before {
+                        f.talk = true;
+                        if signals.is_empty() {
+                            f.talk_only = true;
+                            return Ok(true);
+                        }
+                    }
+                    if signals.contains(&Changed::Anything) {
+                        f.talk = true;
+                    }
+                    f.pushed = LogPage::of_appends(signals, f.player_id.as_deref(), f.cursor);
+                }
+            }
+            return Ok(true);
         }
     }
 
@@ -422,6 +557,8 @@ impl GameService {
                     Some(f) if f.cursor >= version => continue,
                     _ => vec![game_id.to_string()],
                 },
+                // Table talk is never routed to a player stream.
+                Ok(Changed::Message { .. }) => continue,
                 // After a lag or a reconnect: look again at every game of
                 // the player's (new ones included).
                 Ok(Changed::Anything) => self.all_games_of(&player_id, &followed).await?,

@@ -59,6 +59,9 @@ pub use kinds::{AnyMove, problem_codes};
         (name = "streams", description = "Following games live: Server-Sent Events (each event's \
             `data:` is one of the component schemas `GameResource`, `EventResource`, \
             `GameStateResource`, `YourTurn`, `GameNotice`) and a long poll"),
+        (name = "chat", description = "Table talk: messages at a game's table (not game events: \
+            they never change a game, its log or its record), a seated player's chat setting, \
+            mutes"),
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "docs", description = "This document"),
     )

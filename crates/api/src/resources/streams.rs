@@ -53,6 +53,7 @@ impl EventPage {
             events,
             version: page.version,
             complete: page.finished,
+            messages: None,
         }
     }
 }
@@ -164,14 +165,17 @@ impl From<Notice> for GameNotice {
 }
 
 /// The `data:` of one `stream_game` event: the snapshot (`event: snapshot`),
-/// a log event (`event:` its type, `id:` its seq) or the state after the
-/// latest events (`event: state`).
+/// a log event (`event:` its type, `id:` its seq), the state after the
+/// latest events (`event: state`) or a message of table talk (`event:
+/// message`, no `id:`).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum GameStreamData {
     Snapshot(Box<super::GameResource>),
     Event(EventResource),
     State(GameStateResource),
+    /// `event: message`: table talk (docs/chat.md), without an `id:`.
+    Message(super::chat::MessageResource),
 }
 
 /// One `stream_game` event as an SSE parser delivers it: its `event:` name,
@@ -179,9 +183,11 @@ pub enum GameStreamData {
 /// is a [`GameStreamData`]. Documents the wire format; `sse::frame` writes it.
 #[derive(Debug, Clone, ToSchema)]
 pub struct GameStreamEvent {
-    /// `snapshot`, `state`, or the log event's type (`move`, `seat_taken`, …).
+    /// `snapshot`, `state`, `message`, or the log event's type (`move`,
+    /// `seat_taken`, …).
     pub event: String,
-    /// The log event's seq (the snapshot's version when no cursor was given).
+    /// The log event's seq (the snapshot's version when no cursor was
+    /// given); none on `state` and `message`.
     pub id: Option<String>,
     #[schema(schema_with = game_stream_data_text)]
     pub data: String,

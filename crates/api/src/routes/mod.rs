@@ -8,6 +8,7 @@ pub mod events;
 pub mod games;
 pub mod health;
 pub mod idempotent;
+pub mod messages;
 pub mod moves;
 pub mod players;
 pub mod records;
@@ -43,7 +44,13 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(players::stream_player::stream_player)
         .service(tickets::create_stream_ticket::create_stream_ticket)
         .service(players::logout::logout)
-        .service(players::revoke_tokens::revoke_tokens);
+        .service(players::revoke_tokens::revoke_tokens)
+        .service(messages::post_message::post_message)
+        .service(messages::get_messages::get_messages)
+        .service(messages::set_chat_settings::set_chat_settings)
+        .service(messages::list_mutes::list_mutes)
+        .service(messages::mute_player::mute_player)
+        .service(messages::unmute_player::unmute_player);
 }
 
 /// Registers the unversioned endpoints: health, metrics and the OpenAPI document.

@@ -5,8 +5,9 @@ use utoipa::IntoParams;
 use crate::app::AppState;
 use crate::auth::StreamCaller;
 use crate::error::{ApiError, Problem};
-use crate::games::watch::{GameStreamItem, Pace};
+use crate::games::watch::{GameStreamItem, Pace, StreamStart};
 use crate::input::GameId;
+use crate::resources::chat::MessageResource;
 use crate::resources::streams::{GameStateResource, GameStreamData, GameStreamEvent};
 use crate::resources::{EventResource, GameResource};
 use crate::routes::{doc, sse};
@@ -19,6 +20,12 @@ pub struct StreamQuery {
     /// by a reconnecting client, takes precedence). Left out: only events
     /// after the snapshot.
     pub after: Option<i64>,
+    /// Table talk: send the messages with a larger message seq first, then
+    /// each new one (`event: message`, no `id:`: messages are not log
+    /// events and never move the stream's cursor). Left out: only messages
+    /// posted after the stream opened; a reconnecting client reads what it
+    /// missed with `get_messages?after=` or passes its last message seq.
+    pub messages_after: Option<i64>,
     /// A stream ticket (`create_stream_ticket`), for clients that cannot
     /// send `Authorization` (a browser's `EventSource`): the stream is the
     /// ticket's player's, as with their bearer token. Never a bearer token.
@@ -40,6 +47,10 @@ pub struct StreamQuery {
 /// 3. After the latest event, `event: state` (`GameStateResource`: who must
 ///    act, until when), without an id.
 /// 4. `: heartbeat` comments every 15 s when nothing happens.
+///
+/// Interleaved: `event: message` (`MessageResource`, no `id:`) for each
+/// message of table talk the caller may read (docs/chat.md), from
+/// `messages_after` (default: those posted after the stream opened).
 ///
 /// A stream without a seat in the game (a spectator's) sends changes in
 /// spells: up to 200 ms after they happen, several in one write; a seat's
@@ -93,8 +104,11 @@ pub async fn stream_game(
         Some(id) => Some(id),
         None => query.after,
     };
-    if cursor.is_some_and(|c| c < 0) {
-        return Err(ApiError::bad_request("bad_query", "after is at least 0"));
+    if cursor.is_some_and(|c| c < 0) || query.messages_after.is_some_and(|m| m < 0) {
+        return Err(ApiError::bad_request(
+            "bad_query",
+            "after and messages_after are at least 0",
+        ));
     }
     let player_id = auth.0.map(|me| me.player_id);
 
@@ -105,6 +119,13 @@ pub async fn stream_game(
     if snapshot.status().is_closed() && cursor.is_some_and(|c| c >= version) {
         return Ok(HttpResponse::NoContent().finish());
     }
+    // Read before answering, so a message posted once the client has the
+    // answer comes after it.
+    let read_messages = query.messages_after.is_some();
+    let messages = match query.messages_after {
+        Some(after) => after,
+        None => state.games.last_message_seq(&game_id).await?,
+    };
     let seat = player_id.as_deref().and_then(|p| snapshot.seat_of(p));
     let gather = match seat {
         Some(_) => std::time::Duration::ZERO,
@@ -123,7 +144,11 @@ pub async fn stream_game(
             sub,
             id.clone(),
             player_id,
-            cursor.unwrap_or(version),
+            StreamStart {
+                after: cursor.unwrap_or(version),
+                messages_after: messages,
+                read_messages,
+            },
             Pace {
                 heartbeat: sse::HEARTBEAT,
                 gather,
@@ -151,6 +176,10 @@ fn item_bytes(item: GameStreamItem) -> actix_web::web::Bytes {
         GameStreamItem::State(row) => {
             let state = GameStateResource::build(&row);
             sse::frame("state", None, &GameStreamData::State(state))
+        }
+        GameStreamItem::Message(message) => {
+            let message = MessageResource::from(*message);
+            sse::frame("message", None, &GameStreamData::Message(message))
         }
         GameStreamItem::Heartbeat => sse::heartbeat(),
     }

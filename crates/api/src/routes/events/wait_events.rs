@@ -11,6 +11,7 @@ use crate::error::{ApiError, Problem};
 use crate::input::GameId;
 use crate::ops::timeout::RequestTimeout;
 use crate::resources::EventPage;
+use crate::resources::chat::MessageList;
 use crate::routes::{doc, etag};
 
 const DEFAULT_TIMEOUT: u64 = 30;
@@ -32,6 +33,10 @@ pub struct WaitQuery {
     /// A stream ticket (`create_stream_ticket`) instead of `Authorization`;
     /// never a bearer token.
     pub ticket: Option<String>,
+    /// Wait for table talk too: messages with a larger message seq (the
+    /// last one you have) end the wait as events do, and come in the
+    /// page's `messages` (at most `limit`). Left out: no messages.
+    pub messages_after: Option<i64>,
 }
 
 /// Wait for a game's next events (long poll)
@@ -40,7 +45,8 @@ pub struct WaitQuery {
 /// events after `after` (the same page as `get_events`), or with an empty
 /// page after `timeout` seconds (cut to stay within the server's request
 /// timeout), or at once when the game is over and nothing follows. Call
-/// again with the last seq received.
+/// again with the last seq received. With `messages_after`, new table talk
+/// answers too (in `messages`; docs/chat.md).
 #[utoipa::path(
     tag = "streams",
     operation_id = "wait_events",
@@ -64,11 +70,16 @@ pub async fn wait_events(
 ) -> Result<HttpResponse, ApiError> {
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
     let timeout = query.timeout.unwrap_or(DEFAULT_TIMEOUT);
-    if query.after < 0 || !(1..=MAX_LIMIT).contains(&limit) || timeout > MAX_TIMEOUT {
+    if query.after < 0
+        || query.messages_after.is_some_and(|m| m < 0)
+        || !(1..=MAX_LIMIT).contains(&limit)
+        || timeout > MAX_TIMEOUT
+    {
         return Err(ApiError::bad_request(
             "bad_query",
             format!(
-                "after is at least 0, limit 1 to {MAX_LIMIT}, timeout 0 to {MAX_TIMEOUT} seconds"
+                "after and messages_after are at least 0, limit 1 to {MAX_LIMIT}, timeout 0 to \
+                 {MAX_TIMEOUT} seconds"
             ),
         ));
     }
@@ -79,11 +90,21 @@ pub async fn wait_events(
         None => Duration::from_secs(timeout),
     };
     let player_id = auth.0.map(|me| me.player_id);
-    let page = state
+    let (page, messages) = state
         .games
-        .wait_events(&game_id, player_id.as_deref(), query.after, limit, wait)
+        .wait_events(
+            &game_id,
+            player_id.as_deref(),
+            query.after,
+            limit,
+            wait,
+            query.messages_after,
+        )
         .await?;
+    let version = page.version;
+    let mut body = EventPage::build(page, limit);
+    body.messages = messages.map(|m| MessageList::build(m, limit));
     Ok(HttpResponse::Ok()
-        .insert_header(("ETag", etag(page.version)))
-        .json(EventPage::build(page, limit)))
+        .insert_header(("ETag", etag(version)))
+        .json(body))
 }

@@ -45,7 +45,7 @@ pub fn errors_against(name: &str, value: &Value) -> Vec<String> {
 /// The two kinds of Server-Sent Event streams.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stream {
-    /// `stream_game`: `snapshot`, `state`, or a log event named by its type.
+    /// `stream_game`: `snapshot`, `state`, `message`, or a log event named by its type.
     Game,
     /// `stream_player`: `your_turn`, or a notice.
     Player,
@@ -67,13 +67,14 @@ pub fn check_frame(stream: Stream, event: &str, data: &Value) {
     let schema = match (stream, event) {
         (Stream::Game, "snapshot") => "GameResource",
         (Stream::Game, "state") => "GameStateResource",
+        (Stream::Game, "message") => "MessageResource",
         (Stream::Game, _) => "EventResource",
         (Stream::Player, "your_turn") => "YourTurn",
         (Stream::Player, _) => "GameNotice",
     };
     let what = format!("stream event `{event}`");
     CONTRACT.check_pointer(&format!("/components/schemas/{schema}"), data, &what);
-    if stream == Stream::Game && !matches!(event, "snapshot" | "state") {
+    if stream == Stream::Game && !matches!(event, "snapshot" | "state" | "message") {
         assert_eq!(data["type"], event, "a log event is named by its type");
     }
 }

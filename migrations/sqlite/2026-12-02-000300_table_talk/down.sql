@@ -1,0 +1,3 @@
+DROP TABLE chat_settings;
+DROP TABLE player_mutes;
+DROP TABLE game_messages;
