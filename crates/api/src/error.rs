@@ -63,6 +63,7 @@ pub struct Problem {
 /// The document's `ProblemCode` enum is these and those; a test reads the
 /// sources for codes missing here.
 pub const API_CODES: &[&str] = &[
+    "already_resigned",
     "already_seated",
     "bad_commitment",
     "bad_cursor",
@@ -82,6 +83,7 @@ pub const API_CODES: &[&str] = &[
     "game_expired",
     "game_not_finished",
     "game_not_found",
+    "game_not_in_progress",
     "game_not_open",
     "game_not_started",
     "game_over",
@@ -115,6 +117,7 @@ pub const API_CODES: &[&str] = &[
     "seat_count_mismatch",
     "seat_forfeited",
     "seat_is_bot",
+    "seat_reserved",
     "seat_taken",
     "ticket_expired",
     "ticket_not_a_token",

@@ -22,6 +22,7 @@ mod moves;
 pub mod notify;
 mod reads;
 pub mod records;
+mod resign;
 mod service;
 pub mod text;
 pub mod watch;

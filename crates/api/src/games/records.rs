@@ -446,6 +446,7 @@ fn imported_seats(
                 entropy: entropy.clone(),
                 autoplay: false,
                 forfeited: false,
+                invited_player_id: None,
             },
         })
         .collect()
@@ -478,6 +479,9 @@ fn imported_rows(
         move_deadline_secs: None,
         on_deadline: None,
         deadline_at: None,
+        on_resign: super::status::ResignPolicy::default(),
+        series_id: None,
+        previous_game_id: None,
     };
     let new_game = NewGame {
         id: row.id.clone(),
@@ -492,6 +496,9 @@ fn imported_rows(
         move_deadline_secs: None,
         on_deadline: None,
         deadline_at: None,
+        on_resign: row.on_resign,
+        series_id: None,
+        previous_game_id: None,
     };
     (row, new_game)
 }

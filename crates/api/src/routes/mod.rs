@@ -39,6 +39,7 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(events::wait_events::wait_events)
         .service(events::stream_game::stream_game)
         .service(games::set_autoplay::set_autoplay)
+        .service(games::resign_game::resign_game)
         .service(players::get_inbox::get_inbox)
         .service(players::stream_player::stream_player)
         .service(tickets::create_stream_ticket::create_stream_ticket)

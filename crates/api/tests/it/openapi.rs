@@ -107,6 +107,7 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
         "post_move",
         "readyz",
         "register_player",
+        "resign_game",
         "revoke_tokens",
         "set_autoplay",
         "stream_game",
