@@ -348,6 +348,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/resign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resign my seat
+         * @description The caller gives up the game in progress they hold a seat in. The
+         *     game's `on_resign` policy (set at creation) applies: `bot` (default),
+         *     the server's bot plays the seat to the end and the seat is forfeited
+         *     (never among the winners); `end_game`, the game is finished at once,
+         *     the caller's side (with Lost Heir partnerships, the partner too) is
+         *     forfeited and the other seats are ranked by the standings then. The log
+         *     gets `seat_resigned` (then `game_finished` under `end_game`). Refused
+         *     with 409 `game_not_in_progress` before the start or after the end, and
+         *     409 `already_resigned` for a seat that resigned or forfeited already.
+         */
+        post: operations["resign_game"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/stream": {
         parameters: {
             query?: never;
@@ -960,6 +988,7 @@ export interface components {
              */
             move_deadline_secs?: number | null;
             on_deadline?: components["schemas"]["DeadlinePolicy"] | null;
+            on_resign?: components["schemas"]["ResignPolicy"] | null;
             /** @description One entry per seat; all open when left out. */
             seats?: components["schemas"]["SeatSpec"][] | null;
             /**
@@ -1123,7 +1152,7 @@ export interface components {
             version: number;
         };
         /** @description One event of a game's log, as the caller may see it. */
-        EventResource: components["schemas"]["EventSeatTaken"] | components["schemas"]["EventSeatLeft"] | components["schemas"]["EventGameStarted"] | components["schemas"]["EventMove"] | components["schemas"]["EventGameFinished"] | components["schemas"]["EventAutoplay"] | components["schemas"]["EventDeadlineExpired"] | components["schemas"]["EventGameExpired"];
+        EventResource: components["schemas"]["EventSeatTaken"] | components["schemas"]["EventSeatLeft"] | components["schemas"]["EventGameStarted"] | components["schemas"]["EventMove"] | components["schemas"]["EventGameFinished"] | components["schemas"]["EventAutoplay"] | components["schemas"]["EventDeadlineExpired"] | components["schemas"]["EventGameExpired"] | components["schemas"]["EventSeatResigned"];
         /** @description One event of a game's log, as the caller may see it. */
         EventSeatLeft: {
             actor: components["schemas"]["ActorResource"];
@@ -1141,6 +1170,24 @@ export interface components {
              * @enum {string}
              */
             type: "seat_left";
+        };
+        /** @description One event of a game's log, as the caller may see it. */
+        EventSeatResigned: {
+            actor: components["schemas"]["ActorResource"];
+            /** Format: date-time */
+            created_at: string;
+            payload: components["schemas"]["SeatResigned"];
+            /** @description Whether the payload was cut down for this viewer. */
+            redacted: boolean;
+            /** Format: int32 */
+            schema_version: number;
+            /** Format: int64 */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_resigned";
         };
         /** @description One event of a game's log, as the caller may see it. */
         EventSeatTaken: {
@@ -1257,12 +1304,21 @@ export interface components {
             dealing_seed?: string | null;
             /** @description Each seat's entropy (null: none given), once the game is over. */
             entropy?: (string | null)[] | null;
+            /** @description The rematch of this game, once one was created. */
+            next_game_id?: string | null;
             outcome?: components["schemas"]["OutcomeResource"] | null;
+            /** @description The game this one is the rematch of. */
+            previous_game_id?: string | null;
             /**
              * @description The server's shuffle seed (64 hex digits), once the game is over:
              *     its SHA-256 is `seed_commitment`.
              */
             seed?: string | null;
+            /**
+             * @description The series this game belongs to (the id of its first game; `GET
+             *     /v1/series/{id}`); null for a game nobody rematched yet.
+             */
+            series_id?: string | null;
             view: components["schemas"]["GameView"];
             viewer: components["schemas"]["ViewerKind"];
             /**
@@ -1342,6 +1398,7 @@ export interface components {
          *       "kind": "lost-heir",
          *       "move_deadline_secs": 86400,
          *       "on_deadline": "bot",
+         *       "on_resign": "bot",
          *       "seats": [
          *         {
          *           "autoplay": false,
@@ -1387,6 +1444,8 @@ export interface components {
              */
             move_deadline_secs?: number | null;
             on_deadline?: components["schemas"]["DeadlinePolicy"] | null;
+            /** @description What happens when a seated player resigns. */
+            on_resign: components["schemas"]["ResignPolicy"];
             seats: components["schemas"]["SeatResource"][];
             /**
              * @description Hex SHA-256 of the 32 secret seed bytes, public from the start; the
@@ -1957,7 +2016,7 @@ export interface components {
          * @description A problem's stable code: the api's own, a record's, or a kind's refusal of a move or configuration (then `rule` names the ruling).
          * @enum {string}
          */
-        ProblemCode: "already_passed" | "already_seated" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "card_not_in_hand" | "cards_not_in_hand" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_record" | "invalid_ticket" | "invalid_token" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "rate_limited" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_taken" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unsupported_media_type" | "version_mismatch" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
+        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "card_not_in_hand" | "cards_not_in_hand" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_record" | "invalid_ticket" | "invalid_token" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "rate_limited" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unsupported_media_type" | "version_mismatch" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
         /**
          * @description What a seat is asked to do, by kind (the `prompt` of `Legal`). Lost Heir: `bid`, `decide` (the dealer accepts or rejects), `name_trumps`, `play_card`; Cancellation Hearts: `pass_cards`, `play`, `discard`, `moon`.
          * @enum {string}
@@ -2163,11 +2222,27 @@ export interface components {
             /** Format: int32 */
             your_seat?: number | null;
         };
+        /**
+         * @description What happens when a seated player resigns a game in progress.
+         * @enum {string}
+         */
+        ResignPolicy: "bot" | "end_game";
         /** @description A seat number, 0 for the first seat, counting to the left. */
         Seat: number;
         /** @description A player gave up their seat before the game started. */
         SeatLeft: {
             player_id: string;
+            /** Format: int32 */
+            seat: number;
+        };
+        /**
+         * @description A seated player resigned; the game's `policy` applies: `bot` (the bot
+         *     plays the seat, forfeited, to the end) or `end_game` (`game_finished`
+         *     follows at once, the seat's side forfeited).
+         */
+        SeatResigned: {
+            player_id: string;
+            policy: components["schemas"]["ResignPolicy"];
             /** Format: int32 */
             seat: number;
         };
@@ -2185,8 +2260,13 @@ export interface components {
             /** @description The server's bot plays this player's seat (`set_autoplay`, or a forfeit). */
             autoplay: boolean;
             display_name?: string | null;
-            /** @description The seat forfeited on a deadline: never among the winners. */
+            /** @description The seat forfeited on a deadline or resigned: never among the winners. */
             forfeited: boolean;
+            /**
+             * @description A rematch's open seat reserved for this player (only they may
+             *     join it); present only on such a seat.
+             */
+            invited_player_id?: string | null;
             occupant: components["schemas"]["Occupant"];
             player_id?: string | null;
             /** Format: int32 */
@@ -4618,6 +4698,188 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:cards:problem:game_not_started"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resign_game: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game after the resignation, as the caller sees it */
+            200: {
+                headers: {
+                    /** @description The game version */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameResource"];
+                };
+            };
+            /** @description Malformed header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Malformed header",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller holds no seat here */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_seated",
+                     *       "detail": "The caller holds no seat here",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:not_seated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game is not in progress, or the seat resigned already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_your_turn",
+                     *       "detail": "The game is not in progress, or the seat resigned already",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:not_your_turn"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
