@@ -119,6 +119,7 @@ pub const API_CODES: &[&str] = &[
     "seat_is_bot",
     "seat_reserved",
     "seat_taken",
+    "series_not_found",
     "ticket_expired",
     "ticket_not_a_token",
     "ticket_revoked",
@@ -433,6 +434,9 @@ impl From<ServiceError> for ApiError {
             ServiceError::BadQuery(r) => ApiError::bad_request(r.code, r.message).with_rule(r.rule),
             ServiceError::NotSeated => ApiError::not_seated(),
             ServiceError::GameNotFound => ApiError::game_not_found(),
+            ServiceError::SeriesNotFound => {
+                ApiError::not_found("series_not_found", "no series starts with this game")
+            }
             ServiceError::PreconditionFailed { current_version } => {
                 ApiError::precondition_failed(current_version)
             }
@@ -560,6 +564,7 @@ mod tests {
             ),
             (ServiceError::NotSeated, 403, "not_seated", None),
             (ServiceError::GameNotFound, 404, "game_not_found", None),
+            (ServiceError::SeriesNotFound, 404, "series_not_found", None),
             (
                 ServiceError::PreconditionFailed { current_version: 7 },
                 412,

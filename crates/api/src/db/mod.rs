@@ -13,6 +13,7 @@ pub mod listen;
 pub mod models;
 mod queries;
 pub mod schema;
+mod series;
 pub mod status;
 mod tokens;
 

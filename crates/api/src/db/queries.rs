@@ -593,13 +593,20 @@ impl Db {
                 );
             }
             if let Some(player) = &filter.seated {
-                // The player's seats, by `seats_player_status`.
+                // The player's seats, by `seats_player_status`, and the
+                // rematch seats reserved for them (`seats_invited_player`).
                 query = query.filter(
-                    s::games::id.eq_any(
-                        s::seats::table
-                            .filter(s::seats::player_id.eq(player))
-                            .select(s::seats::game_id),
-                    ),
+                    s::games::id
+                        .eq_any(
+                            s::seats::table
+                                .filter(s::seats::player_id.eq(player))
+                                .select(s::seats::game_id),
+                        )
+                        .or(s::games::id.eq_any(
+                            s::seats::table
+                                .filter(s::seats::invited_player_id.eq(player))
+                                .select(s::seats::game_id),
+                        )),
                 );
             }
             if let Some(player) = &filter.to_act_for {

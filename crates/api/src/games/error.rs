@@ -33,6 +33,8 @@ pub enum ServiceError {
     /// The caller holds no seat in the game, for what only a seat may do.
     NotSeated,
     GameNotFound,
+    /// No series starts with this game (`GET /v1/series/{id}`).
+    SeriesNotFound,
     /// The version the client decided on (`If-Match`) is no longer current.
     PreconditionFailed {
         current_version: i64,
@@ -129,6 +131,7 @@ impl fmt::Display for ServiceError {
             }
             ServiceError::NotSeated => f.write_str("not seated"),
             ServiceError::GameNotFound => f.write_str("no such game"),
+            ServiceError::SeriesNotFound => f.write_str("no such series"),
             ServiceError::PreconditionFailed { current_version } => {
                 write!(f, "If-Match does not hold (version {current_version})")
             }

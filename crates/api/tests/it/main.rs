@@ -20,6 +20,7 @@ mod idempotency;
 mod openapi;
 mod ops;
 mod records;
+mod rematch;
 mod resign;
 mod restart;
 mod scale;
