@@ -1340,6 +1340,7 @@ export interface components {
             kind: components["schemas"]["GameKindName"];
             /** @description Player names by seat. */
             players: string[];
+            resignation?: components["schemas"]["RecordResignation"] | null;
             result?: components["schemas"]["RecordResult"] | null;
             rounds: components["schemas"]["RecordRound"][];
             /** @description The server seed, revealed. */
@@ -2126,6 +2127,24 @@ export interface components {
             actor?: components["schemas"]["RecordActor"];
             /** @description The card's code, of the game's deck. */
             card: string;
+            /** Format: int32 */
+            seat: number;
+        };
+        /**
+         * @description What a resignation does (the game's policy when it was made).
+         * @enum {string}
+         */
+        RecordResignPolicy: "bot" | "end_game";
+        /**
+         * @description A resignation as the record states it: where, what it did, and the
+         *     seats it forfeited (derived: the seat under `bot`, its side under
+         *     `end_game`), which are never among the winners.
+         */
+        RecordResignation: {
+            /** @description How many moves were played before it (its place). */
+            after_moves: number;
+            forfeited: number[];
+            policy: components["schemas"]["RecordResignPolicy"];
             /** Format: int32 */
             seat: number;
         };

@@ -31,17 +31,49 @@ fn numbers(v: &Value) -> Vec<u64> {
         .unwrap_or_default()
 }
 
-/// The finished game's record exports in both forms and verifies.
-async fn record_verifies(ts: &TestServer, id: &str) {
-    for format in ["text", "json"] {
-        let a = ts
-            .get(&format!("/v1/games/{id}/record?format={format}"), None)
-            .await;
-        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
-    }
+async fn export(ts: &TestServer, id: &str, format: &str) -> String {
+    let a = ts
+        .get(&format!("/v1/games/{id}/record?format={format}"), None)
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    a.text
+}
+
+/// The finished game's record states the resignation (`tag`), verifies,
+/// and imports (text and JSON) as a game whose record is the same bytes
+/// and whose outcome is the same; returns the record's text.
+async fn record_verifies(ts: &TestServer, who: &Player, id: &str, tag: &str) -> String {
+    let text = export(ts, id, "text").await;
+    assert!(text.contains(tag), "{text}");
     let report = ts.get(&format!("/v1/games/{id}/verify"), None).await;
     assert_eq!(report.status, StatusCode::OK, "{}", report.text);
     assert_eq!(report.json["ok"], true, "{}", report.text);
+    let outcome = ts.game(id, None).await.json["outcome"].clone();
+    for (content_type, body) in [
+        ("text/plain", text.clone()),
+        ("application/json", export(ts, id, "json").await),
+    ] {
+        let response = ts
+            .client
+            .post(ts.url("/v1/records"))
+            .bearer_auth(&who.token)
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let imported = crate::common::read_answer(&Method::POST, "/v1/records", response).await;
+        assert_eq!(imported.status, StatusCode::CREATED, "{}", imported.text);
+        assert_eq!(imported.json["outcome"], outcome, "{}", imported.text);
+        let copy = imported.json["id"].as_str().unwrap();
+        assert_eq!(export(ts, copy, "text").await, text);
+        let (log, _) = ts.all_events(copy, None).await;
+        assert_eq!(
+            log.iter().filter(|e| e["type"] == "seat_resigned").count(),
+            1
+        );
+    }
+    text
 }
 
 async fn resign_under_bot_policy(backend: Backend) {
@@ -86,7 +118,13 @@ async fn resign_under_bot_policy(backend: Backend) {
     let last = log.last().unwrap();
     assert_eq!(last["type"], "game_finished");
     assert_eq!(numbers(&last["payload"]["forfeited"]), [0]);
-    record_verifies(&ts, &id).await;
+    let moves_before = log
+        .iter()
+        .take_while(|e| e["type"] != "seat_resigned")
+        .filter(|e| e["type"] == "move")
+        .count();
+    let tag = format!("[Resigned \"seat 0 after {moves_before} bot; forfeited 0\"]");
+    record_verifies(&ts, &ann, &id, &tag).await;
     ts.server.stop().await;
 }
 
@@ -145,7 +183,8 @@ async fn resign_under_end_game_policy_forfeits_the_side(backend: Backend) {
         .await;
     assert_eq!(replay.status, StatusCode::OK, "{}", replay.text);
     assert_eq!(replay.json["seq"], version);
-    record_verifies(&ts, &id).await;
+    let text = record_verifies(&ts, &ann, &id, " end_game; forfeited 0 2\"]").await;
+    assert!(text.contains("[Result \"winners 1 3; "), "{text}");
     ts.server.stop().await;
 }
 
