@@ -61,6 +61,9 @@ fn end_game_forfeits_the_partnership_and_ranks_the_others() {
     assert_eq!(record.result.as_ref().unwrap().winners, [1, 3]);
     let text = record.to_text();
     assert!(text.contains("end_game; forfeited 0 2\"]"), "{text}");
+    let told = game_record::replay::replay_text(&text, false).unwrap();
+    assert!(told.contains(" resigned after "), "{told}");
+    assert!(told.contains("(the game ended there)"), "{told}");
 }
 
 #[test]
