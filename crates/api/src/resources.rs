@@ -346,7 +346,7 @@ pub struct ActorResource {
 pub struct EventResource {
     pub seq: i64,
     /// `seat_taken`, `seat_left`, `game_started`, `move`, `autoplay`,
-    /// `deadline_expired`, `game_finished`, `game_expired` (the document
+    /// `deadline_expired`, `seat_resigned`, `game_finished`, `game_expired` (the document
     /// has one schema per type, `Event{Type}`).
     #[serde(rename = "type")]
     pub event_type: String,

@@ -48,6 +48,21 @@ fn a_resigned_record_is_canonical_and_verifies_at_every_table() {
             let r = record.resignation.as_ref().unwrap();
             assert!(r.forfeited.contains(&1));
             assert!(result.winners.iter().all(|w| !r.forfeited.contains(w)));
+            if policy == ResignPolicy::EndGame {
+                // The best of the others by the standings, in the game's
+                // direction: LH-12 the highest total, CH-13 the lowest.
+                let others = (0..table.players).filter(|s| !r.forfeited.contains(s));
+                let scores = others.map(|s| result.scores[usize::from(s)]);
+                let best = match table.kind {
+                    GameKind::LostHeir => scores.max(),
+                    GameKind::CancellationHearts => scores.min(),
+                };
+                let winners: Vec<u8> = (0..table.players)
+                    .filter(|s| !r.forfeited.contains(s))
+                    .filter(|s| Some(result.scores[usize::from(*s)]) == best)
+                    .collect();
+                assert_eq!(result.winners, winners, "{table:?}");
+            }
         }
     }
 }
