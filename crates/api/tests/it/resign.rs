@@ -278,3 +278,48 @@ async fn resign_refusals(backend: Backend) {
 }
 
 on_both_backends!(resign_refusals);
+
+/// The resignation reaches a seat's game stream and the spectator's as its
+/// own typed frame (checked against the document), then the end; another
+/// game of the same players is untouched.
+async fn a_resignation_is_streamed(backend: Backend) {
+    use crate::streams::Sse;
+    let ts = start(backend).await;
+    let (ann, bob, id) = ts
+        .ann_and_bob_playing(json!({"players": 2, "target": 10}))
+        .await;
+    // A second game, under end_game: it ends on the resignation.
+    let created = ts
+        .post(
+            "/v1/games",
+            Some(&ann.token),
+            &json!({"kind": "lost-heir", "config": {"players": 2, "target": 10},
+                    "seats": ["open", "open"], "take_seat": 0, "on_resign": "end_game"}),
+        )
+        .await;
+    let ended = created.json["id"].as_str().unwrap().to_owned();
+    assert_eq!(ts.join(&bob, &ended, Some(1)).await.status, StatusCode::OK);
+    let wait = Duration::from_secs(20);
+    let path = format!("/v1/games/{ended}/stream");
+    let mut seat = Sse::open(&ts, &path, Some(&bob.token), None).await;
+    let mut spectator = Sse::open(&ts, &path, None, None).await;
+    assert_eq!(seat.next(wait).await.unwrap().event, "snapshot");
+    assert_eq!(spectator.next(wait).await.unwrap().event, "snapshot");
+    let a = resign(&ts, &ann, &ended).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    for stream in [&mut seat, &mut spectator] {
+        let resigned = stream
+            .next_of(&["seat_resigned"], wait)
+            .await
+            .expect("the resignation");
+        assert_eq!(resigned.data["payload"]["policy"], "end_game");
+        assert_eq!(resigned.data["payload"]["seat"], 0);
+        let end = stream.next_of(&["game_finished"], wait).await.unwrap();
+        assert_eq!(end.data["payload"]["forfeited"], json!([0]));
+    }
+    // The other game (the bot policy) is untouched.
+    assert_eq!(ts.game(&id, None).await.json["status"], "in_progress");
+    ts.server.stop().await;
+}
+
+on_both_backends!(a_resignation_is_streamed);
