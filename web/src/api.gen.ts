@@ -509,7 +509,8 @@ export interface paths {
          * My inbox
          * @description The games where the caller must act now, the longest-waiting first
          *     (by when the game last changed), each with what is asked (`prompt`:
-         *     `bid`, `pass_cards`, `play` …) and the move deadline, if any.
+         *     `bid`, `pass_cards`, `play` …) and the move deadline, if any; and the
+         *     open rematches with a seat reserved for the caller (`invitations`).
          */
         get: operations["get_inbox"];
         put?: never;
@@ -1532,9 +1533,17 @@ export interface components {
          * @enum {string}
          */
         HeirCard: "toronto-policeman" | "toronto-sergeant" | "toronto-captain" | "toronto-detective" | "toronto-commissioner" | "toronto-chief" | "toronto-mayor" | "winnipeg-policeman" | "winnipeg-sergeant" | "winnipeg-captain" | "winnipeg-detective" | "winnipeg-commissioner" | "winnipeg-chief" | "winnipeg-mayor" | "halifax-policeman" | "halifax-sergeant" | "halifax-captain" | "halifax-detective" | "halifax-commissioner" | "halifax-chief" | "halifax-mayor" | "montreal-policeman" | "montreal-sergeant" | "montreal-captain" | "montreal-detective" | "montreal-commissioner" | "montreal-chief" | "montreal-mayor" | "heir" | "wrong-boy" | "blank";
-        /** @description The games where the caller must act, the longest-waiting first. */
+        /**
+         * @description The games where the caller must act, the longest-waiting first, and
+         *     the rematches waiting for the caller to take their reserved seat.
+         */
         Inbox: {
             games: components["schemas"]["YourTurn"][];
+            /**
+             * @description Open rematches with a seat reserved for the caller (`join_game`
+             *     confirms), newest first.
+             */
+            invitations: string[];
         };
         /**
          * @example {

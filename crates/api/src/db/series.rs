@@ -5,6 +5,7 @@
 use diesel::prelude::*;
 use diesel_async::RunQueryDsl;
 
+use super::status::GameStatus;
 use super::{Db, DbError};
 use crate::with_conn;
 
@@ -19,6 +20,23 @@ impl Db {
                 .first::<String>(conn)
                 .await
                 .optional()?)
+        })
+    }
+
+    /// Open games with a seat reserved for `player_id` and not yet taken
+    /// (`seats_invited_player`), newest first, at most 50.
+    pub async fn invitations(&self, player_id: &str) -> Result<Vec<String>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::seats::table
+                .inner_join(s::games::table)
+                .filter(s::seats::invited_player_id.eq(player_id))
+                .filter(s::seats::player_id.is_null())
+                .filter(s::games::status.eq(GameStatus::Open))
+                .order((s::games::created_at.desc(), s::games::id.desc()))
+                .select(s::games::id)
+                .limit(50)
+                .load::<String>(conn)
+                .await?)
         })
     }
 

@@ -76,6 +76,12 @@ impl GameService {
         })
     }
 
+    /// The open rematches with a seat reserved for `player_id` that they
+    /// have not taken yet, newest first.
+    pub async fn invitations(&self, player_id: &str) -> Result<Vec<String>, ServiceError> {
+        Ok(self.db.invitations(player_id).await?)
+    }
+
     /// The rematch of `game_id`, if one was created.
     pub async fn next_game_id(&self, game_id: &str) -> Result<Option<String>, ServiceError> {
         Ok(self.db.next_game_id(game_id).await?)

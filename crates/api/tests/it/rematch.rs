@@ -108,6 +108,11 @@ async fn a_series_of_three_games(backend: Backend) {
     assert!(mine(&listed.json).contains(&g2), "{}", listed.text);
     let listed = ts.get("/v1/games?mine=true", Some(&carol.token)).await;
     assert!(!mine(&listed.json).contains(&g2), "{}", listed.text);
+    // And in their inbox, until they take the seat.
+    let inbox = ts.get("/v1/players/me/inbox", Some(&ann.token)).await;
+    assert_eq!(inbox.json["invitations"], json!([g2]), "{}", inbox.text);
+    let inbox = ts.get("/v1/players/me/inbox", Some(&carol.token)).await;
+    assert_eq!(inbox.json["invitations"], json!([]), "{}", inbox.text);
     // A stranger cannot take a reserved seat.
     ts.join(&carol, &g2, Some(0))
         .await
@@ -116,6 +121,8 @@ async fn a_series_of_three_games(backend: Backend) {
         .await
         .assert_problem(409, "no_open_seat");
     both_join(&ts, &ann, &bob, &g2).await;
+    let inbox = ts.get("/v1/players/me/inbox", Some(&ann.token)).await;
+    assert_eq!(inbox.json["invitations"], json!([]), "{}", inbox.text);
     // Game 2 ends on a resignation (end_game): Ann's side forfeited.
     let resigned = ts
         .post(
