@@ -15,7 +15,9 @@
 //      deal of every round, the verification and the record's download; a
 //      finished all-bot Cancellation Hearts game replays with its kitty;
 //  (f) table talk in two contexts: live messages, hiding spectators,
-//      muting, the rate limit's refusal (tableTalk).
+//      muting, the rate limit's refusal (tableTalk);
+//  (g) resign with its confirm step, rematch, the invited player joining
+//      from My games, the series' totals (resignAndRematch).
 // Along the way: the deadline countdown, the your-turn badge and inbox, a
 // refused move's detail and ruling (a real 422), partners (4 players),
 // autoplay on and off, leaving an open game, no CSP violation on any page,
@@ -113,6 +115,66 @@ async function createGame(page, { kind, players, seats, partnerships, allCancell
   await page.waitForURL(/#\/game\/[0-9a-f-]{36}$/);
   await page.waitForSelector(".table-wrap[data-status]");
   return page.url().split("/game/")[1];
+}
+
+/**
+ * (g) Resign and rematch (issue #16): a 2-player Lost Heir game whose
+ * policy ends it on a resignation; the resign button's confirm step (a
+ * cancel first); the rematch from the finished table; each player confirms
+ * by joining the seat reserved for them (the invited one from "My games");
+ * the series' totals on the finished rematch.
+ */
+async function resignAndRematch() {
+  console.log("== (g) resign (with its confirm step) and rematch, two people");
+  const fay = await newPage("fay");
+  await register(fay, "Fay");
+  const fayToken = await tokenOf(fay);
+  const gus = await newPage("gus");
+  await register(gus, "Gus");
+  const gusToken = await tokenOf(gus);
+  const post = async (path, token, body) => (await fetch(`${API}${path}`, {
+    method: "POST", headers: { Authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body ?? {}),
+  })).json();
+  const first = await post("/v1/games", fayToken, { kind: "lost-heir", config: { players: 2, target: 10 }, seats: ["open", "open"], take_seat: 0, on_resign: "end_game" });
+  await post(`/v1/games/${first.id}/join`, gusToken, { seat: 1 });
+  await fay.goto(`${API}/#/game/${first.id}`);
+  await fay.waitForSelector(".table-wrap[data-status=in_progress]");
+  await fay.click("#resign");
+  await fay.waitForSelector("#resign-confirm");
+  check((await fay.textContent("#resign-confirm")).includes("The game ends now"), "(g) the confirm step says what end_game does");
+  await fay.click("#resign-no");
+  await fay.waitForSelector("#resign");
+  check((await api(`/v1/games/${first.id}`)).status === "in_progress", "(g) cancelling the confirm step resigns nothing");
+  await fay.click("#resign");
+  await fay.click("#resign-yes");
+  await fay.waitForSelector(".table-wrap[data-status=finished]");
+  const over = await api(`/v1/games/${first.id}`);
+  check(JSON.stringify(over.outcome.winners) === "[1]" && JSON.stringify(over.outcome.forfeited) === "[0]", `(g) Fay forfeited, Gus won: ${JSON.stringify(over.outcome)}`);
+  await fay.click("#rematch");
+  await fay.waitForURL((u) => u.href.includes("#/game/") && !u.href.endsWith(first.id));
+  const next = fay.url().split("/game/")[1];
+  await fay.waitForSelector(".table-wrap[data-status=open]");
+  const offered = await fay.$$eval("button.join", (bs) => bs.map((b) => b.textContent));
+  check(offered.length === 1 && offered[0] === "Take seat 0", `(g) Fay is offered only her reserved seat: ${offered}`);
+  await fay.click("button.join");
+  await fay.waitForSelector("#leave");
+  await gus.goto(`${API}/#/`);
+  await gus.waitForSelector(`#my-games a[data-game='${next}']`);
+  await gus.click(`#my-games a[data-game='${next}']`);
+  await gus.waitForSelector("button.join");
+  await gus.click("button.join");
+  await gus.waitForSelector(".table-wrap[data-status=in_progress]");
+  await gus.click("#resign");
+  await gus.click("#resign-yes");
+  await gus.waitForSelector(".table-wrap[data-status=finished]");
+  await gus.waitForSelector("#previous-game");
+  await gus.waitForSelector("#series-totals tbody tr[data-seat='1']");
+  const won = await gus.$$eval("#series-totals tbody tr", (rows) => rows.map((r) => r.children[1]?.textContent));
+  check(JSON.stringify(won) === '["1","1"]', `(g) the series' totals: one game won each: ${won}`);
+  const series = await api(`/v1/series/${first.id}`);
+  check(series.games.length === 2 && series.games[1].game_id === next, `(g) the series lists both games: ${JSON.stringify(series.games)}`);
+  log(`(g) resigned ${first.id}, rematched as ${next}, series totals ${won}`);
+  for (const p of [fay, gus]) check(p.cspViolations.length === 0, `CSP violations: ${p.cspViolations}`);
 }
 
 async function api(path, token) {
@@ -543,8 +605,9 @@ try {
   log(`(d) the spectator received ${responses.length} responses, none with a held card`);
   for (const p of [ann, cara, dan, eve, spy]) check(p.cspViolations.length === 0, `CSP violations: ${p.cspViolations}`);
 
-  // ---------------------------------------------------------------- (f)
+  // ---------------------------------------------------------------- (f), (g)
   await tableTalk();
+  await resignAndRematch();
 } catch (e) {
   failures.push(String(e?.stack ?? e));
 } finally {

@@ -382,6 +382,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create (or get) the rematch of a finished game
+         * @description The next game of the series, by a player seated in the finished game:
+         *     same kind, configuration, clock and resign policy; bot seats stay bots
+         *     and each human seat is reserved for the player who held it (only they
+         *     may join it; each confirms by joining, the caller too). The first
+         *     dealer is drawn from the new game's own seed (LH-4, CH-2). `201` with
+         *     `Location` when this call created it; `200` with the same game when it
+         *     existed already (a game has one next game, even under racing calls).
+         */
+        post: operations["rematch_game"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/replay": {
         parameters: {
             query?: never;
@@ -400,6 +426,34 @@ export interface paths {
         get: operations["get_replay"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/resign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resign my seat
+         * @description The caller gives up the game in progress they hold a seat in. The
+         *     game's `on_resign` policy (set at creation) applies: `bot` (default),
+         *     the server's bot plays the seat to the end and the seat is forfeited
+         *     (never among the winners); `end_game`, the game is finished at once,
+         *     the caller's side (with Lost Heir partnerships, the partner too) is
+         *     forfeited and the other seats are ranked by the standings then. The log
+         *     gets `seat_resigned` (then `game_finished` under `end_game`). Refused
+         *     with 409 `game_not_in_progress` before the start or after the end, and
+         *     409 `already_resigned` for a seat that resigned or forfeited already.
+         */
+        post: operations["resign_game"];
         delete?: never;
         options?: never;
         head?: never;
@@ -517,7 +571,8 @@ export interface paths {
          * My inbox
          * @description The games where the caller must act now, the longest-waiting first
          *     (by when the game last changed), each with what is asked (`prompt`:
-         *     `bid`, `pass_cards`, `play` …) and the move deadline, if any.
+         *     `bid`, `pass_cards`, `play` …) and the move deadline, if any; and the
+         *     open rematches with a seat reserved for the caller (`invitations`).
          */
         get: operations["get_inbox"];
         put?: never;
@@ -685,6 +740,30 @@ export interface paths {
          *     `bad_commitment`.
          */
         post: operations["import_record"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/series/{series_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a series
+         * @description A series of rematches, named by its first game's id (`series_id` in a
+         *     game): its games in order, each with its result once finished, and the
+         *     running totals by seat over the finished ones (games won, shared wins
+         *     counting for each winner, and the sum of final scores). A game nobody
+         *     rematched is a series of one.
+         */
+        get: operations["get_series"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1083,6 +1162,7 @@ export interface components {
              */
             move_deadline_secs?: number | null;
             on_deadline?: components["schemas"]["DeadlinePolicy"] | null;
+            on_resign?: components["schemas"]["ResignPolicy"] | null;
             /** @description One entry per seat; all open when left out. */
             seats?: components["schemas"]["SeatSpec"][] | null;
             /**
@@ -1247,7 +1327,7 @@ export interface components {
             version: number;
         };
         /** @description One event of a game's log, as the caller may see it. */
-        EventResource: components["schemas"]["EventSeatTaken"] | components["schemas"]["EventSeatLeft"] | components["schemas"]["EventGameStarted"] | components["schemas"]["EventMove"] | components["schemas"]["EventGameFinished"] | components["schemas"]["EventAutoplay"] | components["schemas"]["EventDeadlineExpired"] | components["schemas"]["EventGameExpired"];
+        EventResource: components["schemas"]["EventSeatTaken"] | components["schemas"]["EventSeatLeft"] | components["schemas"]["EventGameStarted"] | components["schemas"]["EventMove"] | components["schemas"]["EventGameFinished"] | components["schemas"]["EventAutoplay"] | components["schemas"]["EventDeadlineExpired"] | components["schemas"]["EventGameExpired"] | components["schemas"]["EventSeatResigned"];
         /** @description One event of a game's log, as the caller may see it. */
         EventSeatLeft: {
             actor: components["schemas"]["ActorResource"];
@@ -1265,6 +1345,24 @@ export interface components {
              * @enum {string}
              */
             type: "seat_left";
+        };
+        /** @description One event of a game's log, as the caller may see it. */
+        EventSeatResigned: {
+            actor: components["schemas"]["ActorResource"];
+            /** Format: date-time */
+            created_at: string;
+            payload: components["schemas"]["SeatResigned"];
+            /** @description Whether the payload was cut down for this viewer. */
+            redacted: boolean;
+            /** Format: int32 */
+            schema_version: number;
+            /** Format: int64 */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seat_resigned";
         };
         /** @description One event of a game's log, as the caller may see it. */
         EventSeatTaken: {
@@ -1367,6 +1465,7 @@ export interface components {
             kind: components["schemas"]["GameKindName"];
             /** @description Player names by seat. */
             players: string[];
+            resignation?: components["schemas"]["RecordResignation"] | null;
             result?: components["schemas"]["RecordResult"] | null;
             rounds: components["schemas"]["RecordRound"][];
             /** @description The server seed, revealed. */
@@ -1381,12 +1480,21 @@ export interface components {
             dealing_seed?: string | null;
             /** @description Each seat's entropy (null: none given), once the game is over. */
             entropy?: (string | null)[] | null;
+            /** @description The rematch of this game, once one was created. */
+            next_game_id?: string | null;
             outcome?: components["schemas"]["OutcomeResource"] | null;
+            /** @description The game this one is the rematch of. */
+            previous_game_id?: string | null;
             /**
              * @description The server's shuffle seed (64 hex digits), once the game is over:
              *     its SHA-256 is `seed_commitment`.
              */
             seed?: string | null;
+            /**
+             * @description The series this game belongs to (the id of its first game; `GET
+             *     /v1/series/{id}`); null for a game nobody rematched yet.
+             */
+            series_id?: string | null;
             view: components["schemas"]["GameView"];
             viewer: components["schemas"]["ViewerKind"];
             /**
@@ -1473,6 +1581,7 @@ export interface components {
          *       "kind": "lost-heir",
          *       "move_deadline_secs": 86400,
          *       "on_deadline": "bot",
+         *       "on_resign": "bot",
          *       "seats": [
          *         {
          *           "autoplay": false,
@@ -1518,6 +1627,8 @@ export interface components {
              */
             move_deadline_secs?: number | null;
             on_deadline?: components["schemas"]["DeadlinePolicy"] | null;
+            /** @description What happens when a seated player resigns. */
+            on_resign: components["schemas"]["ResignPolicy"];
             seats: components["schemas"]["SeatResource"][];
             /**
              * @description Hex SHA-256 of the 32 secret seed bytes, public from the start; the
@@ -1553,9 +1664,17 @@ export interface components {
          * @enum {string}
          */
         HeirCard: "toronto-policeman" | "toronto-sergeant" | "toronto-captain" | "toronto-detective" | "toronto-commissioner" | "toronto-chief" | "toronto-mayor" | "winnipeg-policeman" | "winnipeg-sergeant" | "winnipeg-captain" | "winnipeg-detective" | "winnipeg-commissioner" | "winnipeg-chief" | "winnipeg-mayor" | "halifax-policeman" | "halifax-sergeant" | "halifax-captain" | "halifax-detective" | "halifax-commissioner" | "halifax-chief" | "halifax-mayor" | "montreal-policeman" | "montreal-sergeant" | "montreal-captain" | "montreal-detective" | "montreal-commissioner" | "montreal-chief" | "montreal-mayor" | "heir" | "wrong-boy" | "blank";
-        /** @description The games where the caller must act, the longest-waiting first. */
+        /**
+         * @description The games where the caller must act, the longest-waiting first, and
+         *     the rematches waiting for the caller to take their reserved seat.
+         */
         Inbox: {
             games: components["schemas"]["YourTurn"][];
+            /**
+             * @description Open rematches with a seat reserved for the caller (`join_game`
+             *     confirms), newest first.
+             */
+            invitations: string[];
         };
         /**
          * @example {
@@ -2187,7 +2306,7 @@ export interface components {
          * @description A problem's stable code: the api's own, a record's, or a kind's refusal of a move or configuration (then `rule` names the ruling).
          * @enum {string}
          */
-        ProblemCode: "already_passed" | "already_seated" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_taken" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unsupported_media_type" | "version_mismatch" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
+        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "series_not_found" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unsupported_media_type" | "version_mismatch" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
         /**
          * @description What a seat is asked to do, by kind (the `prompt` of `Legal`). Lost Heir: `bid`, `decide` (the dealer accepts or rejects), `name_trumps`, `play_card`; Cancellation Hearts: `pass_cards`, `play`, `discard`, `moon`.
          * @enum {string}
@@ -2247,6 +2366,24 @@ export interface components {
             actor?: components["schemas"]["RecordActor"];
             /** @description The card's code, of the game's deck. */
             card: string;
+            /** Format: int32 */
+            seat: number;
+        };
+        /**
+         * @description What a resignation does (the game's policy when it was made).
+         * @enum {string}
+         */
+        RecordResignPolicy: "bot" | "end_game";
+        /**
+         * @description A resignation as the record states it: where, what it did, and the
+         *     seats it forfeited (derived: the seat under `bot`, its side under
+         *     `end_game`), which are never among the winners.
+         */
+        RecordResignation: {
+            /** @description How many moves were played before it (its place). */
+            after_moves: number;
+            forfeited: number[];
+            policy: components["schemas"]["RecordResignPolicy"];
             /** Format: int32 */
             seat: number;
         };
@@ -2394,11 +2531,27 @@ export interface components {
             /** Format: int32 */
             your_seat?: number | null;
         };
+        /**
+         * @description What happens when a seated player resigns a game in progress.
+         * @enum {string}
+         */
+        ResignPolicy: "bot" | "end_game";
         /** @description A seat number, 0 for the first seat, counting to the left. */
         Seat: number;
         /** @description A player gave up their seat before the game started. */
         SeatLeft: {
             player_id: string;
+            /** Format: int32 */
+            seat: number;
+        };
+        /**
+         * @description A seated player resigned; the game's `policy` applies: `bot` (the bot
+         *     plays the seat, forfeited, to the end) or `end_game` (`game_finished`
+         *     follows at once, the seat's side forfeited).
+         */
+        SeatResigned: {
+            player_id: string;
+            policy: components["schemas"]["ResignPolicy"];
             /** Format: int32 */
             seat: number;
         };
@@ -2416,8 +2569,13 @@ export interface components {
             /** @description The server's bot plays this player's seat (`set_autoplay`, or a forfeit). */
             autoplay: boolean;
             display_name?: string | null;
-            /** @description The seat forfeited on a deadline: never among the winners. */
+            /** @description The seat forfeited on a deadline or resigned: never among the winners. */
             forfeited: boolean;
+            /**
+             * @description A rematch's open seat reserved for this player (only they may
+             *     join it); present only on such a seat.
+             */
+            invited_player_id?: string | null;
             occupant: components["schemas"]["Occupant"];
             player_id?: string | null;
             /** Format: int32 */
@@ -2439,6 +2597,91 @@ export interface components {
         };
         /** @description 32 seed bytes as 64 lowercase hexadecimal digits. */
         Seed: string;
+        /** @description One game of a series, in order. */
+        SeriesGame: {
+            game_id: string;
+            outcome?: components["schemas"]["OutcomeResource"] | null;
+            status: components["schemas"]["GameStatus"];
+        };
+        /**
+         * @description A series of rematches: its games in order and the running totals.
+         * @example {
+         *       "finished": 1,
+         *       "games": [
+         *         {
+         *           "game_id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
+         *           "outcome": {
+         *             "scores": [
+         *               41,
+         *               12
+         *             ],
+         *             "winners": [
+         *               0
+         *             ]
+         *           },
+         *           "status": "finished"
+         *         },
+         *         {
+         *           "game_id": "5a1d0c9e-2b7f-4e61-8c3a-9d2e4f6a1b80",
+         *           "outcome": null,
+         *           "status": "open"
+         *         }
+         *       ],
+         *       "id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
+         *       "kind": "lost-heir",
+         *       "totals": [
+         *         {
+         *           "bot": false,
+         *           "display_name": "Ada",
+         *           "games_won": 1,
+         *           "player_id": "6f1c2f7e-3f1a-4a57-9a55-2b1f3a1d9c11",
+         *           "seat": 0,
+         *           "total_score": 41
+         *         },
+         *         {
+         *           "bot": true,
+         *           "display_name": null,
+         *           "games_won": 0,
+         *           "player_id": null,
+         *           "seat": 1,
+         *           "total_score": 12
+         *         }
+         *       ]
+         *     }
+         */
+        SeriesResource: {
+            /**
+             * Format: int32
+             * @description How many of them are finished (the totals count those).
+             */
+            finished: number;
+            games: components["schemas"]["SeriesGame"][];
+            /** @description The id of the series' first game. */
+            id: string;
+            /** @description The game kind (`lost-heir`, `cancellation-hearts`). */
+            kind: components["schemas"]["GameKindName"];
+            /** @description By seat. */
+            totals: components["schemas"]["SeriesTotal"][];
+        };
+        /** @description A seat's running totals over the series' finished games. */
+        SeriesTotal: {
+            bot: boolean;
+            display_name?: string | null;
+            /**
+             * Format: int32
+             * @description Finished games the seat won (shared wins count for each winner).
+             */
+            games_won: number;
+            /** @description The player who holds (or is invited to) the seat; null for a bot. */
+            player_id?: string | null;
+            /** Format: int32 */
+            seat: number;
+            /**
+             * Format: int64
+             * @description The sum of the seat's final scores.
+             */
+            total_score: number;
+        };
         /**
          * @description A card of a standard deck: rank (`2`…`10`, `J`, `Q`, `K`, `A`) then suit (`C`, `D`, `H`, `S`). Cancellation Hearts plays two decks, so a hand may hold two copies of a code.
          *
@@ -5267,6 +5510,179 @@ export interface operations {
             };
         };
     };
+    rematch_game: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rematch, which existed already */
+            200: {
+                headers: {
+                    /** @description The game version */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameResource"];
+                };
+            };
+            /** @description The rematch, created */
+            201: {
+                headers: {
+                    /** @description The game version */
+                    ETag?: string;
+                    /** @description The new game */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameResource"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller held no seat in the game */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_seated",
+                     *       "detail": "The caller held no seat in the game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:not_seated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game is not finished */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_your_turn",
+                     *       "detail": "The game is not finished",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:not_your_turn"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     get_replay: {
         parameters: {
             query?: {
@@ -5364,6 +5780,188 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:cards:problem:game_not_started"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resign_game: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game after the resignation, as the caller sees it */
+            200: {
+                headers: {
+                    /** @description The game version */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameResource"];
+                };
+            };
+            /** @description Malformed header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Malformed header",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller holds no seat here */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_seated",
+                     *       "detail": "The caller holds no seat here",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:not_seated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The game is not in progress, or the seat resigned already */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_your_turn",
+                     *       "detail": "The game is not in progress, or the seat resigned already",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:not_your_turn"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6827,6 +7425,107 @@ export interface operations {
                      *       "status": 422,
                      *       "title": "Unprocessable Entity",
                      *       "type": "urn:cards:problem:invalid_record"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_series: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id of the series' first game */
+                series_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeriesResource"];
+                };
+            };
+            /** @description No series starts with this game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No series starts with this game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -9,6 +9,7 @@ import {
 import { bySuit, cityName, face, isStandard, label, sorted } from "./cards";
 import { chat } from "./chat";
 import { clear, countdown, h, patchChildren } from "./dom";
+import { resignControls, seriesPanel } from "./series";
 
 type Seat = Schemas["SeatResource"];
 type LHCall = Schemas["LostHeirCall"] | null;
@@ -62,6 +63,7 @@ export function eventText(game: Pick<Game, "seats">, e: EventResource): string {
     case "autoplay": return `${who(e.payload.seat)} ${e.payload.enabled ? "hands the seat to the bot" : "takes the seat back"}`;
     case "deadline_expired": return `${who(e.payload.seat)} ran out of time`;
     case "game_expired": return "the game expired unplayed";
+    case "seat_resigned": return `${who(e.payload.seat)} resigns${e.payload.policy === "end_game" ? ": the game ends" : ": the bot plays the seat"}`;
     default: return "event";
   }
 }
@@ -167,7 +169,7 @@ export function table(main: HTMLElement, id: string): () => void {
       if (!game) void history(g);
       void adopt(g);
     });
-    for (const name of ["seat_taken", "seat_left", "game_started", "move", "autoplay", "deadline_expired", "game_finished", "game_expired"]) {
+    for (const name of ["seat_taken", "seat_left", "game_started", "move", "autoplay", "deadline_expired", "game_finished", "game_expired", "seat_resigned"]) {
       source.addEventListener(name, (e) => {
         const m = e as MessageEvent<string>;
         if (m.lastEventId) lastSeq = m.lastEventId;
@@ -284,7 +286,7 @@ export function table(main: HTMLElement, id: string): () => void {
     if (g.status === "open") {
       if (mine === null || mine === undefined) {
         if (m) {
-          for (const s of g.seats.filter((s) => s.occupant === "open")) {
+          for (const s of g.seats.filter((s) => s.occupant === "open" && (!s.invited_player_id || s.invited_player_id === m.player_id))) {
             box.append(h("button", { type: "button", class: "join", "data-key": `join-${s.seat}`,
               onclick: () => void action(async () => api.POST("/v1/games/{game_id}/join", { params: { path: { game_id: id } }, body: { seat: s.seat } })) },
             `Take seat ${s.seat}`));
@@ -306,6 +308,7 @@ export function table(main: HTMLElement, id: string): () => void {
         seat.forfeited ? "Forfeited: the bot plays this seat" : on ? "Take my seat back from the bot" : "Hand my seat to the bot"));
       }
     }
+    box.append(resignControls(g, action, render) ?? "", seriesPanel(g, render, (text) => { error = text; render(); }) ?? "");
     return box.childElementCount ? box : null;
   }
 

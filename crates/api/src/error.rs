@@ -63,6 +63,7 @@ pub struct Problem {
 /// The document's `ProblemCode` enum is these and those; a test reads the
 /// sources for codes missing here.
 pub const API_CODES: &[&str] = &[
+    "already_resigned",
     "already_seated",
     "bad_commitment",
     "bad_cursor",
@@ -85,6 +86,7 @@ pub const API_CODES: &[&str] = &[
     "game_expired",
     "game_not_finished",
     "game_not_found",
+    "game_not_in_progress",
     "game_not_open",
     "game_not_started",
     "game_over",
@@ -121,7 +123,9 @@ pub const API_CODES: &[&str] = &[
     "seat_count_mismatch",
     "seat_forfeited",
     "seat_is_bot",
+    "seat_reserved",
     "seat_taken",
+    "series_not_found",
     "ticket_expired",
     "ticket_not_a_token",
     "ticket_revoked",
@@ -437,6 +441,9 @@ impl From<ServiceError> for ApiError {
             ServiceError::NotSeated => ApiError::not_seated(),
             ServiceError::GameNotFound => ApiError::game_not_found(),
             ServiceError::NotFound { code, message } => ApiError::not_found(code, message),
+            ServiceError::SeriesNotFound => {
+                ApiError::not_found("series_not_found", "no series starts with this game")
+            }
             ServiceError::PreconditionFailed { current_version } => {
                 ApiError::precondition_failed(current_version)
             }
@@ -578,6 +585,7 @@ mod tests {
             ),
             (ServiceError::NotSeated, 403, "not_seated", None),
             (ServiceError::GameNotFound, 404, "game_not_found", None),
+            (ServiceError::SeriesNotFound, 404, "series_not_found", None),
             (
                 ServiceError::NotFound {
                     code: "player_not_found",

@@ -10,17 +10,20 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 pub mod chat;
+pub mod series;
 pub mod streams;
 
 use crate::db::models::{GameRow, SeatWithName};
 use crate::games::Snapshot;
 use crate::games::log::mask_seats;
 
+pub use series::{SeriesGame, SeriesResource, SeriesTotal};
+
 /// A game kind: the one list of kinds (`game_record::for_each_kind!`), also
 /// the document's `GameKindName` enum.
 pub use game_record::GameKind;
 
-pub use crate::db::status::{DeadlinePolicy, GameStatus};
+pub use crate::db::status::{DeadlinePolicy, GameStatus, ResignPolicy};
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -92,6 +95,9 @@ pub struct CreateGameRequest {
     /// `move_deadline_secs`.
     #[serde(default)]
     pub on_deadline: Option<DeadlinePolicy>,
+    /// What happens when a seated player resigns (default `bot`).
+    #[serde(default)]
+    pub on_resign: Option<ResignPolicy>,
 }
 
 impl CreateGameRequest {
@@ -105,6 +111,8 @@ impl CreateGameRequest {
             entropy: self.entropy.clone(),
             move_deadline_secs: self.move_deadline_secs,
             on_deadline: self.on_deadline,
+            on_resign: self.on_resign.unwrap_or_default(),
+            rematch: None,
         }
     }
 }
@@ -149,8 +157,12 @@ pub struct SeatResource {
     pub display_name: Option<String>,
     /// The server's bot plays this player's seat (`set_autoplay`, or a forfeit).
     pub autoplay: bool,
-    /// The seat forfeited on a deadline: never among the winners.
+    /// The seat forfeited on a deadline or resigned: never among the winners.
     pub forfeited: bool,
+    /// A rematch's open seat reserved for this player (only they may
+    /// join it); present only on such a seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invited_player_id: Option<String>,
 }
 
 /// A game as listed: public facts only.
@@ -169,6 +181,7 @@ pub struct SeatResource {
     "move_deadline_secs": 86400,
     "on_deadline": "bot",
     "deadline_at": "2026-12-01T12:03:10Z",
+    "on_resign": "bot",
     "seed_commitment": "621887354679fa0475e1c0d33026f6a0a597ec86374274d27eb630cd7971d1d3",
     "created_at": "2026-11-30T12:00:00Z",
     "updated_at": "2026-11-30T12:03:10Z"
@@ -193,6 +206,8 @@ pub struct GameSummary {
     pub on_deadline: Option<DeadlinePolicy>,
     /// When the seats in `to_act` run out of time (null: no clock running).
     pub deadline_at: Option<DateTime<Utc>>,
+    /// What happens when a seated player resigns.
+    pub on_resign: ResignPolicy,
     /// Hex SHA-256 of the 32 secret seed bytes, public from the start; the
     /// seed itself is revealed when the game is over.
     pub seed_commitment: String,
@@ -247,6 +262,13 @@ pub struct GameResource {
     /// The seed every deal was shuffled from (`seed` mixed with `entropy`,
     /// `docs/fairness.md`), once the game is over.
     pub dealing_seed: Option<String>,
+    /// The series this game belongs to (the id of its first game; `GET
+    /// /v1/series/{id}`); null for a game nobody rematched yet.
+    pub series_id: Option<String>,
+    /// The game this one is the rematch of.
+    pub previous_game_id: Option<String>,
+    /// The rematch of this game, once one was created.
+    pub next_game_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -328,7 +350,7 @@ pub struct ActorResource {
 pub struct EventResource {
     pub seq: i64,
     /// `seat_taken`, `seat_left`, `game_started`, `move`, `autoplay`,
-    /// `deadline_expired`, `game_finished`, `game_expired` (the document
+    /// `deadline_expired`, `seat_resigned`, `game_finished`, `game_expired` (the document
     /// has one schema per type, `Event{Type}`).
     #[serde(rename = "type")]
     pub event_type: String,
@@ -381,6 +403,11 @@ pub fn seat_resources(seats: &[SeatWithName]) -> Vec<SeatResource> {
             display_name: s.display_name.clone(),
             autoplay: s.seat.autoplay,
             forfeited: s.seat.forfeited,
+            invited_player_id: s
+                .seat
+                .invited_player_id
+                .clone()
+                .filter(|_| s.seat.player_id.is_none()),
         })
         .collect()
 }
@@ -400,6 +427,7 @@ impl GameSummary {
                 .move_deadline_secs
                 .map(|_| row.on_deadline.unwrap_or_default()),
             deadline_at: row.deadline_at,
+            on_resign: row.on_resign,
             seed_commitment: row.seed_commitment.clone(),
             created_at: row.created_at,
             updated_at: row.updated_at,
@@ -445,7 +473,21 @@ impl GameResource {
             seed: finished.then(|| snapshot.row.seed.clone()),
             entropy,
             dealing_seed,
+            series_id: snapshot.row.series_id.clone(),
+            previous_game_id: snapshot.row.previous_game_id.clone(),
+            next_game_id: None,
         }
+    }
+
+    /// With the link to the game's rematch (`next`, read from the store):
+    /// the game is then in a series, its own id the series' when it is
+    /// the first.
+    pub fn with_next(mut self, next: Option<String>) -> GameResource {
+        if next.is_some() && self.series_id.is_none() {
+            self.series_id = Some(self.summary.id.clone());
+        }
+        self.next_game_id = next;
+        self
     }
 }
 
@@ -465,15 +507,24 @@ pub struct OutcomeResource {
 }
 
 /// The outcome as the api rules it: the engine's, except that a forfeited
-/// seat is never a winner (then `forfeited` lists those seats).
-fn outcome_json(snapshot: &Snapshot) -> Option<OutcomeResource> {
-    let outcome = snapshot.game.outcome()?;
-    let forfeited: Vec<u8> = snapshot
+/// seat is never a winner (then `forfeited` lists those seats); for a game
+/// resigned under `end_game`, the standings then (`Ruleset::stopped`).
+pub(crate) fn outcome_json(snapshot: &Snapshot) -> Option<OutcomeResource> {
+    let out: cards::SeatSet = snapshot
         .seats
         .iter()
         .filter(|s| s.seat.forfeited)
         .filter_map(|s| u8::try_from(s.seat.seat).ok())
+        .map(Seat::new)
         .collect();
+    // A game finished before its engine (a resignation under `end_game`)
+    // ends on the standings with the forfeited seats out.
+    let outcome = match snapshot.game.outcome() {
+        Some(outcome) => outcome,
+        None if snapshot.row.status == GameStatus::Finished => snapshot.game.stopped(out),
+        None => return None,
+    };
+    let forfeited: Vec<u8> = out.iter().map(Seat::number).collect();
     let winners: Vec<u8> = outcome
         .winners
         .iter()

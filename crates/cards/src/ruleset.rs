@@ -138,6 +138,19 @@ pub trait Ruleset: Clone + Debug + Sized {
     fn is_over(&self) -> bool {
         self.outcome().is_some()
     }
+
+    /// The seats that win or lose with `seat` (its side): `seat` alone,
+    /// unless the game is played in partnerships (LH-3).
+    fn side(&self, seat: Seat) -> SeatSet {
+        SeatSet::single(seat)
+    }
+
+    /// The result if the game stopped now with the seats of `out`
+    /// forfeited (a resignation under `end_game`): the scores so far, and
+    /// as winners the best of the other seats by the game's own end rule
+    /// (ties share the win; no round is added to break them). Every seat
+    /// but `out` wins when all are level.
+    fn stopped(&self, out: SeatSet) -> Outcome;
 }
 
 /// A ruleset's sensible bot: a computer player that sees what a player at

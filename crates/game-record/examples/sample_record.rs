@@ -38,6 +38,7 @@ fn main() {
                 (seat != 1).then(|| format!("{} rolled {}", names[usize::from(seat)], 3 * seat + 1))
             })
             .collect(),
+        resigned: None,
     };
     let seed = game_record::fairness::dealing_seed(&info.server_seed, &info.entropy);
     let moves = match kind {

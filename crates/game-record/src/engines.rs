@@ -90,6 +90,11 @@ pub(crate) trait Engine: Sized {
     /// The score sheet, one JSON row per finished round.
     fn score_sheet(&self) -> Vec<Value>;
     fn outcome(&self) -> Option<Outcome>;
+    /// The seats of `seat`'s side (`Ruleset::side`, LH-3 partnerships).
+    fn side(&self, seat: u8) -> Vec<u8>;
+    /// The result if the game stopped now with `out` forfeited
+    /// (`Ruleset::stopped`: a resignation under `end_game`).
+    fn stopped(&self, out: &[u8]) -> Outcome;
     /// The engine's view for `viewer` (G-2), in its JSON form.
     fn view_json(&self, viewer: Viewer) -> Value;
 }
@@ -177,6 +182,17 @@ impl Engine for LostHeir {
 
     fn outcome(&self) -> Option<Outcome> {
         Ruleset::outcome(self)
+    }
+
+    fn side(&self, seat: u8) -> Vec<u8> {
+        Ruleset::side(self, seat_of(seat))
+            .iter()
+            .map(Seat::number)
+            .collect()
+    }
+
+    fn stopped(&self, out: &[u8]) -> Outcome {
+        Ruleset::stopped(self, out.iter().copied().map(seat_of).collect())
     }
 
     fn view_json(&self, viewer: Viewer) -> Value {
@@ -273,6 +289,17 @@ impl Engine for CancelHearts {
 
     fn outcome(&self) -> Option<Outcome> {
         Ruleset::outcome(self)
+    }
+
+    fn side(&self, seat: u8) -> Vec<u8> {
+        Ruleset::side(self, seat_of(seat))
+            .iter()
+            .map(Seat::number)
+            .collect()
+    }
+
+    fn stopped(&self, out: &[u8]) -> Outcome {
+        Ruleset::stopped(self, out.iter().copied().map(seat_of).collect())
     }
 
     fn view_json(&self, viewer: Viewer) -> Value {

@@ -43,7 +43,7 @@ mod verify;
 
 pub use model::{
     Actor, BuildError, Event, GameInfo, GameKind, GameRecord, GameResult, Play, RecordedMove,
-    RoundRecord, TrickRecord, view_after,
+    Resign, ResignPolicy, Resignation, RoundRecord, TrickRecord, view_after,
 };
 pub use parse::{Problem, RecordError, parse, parse_json};
 pub use verify::{verify, verify_record};

@@ -64,6 +64,58 @@ impl RecordedMove {
     }
 }
 
+/// What a resignation does (the game's policy when it was made).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = RecordResignPolicy))]
+pub enum ResignPolicy {
+    /// The bot played the seat on (the moves after it are the bot's); the
+    /// seat is forfeited: never among the winners.
+    Bot,
+    /// The game ended there: the seat's side forfeited, the winners the
+    /// best of the others by the standings then (`Ruleset::stopped`).
+    EndGame,
+}
+
+impl ResignPolicy {
+    pub const fn code(self) -> &'static str {
+        match self {
+            ResignPolicy::Bot => "bot",
+            ResignPolicy::EndGame => "end_game",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<ResignPolicy> {
+        [ResignPolicy::Bot, ResignPolicy::EndGame]
+            .into_iter()
+            .find(|p| p.code() == code)
+    }
+}
+
+/// A seat's resignation, at its place in the move list: what the api
+/// knows of it ([`GameInfo::resigned`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resign {
+    pub seat: u8,
+    /// How many moves were played before it.
+    pub after_moves: usize,
+    pub policy: ResignPolicy,
+}
+
+/// A resignation as the record states it: where, what it did, and the
+/// seats it forfeited (derived: the seat under `bot`, its side under
+/// `end_game`), which are never among the winners.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = RecordResignation))]
+pub struct Resignation {
+    pub seat: u8,
+    /// How many moves were played before it (its place).
+    pub after_moves: usize,
+    pub policy: ResignPolicy,
+    pub forfeited: Vec<u8>,
+}
+
 /// Everything about a game that is not a move: what the api stores.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameInfo {
@@ -79,6 +131,8 @@ pub struct GameInfo {
     pub server_seed: Seed,
     /// What each seat added when joining (`None`: nothing), by seat.
     pub entropy: Vec<Option<String>>,
+    /// A seat resigned (the api's `seat_resigned`), if one did.
+    pub resigned: Option<Resign>,
 }
 
 /// One card played to a trick.
@@ -182,6 +236,9 @@ pub struct GameRecord {
     pub entropy: Vec<Option<String>>,
     /// The seed every deal was shuffled from ([`dealing_seed`]).
     pub dealing_seed: Seed,
+    /// A seat's resignation, when one resigned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resignation: Option<Resignation>,
     pub rounds: Vec<RoundRecord>,
     /// `None` while the game is unfinished.
     pub result: Option<GameResult>,
@@ -196,6 +253,8 @@ pub enum BuildError {
     PlayerNames { expected: u8, given: usize },
     #[error("{expected} players, but entropy for {given} seats")]
     EntropyCount { expected: u8, given: usize },
+    #[error("bad resignation: {0}")]
+    Resignation(String),
     #[error("move {index} by seat {seat} refused ({code}{}): {message}",
         rule.as_deref().map(|r| format!(", {r}")).unwrap_or_default())]
     IllegalMove {
@@ -233,6 +292,11 @@ impl GameRecord {
             ended: self.ended.clone(),
             server_seed: self.seed,
             entropy: self.entropy.clone(),
+            resigned: self.resignation.as_ref().map(|r| Resign {
+                seat: r.seat,
+                after_moves: r.after_moves,
+                policy: r.policy,
+            }),
         }
     }
 
@@ -314,12 +378,35 @@ fn build_with<E: Engine>(
         trick: Vec::new(),
         scored: 0,
     };
+    let mut resignation = None;
     for (index, mv) in moves.iter().enumerate() {
+        if index == info.resigned.map_or(usize::MAX, |r| r.after_moves) {
+            resignation = resigned_now(info, &game, moves.len())?;
+        }
         game.play(mv.seat, &mv.mv)
             .map_err(|refusal| illegal(index, mv.seat, refusal))?;
         builder.record(info.kind, &game, mv);
     }
+    if info.resigned.is_some_and(|r| r.after_moves == moves.len()) {
+        resignation = resigned_now(info, &game, moves.len())?;
+    }
+    if info.resigned.is_some() && resignation.is_none() {
+        return Err(BuildError::Resignation(format!(
+            "it is placed after more moves than the record's {}",
+            moves.len()
+        )));
+    }
     builder.close_unfinished_trick();
+    let result = match &resignation {
+        Some(r) if r.policy == ResignPolicy::EndGame => Some(game.stopped(&r.forfeited)),
+        _ => game.outcome(),
+    };
+    let forfeited: &[u8] = resignation.as_ref().map_or(&[], |r| &r.forfeited);
+    let result = result.map(|outcome| {
+        let mut result = GameResult::from(outcome);
+        result.winners.retain(|w| !forfeited.contains(w));
+        result
+    });
     Ok(GameRecord {
         kind: info.kind,
         config: game.config_json(),
@@ -330,9 +417,50 @@ fn build_with<E: Engine>(
         seed: info.server_seed,
         entropy: info.entropy.clone(),
         dealing_seed: dealing,
+        resignation,
         rounds: builder.rounds,
-        result: game.outcome().map(GameResult::from),
+        result,
     })
+}
+
+/// The resignation `info` names, made with the game as it is (after its
+/// `after_moves` moves): the seat must exist and the game must run; under
+/// `end_game` nothing may follow it. The seats it forfeits are derived.
+fn resigned_now<E: Engine>(
+    info: &GameInfo,
+    game: &E,
+    total_moves: usize,
+) -> Result<Option<Resignation>, BuildError> {
+    let Some(r) = info.resigned else {
+        return Ok(None);
+    };
+    if r.seat >= game.players() {
+        return Err(BuildError::Resignation(format!("no seat {}", r.seat)));
+    }
+    if game.outcome().is_some() {
+        return Err(BuildError::Resignation(
+            "the game was already over".to_owned(),
+        ));
+    }
+    let forfeited = match r.policy {
+        ResignPolicy::Bot => vec![r.seat],
+        ResignPolicy::EndGame if r.after_moves != total_moves => {
+            return Err(BuildError::Resignation(
+                "moves follow a resignation that ended the game".to_owned(),
+            ));
+        }
+        ResignPolicy::EndGame => {
+            let mut side = game.side(r.seat);
+            side.sort_unstable();
+            side
+        }
+    };
+    Ok(Some(Resignation {
+        seat: r.seat,
+        after_moves: r.after_moves,
+        policy: r.policy,
+        forfeited,
+    }))
 }
 
 fn check_seat_lists(info: &GameInfo, players: u8) -> Result<(), BuildError> {

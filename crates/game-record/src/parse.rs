@@ -8,7 +8,9 @@ use cards::Seed;
 use serde_json::Value;
 
 use crate::fairness::commitment;
-use crate::model::{Actor, BuildError, GameInfo, GameKind, GameRecord, RecordedMove};
+use crate::model::{
+    Actor, BuildError, GameInfo, GameKind, GameRecord, RecordedMove, Resign, ResignPolicy,
+};
 use crate::text::{FORMAT, unquote};
 
 /// A record refused, with the 1-based line it was refused at.
@@ -262,6 +264,15 @@ impl Document {
                     .map(|(_, e)| e.to_owned())
             })
             .collect();
+        let resigned = match self.tag("Resigned") {
+            Some((line, text)) => Some(parse_resigned(text).ok_or_else(|| {
+                syntax(
+                    line,
+                    "a resignation is written `seat S after N bot|end_game; forfeited S…`",
+                )
+            })?),
+            None => None,
+        };
         let info = GameInfo {
             kind,
             config,
@@ -270,6 +281,7 @@ impl Document {
             ended: self.tag("Ended").map(|(_, v)| v.to_owned()),
             server_seed,
             entropy,
+            resigned,
         };
         Ok((info, config_line))
     }
@@ -460,8 +472,31 @@ fn mismatch(round: u32, expected: &str, found: &str) -> Problem {
     }
 }
 
+/// The seat, place and policy of a `[Resigned …]` value (the forfeited
+/// seats it lists are derived, and checked by comparing the tag as the
+/// engine renders it).
+fn parse_resigned(text: &str) -> Option<Resign> {
+    let (head, _forfeited) = text.split_once("; forfeited")?;
+    let mut words = head.split(' ');
+    let (Some("seat"), Some(seat), Some("after"), Some(after), Some(policy), None) = (
+        words.next(),
+        words.next(),
+        words.next(),
+        words.next(),
+        words.next(),
+        words.next(),
+    ) else {
+        return None;
+    };
+    Some(Resign {
+        seat: seat.parse().ok()?,
+        after_moves: after.parse().ok()?,
+        policy: ResignPolicy::from_code(policy)?,
+    })
+}
+
 fn is_known_tag(tag: &str) -> bool {
-    const FIXED: [&str; 10] = [
+    const FIXED: [&str; 11] = [
         "Format",
         "Kind",
         "Config",
@@ -471,6 +506,7 @@ fn is_known_tag(tag: &str) -> bool {
         "Commitment",
         "Seed",
         "DealingSeed",
+        "Resigned",
         "Result",
     ];
     let numbered = |prefix: &str| {

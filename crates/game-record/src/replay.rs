@@ -199,6 +199,20 @@ impl Teller<'_> {
     }
 
     fn result(&self, out: &mut String) {
+        if let Some(r) = &self.record.resignation {
+            let forfeited: Vec<String> = r.forfeited.iter().map(|&s| self.name(s)).collect();
+            let then = match r.policy {
+                crate::model::ResignPolicy::Bot => "the bot played the seat on",
+                crate::model::ResignPolicy::EndGame => "the game ended there",
+            };
+            line!(
+                out,
+                "{} resigned after {} moves ({then}); forfeited: {}.",
+                self.name(r.seat),
+                r.after_moves,
+                forfeited.join(" and ")
+            );
+        }
         let Some(result) = &self.record.result else {
             line!(out, "Unfinished.");
             return;

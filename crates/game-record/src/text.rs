@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use crate::model::{
-    Actor, Event, GameKind, GameRecord, Play, RecordedMove, RoundRecord, TrickRecord,
+    Actor, Event, GameKind, GameRecord, Play, RecordedMove, Resignation, RoundRecord, TrickRecord,
 };
 
 /// The value of the `Format` tag: this document describes version 1.
@@ -52,6 +52,9 @@ impl GameRecord {
             }
         }
         tags.push(tag("DealingSeed", &self.dealing_seed.to_string()));
+        if let Some(r) = &self.resignation {
+            tags.push(tag("Resigned", &resigned_text(r)));
+        }
         tags.push(tag("Result", &self.result_text()));
         tags
     }
@@ -67,6 +70,17 @@ impl GameRecord {
             join(&result.scores)
         )
     }
+}
+
+/// `seat 0 after 37 end_game; forfeited 0 2`.
+pub(crate) fn resigned_text(r: &Resignation) -> String {
+    format!(
+        "seat {} after {} {}; forfeited {}",
+        r.seat,
+        r.after_moves,
+        r.policy.code(),
+        join(&r.forfeited)
+    )
 }
 
 fn tag(name: &str, value: &str) -> (String, String) {

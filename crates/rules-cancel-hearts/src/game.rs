@@ -947,6 +947,24 @@ impl Ruleset for CancelHearts {
             .collect();
         Some(Outcome { scores, winners })
     }
+
+    /// The totals so far; the lowest total among the seats not in `out`
+    /// wins (CH-13's direction), ties sharing.
+    fn stopped(&self, out: SeatSet) -> Outcome {
+        let scores = self.scores().to_vec();
+        let best = self
+            .players
+            .seats()
+            .filter(|s| !out.contains(*s))
+            .map(|s| scores[s.index()])
+            .min();
+        let winners = self
+            .players
+            .seats()
+            .filter(|s| !out.contains(*s) && Some(scores[s.index()]) == best)
+            .collect();
+        Outcome { scores, winners }
+    }
 }
 
 #[cfg(test)]

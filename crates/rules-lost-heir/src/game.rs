@@ -884,6 +884,35 @@ impl Ruleset for LostHeir {
     fn is_over(&self) -> bool {
         self.round.phase == Phase::Over
     }
+
+    /// Partners share a side (LH-3).
+    fn side(&self, seat: Seat) -> SeatSet {
+        let side = self.side_of(seat);
+        self.seats_of(side).collect()
+    }
+
+    /// The totals so far (by seat, partners sharing their side's, as in
+    /// `outcome`); the highest total among the seats not in `out` wins
+    /// (LH-12's direction), ties sharing.
+    fn stopped(&self, out: SeatSet) -> Outcome {
+        let scores: Vec<i32> = self
+            .players
+            .seats()
+            .map(|seat| self.scores[self.side_of(seat).index()])
+            .collect();
+        let best = self
+            .players
+            .seats()
+            .filter(|s| !out.contains(*s))
+            .map(|s| scores[s.index()])
+            .max();
+        let winners = self
+            .players
+            .seats()
+            .filter(|s| !out.contains(*s) && Some(scores[s.index()]) == best)
+            .collect();
+        Outcome { scores, winners }
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 //! | `autoplay`         | [`Autoplay`] `{"seat", "enabled"}`        | no                       |
 //! | `deadline_expired` | [`DeadlineExpired`] `{"seat", "policy"}` (then the bot's `move`) | no |
 //! | `game_expired`     | [`GameExpired`] `{"ttl_secs"}`: an open game nobody changed for that long, closed by the server | no |
+//! | `seat_resigned`    | [`SeatResigned`] `{"seat", "player_id", "policy"}` (under `end_game`, then `game_finished`) | no |
 //!
 //! The payloads serialize to exactly the JSON the log has always stored and
 //! served (`tests/it/event_log.rs` pins it against a version-1 fixture).
@@ -25,7 +26,7 @@ use cards::{Seat, Visibility};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::status::DeadlinePolicy;
+use super::status::{DeadlinePolicy, ResignPolicy};
 
 /// The schema version every event is written under today.
 pub const SCHEMA_VERSION: i32 = 1;
@@ -43,6 +44,7 @@ pub enum GameEvent {
     Autoplay(Autoplay),
     DeadlineExpired(DeadlineExpired),
     GameExpired(GameExpired),
+    SeatResigned(SeatResigned),
 }
 
 /// A seat was filled: by a player, or (`player_id` null) by the server's bot.
@@ -154,6 +156,17 @@ pub struct GameExpired {
     pub ttl_secs: u64,
 }
 
+/// A seated player resigned; the game's `policy` applies: `bot` (the bot
+/// plays the seat, forfeited, to the end) or `end_game` (`game_finished`
+/// follows at once, the seat's side forfeited).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatResigned {
+    pub seat: u8,
+    pub player_id: String,
+    pub policy: ResignPolicy,
+}
+
 /// Who may read an event's payload while the game runs (everyone may once
 /// it is over, G-2). Decided once, when the event is appended, and stored as
 /// `game_events.visible_to`: null for everyone, else the one seat.
@@ -231,6 +244,7 @@ impl GameEvent {
             GameEvent::Autoplay(_) => "autoplay",
             GameEvent::DeadlineExpired(_) => "deadline_expired",
             GameEvent::GameExpired(_) => "game_expired",
+            GameEvent::SeatResigned(_) => "seat_resigned",
         }
     }
 
@@ -245,6 +259,7 @@ impl GameEvent {
             GameEvent::Autoplay(p) => serde_json::to_value(p),
             GameEvent::DeadlineExpired(p) => serde_json::to_value(p),
             GameEvent::GameExpired(p) => serde_json::to_value(p),
+            GameEvent::SeatResigned(p) => serde_json::to_value(p),
         };
         // Plain structs of strings, numbers and JSON values: serializing
         // them cannot fail.
@@ -317,6 +332,11 @@ mod tests {
                 policy: DeadlinePolicy::Forfeit,
             }),
             GameEvent::GameExpired(GameExpired { ttl_secs: 604_800 }),
+            GameEvent::SeatResigned(SeatResigned {
+                seat: 1,
+                player_id: "p".to_owned(),
+                policy: ResignPolicy::EndGame,
+            }),
         ]
     }
 

@@ -14,6 +14,7 @@ pub mod listen;
 pub mod models;
 mod queries;
 pub mod schema;
+mod series;
 pub mod status;
 mod tokens;
 

@@ -7,7 +7,7 @@ use diesel::deserialize;
 use serde_json::Value;
 
 use super::event::{self, Audience, GameEvent};
-use super::status::{DeadlinePolicy, GameStatus};
+use super::status::{DeadlinePolicy, GameStatus, ResignPolicy};
 
 #[derive(Debug, Clone, Queryable)]
 pub struct PlayerRow {
@@ -39,6 +39,13 @@ pub struct GameRow {
     pub on_deadline: Option<DeadlinePolicy>,
     /// When the seats that must act now run out of time.
     pub deadline_at: Option<DateTime<Utc>>,
+    /// What a resignation does.
+    pub on_resign: ResignPolicy,
+    /// The first game of the series this game continues (`None` for a
+    /// first game, which is its series' id once it has a next game).
+    pub series_id: Option<String>,
+    /// The game this one is the rematch of.
+    pub previous_game_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Queryable)]
@@ -52,8 +59,10 @@ pub struct SeatRow {
     pub entropy: Option<String>,
     /// The server plays this seat for its player.
     pub autoplay: bool,
-    /// The seat ran out of time under the forfeit policy.
+    /// The seat ran out of time under the forfeit policy, or resigned.
     pub forfeited: bool,
+    /// A rematch's seat, reserved for this player (only they may join it).
+    pub invited_player_id: Option<String>,
 }
 
 /// A seat with its occupant's display name.
@@ -168,6 +177,9 @@ pub struct NewGame {
     pub move_deadline_secs: Option<i64>,
     pub on_deadline: Option<DeadlinePolicy>,
     pub deadline_at: Option<DateTime<Utc>>,
+    pub on_resign: ResignPolicy,
+    pub series_id: Option<String>,
+    pub previous_game_id: Option<String>,
 }
 
 /// An event to append (its seq is assigned by the append), built by
@@ -241,6 +253,13 @@ pub enum SeatChange {
         player_id: String,
         enabled: bool,
         forfeit: bool,
+    },
+    /// A resignation that ends the game: the resigning player's seat (they
+    /// must still hold it) and `seats` (its side) marked forfeited.
+    Forfeit {
+        seat: i32,
+        player_id: String,
+        seats: Vec<i32>,
     },
 }
 

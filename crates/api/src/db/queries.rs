@@ -74,6 +74,9 @@ macro_rules! insert_game {
                 $s::games::move_deadline_secs.eq($game.move_deadline_secs),
                 $s::games::on_deadline.eq(&$game.on_deadline),
                 $s::games::deadline_at.eq($game.deadline_at),
+                $s::games::on_resign.eq(&$game.on_resign),
+                $s::games::series_id.eq(&$game.series_id),
+                $s::games::previous_game_id.eq(&$game.previous_game_id),
             ))
             .execute($conn)
             .await?;
@@ -87,6 +90,7 @@ macro_rules! insert_game {
                     $s::seats::entropy.eq(&seat.entropy),
                     $s::seats::autoplay.eq(seat.autoplay),
                     $s::seats::forfeited.eq(seat.forfeited),
+                    $s::seats::invited_player_id.eq(&seat.invited_player_id),
                 ))
                 .execute($conn)
                 .await?;
@@ -138,7 +142,12 @@ macro_rules! change_seat {
                         .filter($s::seats::game_id.eq($game_id))
                         .filter($s::seats::seat.eq(*seat))
                         .filter($s::seats::is_bot.eq(false))
-                        .filter($s::seats::player_id.is_null()),
+                        .filter($s::seats::player_id.is_null())
+                        .filter(
+                            $s::seats::invited_player_id
+                                .is_null()
+                                .or($s::seats::invited_player_id.eq(player_id)),
+                        ),
                 )
                 .set((
                     $s::seats::player_id.eq(Some(player_id)),
@@ -182,6 +191,33 @@ macro_rules! change_seat {
                         .set($s::seats::autoplay.eq(*enabled))
                         .execute($conn)
                         .await
+                }
+            }
+            SeatChange::Forfeit {
+                seat,
+                player_id,
+                seats,
+            } => {
+                // The resigner must still hold their seat; then their side.
+                let held = $s::seats::table
+                    .filter($s::seats::game_id.eq($game_id))
+                    .filter($s::seats::seat.eq(*seat))
+                    .filter($s::seats::player_id.eq(player_id))
+                    .count()
+                    .get_result::<i64>($conn)
+                    .await?;
+                if held != 1 {
+                    Ok(0)
+                } else {
+                    diesel::update(
+                        $s::seats::table
+                            .filter($s::seats::game_id.eq($game_id))
+                            .filter($s::seats::seat.eq_any(seats)),
+                    )
+                    .set($s::seats::forfeited.eq(true))
+                    .execute($conn)
+                    .await
+                    .map(|_| 1)
                 }
             }
         }
@@ -411,6 +447,7 @@ impl Db {
                         s::seats::entropy,
                         s::seats::autoplay,
                         s::seats::forfeited,
+                        s::seats::invited_player_id,
                     ),
                     s::players::display_name.nullable(),
                 ))
@@ -560,13 +597,20 @@ impl Db {
                 );
             }
             if let Some(player) = &filter.seated {
-                // The player's seats, by `seats_player_status`.
+                // The player's seats, by `seats_player_status`, and the
+                // rematch seats reserved for them (`seats_invited_player`).
                 query = query.filter(
-                    s::games::id.eq_any(
-                        s::seats::table
-                            .filter(s::seats::player_id.eq(player))
-                            .select(s::seats::game_id),
-                    ),
+                    s::games::id
+                        .eq_any(
+                            s::seats::table
+                                .filter(s::seats::player_id.eq(player))
+                                .select(s::seats::game_id),
+                        )
+                        .or(s::games::id.eq_any(
+                            s::seats::table
+                                .filter(s::seats::invited_player_id.eq(player))
+                                .select(s::seats::game_id),
+                        )),
                 );
             }
             if let Some(player) = &filter.to_act_for {

@@ -31,6 +31,13 @@ macro_rules! tables {
                 /// `games::status::DeadlinePolicy` (checked by the database).
                 on_deadline -> Nullable<Text>,
                 deadline_at -> Nullable<$time>,
+                /// `games::status::ResignPolicy` (checked by the database).
+                on_resign -> Text,
+                /// The first game of the series this game continues (null
+                /// for a first game).
+                series_id -> Nullable<Text>,
+                /// The game this one is the rematch of (unique: one next game).
+                previous_game_id -> Nullable<Text>,
             }
         }
 
@@ -49,6 +56,8 @@ macro_rules! tables {
                 /// The game is in progress and this seat must act now (kept
                 /// by a trigger from `games.to_act`).
                 must_act -> Bool,
+                /// A rematch's seat, reserved for this player.
+                invited_player_id -> Nullable<Text>,
             }
         }
 

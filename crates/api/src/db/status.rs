@@ -138,6 +138,39 @@ text_enum!(DeadlinePolicy, "deadline policy", {
     Forfeit => "forfeit",
 });
 
+// `games.on_resign`.
+/// What happens when a seated player resigns a game in progress.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    AsExpression,
+    FromSqlRow,
+)]
+#[diesel(sql_type = Text)]
+#[serde(rename_all = "snake_case")]
+pub enum ResignPolicy {
+    /// The server's bot plays the seat for the rest of the game; the seat
+    /// is forfeited (never among the winners), like a deadline `forfeit`.
+    #[default]
+    Bot,
+    /// The game ends at once (status `finished`): the resigning seat's side
+    /// is forfeited and the winners are the best of the other seats by the
+    /// standings at that moment (docs/streams.md, "Resign").
+    EndGame,
+}
+
+text_enum!(ResignPolicy, "resign policy", {
+    Bot => "bot",
+    EndGame => "end_game",
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +181,10 @@ mod tests {
             let json = serde_json::to_value(status).unwrap();
             assert_eq!(json, status.as_str());
             assert_eq!(status.as_str().parse::<GameStatus>(), Ok(*status));
+        }
+        for policy in ResignPolicy::ALL {
+            assert_eq!(serde_json::to_value(policy).unwrap(), policy.as_str());
+            assert_eq!(policy.as_str().parse::<ResignPolicy>(), Ok(*policy));
         }
         for policy in DeadlinePolicy::ALL {
             assert_eq!(serde_json::to_value(policy).unwrap(), policy.as_str());

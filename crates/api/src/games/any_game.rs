@@ -75,6 +75,11 @@ pub trait AnyGame: Send + Sync + fmt::Debug {
     fn play(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal>;
     fn view(&self, viewer: Viewer) -> Value;
     fn outcome(&self) -> Option<Outcome>;
+    /// The seats that win or lose with `seat` (`Ruleset::side`).
+    fn side(&self, seat: Seat) -> SeatSet;
+    /// The result if the game stopped now with `out` forfeited
+    /// (`Ruleset::stopped`).
+    fn stopped(&self, out: SeatSet) -> Outcome;
 }
 
 impl Clone for Box<dyn AnyGame> {
@@ -196,6 +201,14 @@ where
 
     fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()
+    }
+
+    fn side(&self, seat: Seat) -> SeatSet {
+        self.0.side(seat)
+    }
+
+    fn stopped(&self, out: SeatSet) -> Outcome {
+        self.0.stopped(out)
     }
 }
 

@@ -20,7 +20,7 @@ pub enum SeatSpec {
 
 /// What a deadline does: typed and checked in the database with the
 /// game's other columns (`status.rs`).
-pub use super::status::DeadlinePolicy;
+pub use super::status::{DeadlinePolicy, ResignPolicy};
 
 /// The longest time per move: 30 days.
 pub const MAX_MOVE_DEADLINE_SECS: u64 = 30 * 86_400;
@@ -38,4 +38,17 @@ pub struct CreateGame {
     pub entropy: Option<String>,
     pub move_deadline_secs: Option<u64>,
     pub on_deadline: Option<DeadlinePolicy>,
+    pub on_resign: ResignPolicy,
+    /// Set when the game is the rematch of a finished one (`games::series`).
+    pub rematch: Option<Rematch>,
+}
+
+/// What a rematch carries over from the game it follows.
+#[derive(Debug, Clone)]
+pub struct Rematch {
+    /// The series' first game.
+    pub series_id: String,
+    pub previous_game_id: String,
+    /// By seat: the player each open seat is reserved for.
+    pub invited: Vec<Option<String>>,
 }

@@ -38,6 +38,8 @@ pub enum ServiceError {
         code: &'static str,
         message: String,
     },
+    /// No series starts with this game (`GET /v1/series/{id}`).
+    SeriesNotFound,
     /// The version the client decided on (`If-Match`) is no longer current.
     PreconditionFailed {
         current_version: i64,
@@ -141,6 +143,7 @@ impl fmt::Display for ServiceError {
             }
             ServiceError::NotSeated => f.write_str("not seated"),
             ServiceError::GameNotFound => f.write_str("no such game"),
+            ServiceError::SeriesNotFound => f.write_str("no such series"),
             ServiceError::PreconditionFailed { current_version } => {
                 write!(f, "If-Match does not hold (version {current_version})")
             }

@@ -232,7 +232,8 @@ fn new_table(
     let seed = Seed(crate::random::secret_bytes());
     let seed_hex = seed.to_string();
     let commitment = crate::random::sha256_hex(&seed.0);
-    let (seats, mut events) = initial_seats(&id, creator, checked);
+    let invited = command.rematch.as_ref().map(|r| r.invited.as_slice());
+    let (seats, mut events) = initial_seats(&id, creator, checked, invited.unwrap_or(&[]));
     let game = log::new_game(
         checked.kind.name(),
         &command.config,
@@ -270,6 +271,9 @@ fn new_table(
         move_deadline_secs: checked.move_deadline_secs,
         on_deadline: checked.on_deadline,
         deadline_at: super::deadlines::first_deadline(checked.move_deadline_secs, full),
+        on_resign: command.on_resign,
+        series_id: command.rematch.as_ref().map(|r| r.series_id.clone()),
+        previous_game_id: command.rematch.as_ref().map(|r| r.previous_game_id.clone()),
     };
     let snapshot = Snapshot {
         row,
@@ -289,6 +293,7 @@ fn initial_seats(
     game_id: &str,
     creator: &PlayerRow,
     checked: &Checked,
+    invited: &[Option<String>],
 ) -> (Vec<SeatWithName>, Vec<NewEvent>) {
     let creator_actor = Actor::Player {
         player_id: creator.id.clone(),
@@ -319,6 +324,7 @@ fn initial_seats(
                 is_bot,
                 autoplay: false,
                 forfeited: false,
+                invited_player_id: invited.get(i).cloned().flatten().filter(|_| !is_bot),
             },
         });
     }
@@ -341,6 +347,9 @@ fn stored_rows(snapshot: &Snapshot) -> (NewGame, Vec<SeatRow>) {
         move_deadline_secs: row.move_deadline_secs,
         on_deadline: row.on_deadline,
         deadline_at: row.deadline_at,
+        on_resign: row.on_resign,
+        series_id: row.series_id.clone(),
+        previous_game_id: row.previous_game_id.clone(),
     };
     let seats = snapshot.seats.iter().map(|s| s.seat.clone()).collect();
     (new_game, seats)
@@ -372,7 +381,7 @@ pub(super) fn decide_join(
             ));
         }
     }
-    let index = seat_to_join(seats, wanted)?;
+    let index = seat_to_join(seats, wanted, &player.id)?;
     let mut after = seats.to_vec();
     after[index].seat.player_id = Some(player.id.clone());
     after[index].seat.entropy = entropy.map(str::to_owned);
@@ -413,15 +422,36 @@ fn is_open(s: &SeatWithName) -> bool {
     !s.seat.is_bot && s.seat.player_id.is_none()
 }
 
-/// The index of the seat to take: the wanted one if it is open, else the
-/// lowest open one.
-fn seat_to_join(seats: &[SeatWithName], wanted: Option<u8>) -> Result<usize, ServiceError> {
+/// The index of the seat to take: the wanted one if it is open (and not
+/// reserved for another player, a rematch's seat), else the seat reserved
+/// for `player_id`, else the lowest open seat reserved for nobody.
+fn seat_to_join(
+    seats: &[SeatWithName],
+    wanted: Option<u8>,
+    player_id: &str,
+) -> Result<usize, ServiceError> {
+    let reserved_for = |s: &SeatWithName| s.seat.invited_player_id.clone();
     let Some(w) = wanted else {
-        return seats
+        let mine = seats
             .iter()
-            .position(is_open)
+            .position(|s| is_open(s) && reserved_for(s).as_deref() == Some(player_id));
+        return mine
+            .or_else(|| {
+                seats
+                    .iter()
+                    .position(|s| is_open(s) && reserved_for(s).is_none())
+            })
             .ok_or_else(|| ServiceError::conflict("no_open_seat", "every seat is taken"));
     };
+    if let Some(s) = seats.iter().find(|s| s.seat.seat == i32::from(w))
+        && is_open(s)
+        && reserved_for(s).is_some_and(|p| p != player_id)
+    {
+        return Err(ServiceError::conflict(
+            "seat_reserved",
+            "this seat of a rematch is reserved for the player who held it",
+        ));
+    }
     match seats.iter().position(|s| s.seat.seat == i32::from(w)) {
         None => Err(ServiceError::invalid(
             "no_such_seat",

@@ -10,9 +10,9 @@ use serde_json::{Map, Value};
 use super::any_game::{AnyGame, PlayedMove};
 use super::event::{
     Audience, DeadlineExpired, GameEvent, GameExpired, GameFinished, GameStarted, MovePlayed,
-    SCHEMA_VERSION, SeatLeft, SeatTaken,
+    SCHEMA_VERSION, SeatLeft, SeatResigned, SeatTaken,
 };
-use super::status::DeadlinePolicy;
+use super::status::{DeadlinePolicy, ResignPolicy};
 use crate::db::models::{EventRow, NewEvent, SeatWithName};
 
 /// Who made an event.
@@ -109,12 +109,35 @@ pub fn game_finished(
     entropy: &[Option<String>],
     forfeited: SeatSet,
 ) -> NewEvent {
+    let outcome = serde_json::to_value(game.outcome()).unwrap_or(Value::Null);
+    finished_with(outcome, seed, entropy, forfeited)
+}
+
+/// The end of a game stopped before its engine finished it (a resignation
+/// under `end_game`): its outcome is the standings with `forfeited` out
+/// (`Ruleset::stopped`), and the deal is revealed as at any end.
+pub fn game_stopped(
+    game: &dyn AnyGame,
+    seed: &str,
+    entropy: &[Option<String>],
+    forfeited: SeatSet,
+) -> NewEvent {
+    let outcome = serde_json::to_value(game.stopped(forfeited)).unwrap_or(Value::Null);
+    finished_with(outcome, seed, entropy, forfeited)
+}
+
+fn finished_with(
+    outcome: Value,
+    seed: &str,
+    entropy: &[Option<String>],
+    forfeited: SeatSet,
+) -> NewEvent {
     let dealing = seed
         .parse::<Seed>()
         .map(|s| dealing_seed(&s, entropy).to_string())
         .ok();
     let finished = GameFinished {
-        outcome: serde_json::to_value(game.outcome()).unwrap_or(Value::Null),
+        outcome,
         seed: seed.to_owned(),
         entropy: entropy.to_vec(),
         dealing_seed: dealing,
@@ -145,6 +168,20 @@ pub fn deadline_expired(seat: Seat, policy: DeadlinePolicy) -> NewEvent {
         policy,
     };
     public(GameEvent::DeadlineExpired(expired), &Actor::Server)
+}
+
+/// A seated player resigned; `policy` (the game's `on_resign`) applies.
+pub fn seat_resigned(seat: Seat, player_id: &str, policy: ResignPolicy) -> NewEvent {
+    let actor = Actor::Player {
+        player_id: player_id.to_owned(),
+        seat: Some(seat),
+    };
+    let resigned = SeatResigned {
+        seat: seat.number(),
+        player_id: player_id.to_owned(),
+        policy,
+    };
+    public(GameEvent::SeatResigned(resigned), &actor)
 }
 
 /// An open game nobody changed for `ttl_secs`, closed by the server.

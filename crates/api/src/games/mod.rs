@@ -23,13 +23,17 @@ mod moves;
 pub mod notify;
 mod reads;
 pub mod records;
+mod resign;
+pub mod series;
 mod service;
 pub mod text;
 pub mod watch;
 pub mod write;
 
 pub use any_game::{AnyGame, GameKind, LegalSet, MoveRefusal};
-pub use domain::{CreateGame, DeadlinePolicy, MAX_MOVE_DEADLINE_SECS, SeatSpec};
+pub use domain::{
+    CreateGame, DeadlinePolicy, MAX_MOVE_DEADLINE_SECS, Rematch, ResignPolicy, SeatSpec,
+};
 pub use error::{Refusal, ServiceError};
 pub use reads::{ListQuery, LogPage, VisibleEvent};
 pub use service::{GameService, Snapshot};

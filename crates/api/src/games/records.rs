@@ -157,6 +157,29 @@ fn recorded_moves(events: &[EventRow]) -> Result<Vec<RecordedMove>, ServiceError
         .collect()
 }
 
+/// The log's resignation (`seat_resigned`), at its place: after the moves
+/// logged before it.
+fn resignation(events: &[EventRow]) -> Option<game_record::Resign> {
+    let mut moves = 0;
+    for e in events {
+        match &e.event {
+            GameEvent::Move(_) => moves += 1,
+            GameEvent::SeatResigned(r) => {
+                return Some(game_record::Resign {
+                    seat: r.seat,
+                    after_moves: moves,
+                    policy: match r.policy {
+                        super::status::ResignPolicy::Bot => game_record::ResignPolicy::Bot,
+                        super::status::ResignPolicy::EndGame => game_record::ResignPolicy::EndGame,
+                    },
+                });
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 impl History {
     fn finished(&self) -> bool {
         self.row.status == GameStatus::Finished
@@ -188,6 +211,7 @@ impl History {
                 ServiceError::internal(format!("game {} has a malformed seed", self.row.id))
             })?,
             entropy: log::entropy_by_seat(&self.seats),
+            resigned: resignation(&self.events),
         })
     }
 }
@@ -371,7 +395,14 @@ impl GameService {
         let ended = record_time_or(&record.ended, "Ended", now)?;
         let id = uuid::Uuid::new_v4().to_string();
         let players = placeholder_players(record, now)?;
-        let seats = imported_seats(&id, &players, &record.entropy);
+        let mut seats = imported_seats(&id, &players, &record.entropy);
+        if let Some(r) = &record.resignation {
+            for s in seats.iter_mut() {
+                let seat = u8::try_from(s.seat.seat).unwrap_or(u8::MAX);
+                s.seat.forfeited = r.forfeited.contains(&seat);
+                s.seat.autoplay = s.seat.forfeited && r.policy == game_record::ResignPolicy::Bot;
+            }
+        }
         let (game, mut events) = imported_log(record, &seats)?;
         for event in &mut events {
             event.created_at = Some(created);
@@ -446,6 +477,7 @@ fn imported_seats(
                 entropy: entropy.clone(),
                 autoplay: false,
                 forfeited: false,
+                invited_player_id: None,
             },
         })
         .collect()
@@ -478,6 +510,12 @@ fn imported_rows(
         move_deadline_secs: None,
         on_deadline: None,
         deadline_at: None,
+        on_resign: match record.resignation.as_ref().map(|r| r.policy) {
+            Some(game_record::ResignPolicy::EndGame) => super::status::ResignPolicy::EndGame,
+            _ => super::status::ResignPolicy::Bot,
+        },
+        series_id: None,
+        previous_game_id: None,
     };
     let new_game = NewGame {
         id: row.id.clone(),
@@ -492,6 +530,9 @@ fn imported_rows(
         move_deadline_secs: None,
         on_deadline: None,
         deadline_at: None,
+        on_resign: row.on_resign,
+        series_id: None,
+        previous_game_id: None,
     };
     (row, new_game)
 }
@@ -548,7 +589,22 @@ fn imported_log(
         events.push(log::seat_taken(seat, Some(&player_id), &actor));
     }
     events.push(log::game_started(&record.commitment, game.to_act()));
-    for mv in record.moves() {
+    let resigned = |at: usize| {
+        let r = record
+            .resignation
+            .as_ref()
+            .filter(|r| r.after_moves == at)?;
+        let policy = match r.policy {
+            game_record::ResignPolicy::Bot => super::status::ResignPolicy::Bot,
+            game_record::ResignPolicy::EndGame => super::status::ResignPolicy::EndGame,
+        };
+        Some(player_of(r.seat).map(|p| log::seat_resigned(Seat::new(r.seat), &p, policy)))
+    };
+    let moves = record.moves();
+    for (index, mv) in moves.iter().enumerate() {
+        if let Some(event) = resigned(index) {
+            events.push(event?);
+        }
         let seat = Seat::new(mv.seat);
         let played = game.play(seat, &mv.mv).map_err(|e| {
             ServiceError::internal(format!("a parsed record's move is refused: {e:?}"))
@@ -563,17 +619,24 @@ fn imported_log(
         };
         events.push(log::moved(seat, played, &actor));
     }
+    if let Some(event) = resigned(moves.len()) {
+        events.push(event?);
+    }
+    let forfeited = super::service::forfeited_seats(seats);
+    let ended_by_resignation = record
+        .resignation
+        .as_ref()
+        .is_some_and(|r| r.policy == game_record::ResignPolicy::EndGame);
+    if ended_by_resignation {
+        events.push(log::game_stopped(&*game, &seed, &entropy, forfeited));
+        return Ok((game, events));
+    }
     if game.outcome().is_none() {
         return Err(ServiceError::internal(
             "a finished record replays unfinished",
         ));
     }
-    events.push(log::game_finished(
-        &*game,
-        &seed,
-        &entropy,
-        cards::SeatSet::EMPTY,
-    ));
+    events.push(log::game_finished(&*game, &seed, &entropy, forfeited));
     Ok((game, events))
 }
 

@@ -62,6 +62,9 @@ pub enum Command<'a> {
     Leave { player_id: &'a str },
     /// A player hands their seat to the bot, or takes it back.
     Autoplay { player_id: &'a str, enabled: bool },
+    /// A player resigns their seat in a game in progress (the game's
+    /// `on_resign` policy applies, `games::resign`).
+    Resign { player_id: &'a str },
     /// The bot plays for a bot seat (or a seat on autoplay) that must act.
     BotTurn,
     /// The move clock ran out: the game's policy applies.
@@ -226,6 +229,7 @@ impl GameService {
             Command::Autoplay { player_id, enabled } => {
                 super::lifecycle::decide_autoplay(state, player_id, *enabled)
             }
+            Command::Resign { player_id } => super::resign::decide_resign(state, player_id),
             Command::BotTurn => super::moves::decide_bot_turn(state),
             Command::DeadlineFired => super::deadlines::decide_deadline(state),
             Command::ExpireIfIdle { ttl } => super::expiry::decide_expiry(state, *ttl),

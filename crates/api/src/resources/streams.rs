@@ -235,10 +235,14 @@ pub enum PlayerStreamData {
     Notice(GameNotice),
 }
 
-/// The games where the caller must act, the longest-waiting first.
+/// The games where the caller must act, the longest-waiting first, and
+/// the rematches waiting for the caller to take their reserved seat.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Inbox {
     pub games: Vec<YourTurn>,
+    /// Open rematches with a seat reserved for the caller (`join_game`
+    /// confirms), newest first.
+    pub invitations: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

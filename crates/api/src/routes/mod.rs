@@ -12,6 +12,7 @@ pub mod messages;
 pub mod moves;
 pub mod players;
 pub mod records;
+pub mod series;
 pub mod sse;
 pub mod tickets;
 pub mod web;
@@ -40,6 +41,9 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(events::wait_events::wait_events)
         .service(events::stream_game::stream_game)
         .service(games::set_autoplay::set_autoplay)
+        .service(games::resign_game::resign_game)
+        .service(games::rematch_game::rematch_game)
+        .service(series::get_series::get_series)
         .service(players::get_inbox::get_inbox)
         .service(players::stream_player::stream_player)
         .service(tickets::create_stream_ticket::create_stream_ticket)

@@ -21,6 +21,8 @@ mod idempotency;
 mod openapi;
 mod ops;
 mod records;
+mod rematch;
+mod resign;
 mod restart;
 mod scale;
 mod streams;

@@ -95,6 +95,7 @@ pub fn info(table: Table, n: u64) -> GameInfo {
             .enumerate()
             .map(|(seat, some)| some.then(|| format!("seat {seat} says \"{n}\"")))
             .collect(),
+        resigned: None,
     }
 }
 

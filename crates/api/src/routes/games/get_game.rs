@@ -38,12 +38,18 @@ pub async fn get_game(
     let snapshot = state.games.snapshot(&game_id).await?;
     let version = snapshot.row.version;
     let seat = auth.0.and_then(|me| snapshot.seat_of(&me.player_id));
-    if if_none_match(&req, version) {
+    // A rematch links a finished game to its next one without changing the
+    // finished game's version: its `ETag` then no longer says everything.
+    let next = match snapshot.row.status {
+        crate::resources::GameStatus::Finished => state.games.next_game_id(&game_id).await?,
+        _ => None,
+    };
+    if next.is_none() && if_none_match(&req, version) {
         return Ok(HttpResponse::NotModified()
             .insert_header(("ETag", etag(version)))
             .finish());
     }
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag(version)))
-        .json(GameResource::build(&snapshot, seat)))
+        .json(GameResource::build(&snapshot, seat).with_next(next)))
 }

@@ -5,6 +5,8 @@ pub mod get_game;
 pub mod join_game;
 pub mod leave_game;
 pub mod list_games;
+pub mod rematch_game;
+pub mod resign_game;
 pub mod set_autoplay;
 
 use crate::app::AppState;

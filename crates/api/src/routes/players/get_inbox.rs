@@ -10,7 +10,8 @@ use crate::routes::doc;
 ///
 /// The games where the caller must act now, the longest-waiting first
 /// (by when the game last changed), each with what is asked (`prompt`:
-/// `bid`, `pass_cards`, `play` …) and the move deadline, if any.
+/// `bid`, `pass_cards`, `play` …) and the move deadline, if any; and the
+/// open rematches with a seat reserved for the caller (`invitations`).
 #[utoipa::path(
     tag = "players",
     operation_id = "get_inbox",
@@ -27,5 +28,6 @@ pub async fn get_inbox(
 ) -> Result<HttpResponse, ApiError> {
     let turns = state.games.inbox(&auth.player_id).await?;
     let games = turns.into_iter().map(YourTurn::from).collect();
-    Ok(HttpResponse::Ok().json(Inbox { games }))
+    let invitations = state.games.invitations(&auth.player_id).await?;
+    Ok(HttpResponse::Ok().json(Inbox { games, invitations }))
 }

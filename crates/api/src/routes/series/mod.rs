@@ -1,0 +1,3 @@
+//! `/v1/series`: a series of rematches.
+
+pub mod get_series;
