@@ -77,6 +77,7 @@ pub const API_CODES: &[&str] = &[
     "body_too_large",
     "contention",
     "cors_origin_not_allowed",
+    "delivery_not_found",
     "entropy_too_long",
     "entropy_without_seat",
     "game_expired",
@@ -98,6 +99,8 @@ pub const API_CODES: &[&str] = &[
     "invalid_record",
     "invalid_ticket",
     "invalid_token",
+    "invalid_webhook_events",
+    "invalid_webhook_url",
     "malformed_body",
     "malformed_json",
     "malformed_move",
@@ -122,12 +125,15 @@ pub const API_CODES: &[&str] = &[
     "timeout",
     "token_expired",
     "token_revoked",
+    "too_many_webhooks",
     "two_credentials",
     "unavailable",
     "unknown_kind",
     "unknown_player",
     "unsupported_media_type",
     "version_mismatch",
+    "webhook_address_refused",
+    "webhook_not_found",
 ];
 
 /// The prefix of problem type URIs (RFC 9457 allows a non-dereferenceable URI).
@@ -429,6 +435,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::IllegalMove(r) => ApiError::illegal_move(r.code, r.rule, r.message),
             ServiceError::BadQuery(r) => ApiError::bad_request(r.code, r.message).with_rule(r.rule),
             ServiceError::NotSeated => ApiError::not_seated(),
+            ServiceError::NotFound(r) => ApiError::not_found(r.code, r.message),
             ServiceError::GameNotFound => ApiError::game_not_found(),
             ServiceError::PreconditionFailed { current_version } => {
                 ApiError::precondition_failed(current_version)

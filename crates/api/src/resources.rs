@@ -10,6 +10,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 pub mod streams;
+pub mod webhooks;
 
 use crate::db::models::{GameRow, SeatWithName};
 use crate::games::Snapshot;

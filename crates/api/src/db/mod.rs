@@ -7,13 +7,17 @@
 //! Queries return [`DbError`] (diesel errors plus pool and conflict cases);
 //! only the HTTP layer turns them into responses.
 
+// First: their macros (`text_enum!`, `enqueue_outbox!`) serve the modules below.
+#[macro_use]
+pub mod status;
+#[macro_use]
+pub mod webhooks;
 mod append_pg;
 pub mod event;
 pub mod listen;
 pub mod models;
 mod queries;
 pub mod schema;
-pub mod status;
 mod tokens;
 
 use diesel::Connection as _;

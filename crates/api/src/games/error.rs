@@ -32,6 +32,8 @@ pub enum ServiceError {
     BadQuery(Refusal),
     /// The caller holds no seat in the game, for what only a seat may do.
     NotSeated,
+    /// Something of the caller's that is not there (a webhook, a delivery).
+    NotFound(Refusal),
     GameNotFound,
     /// The version the client decided on (`If-Match`) is no longer current.
     PreconditionFailed {
@@ -124,7 +126,8 @@ impl fmt::Display for ServiceError {
             ServiceError::Conflict(r)
             | ServiceError::Invalid(r)
             | ServiceError::IllegalMove(r)
-            | ServiceError::BadQuery(r) => {
+            | ServiceError::BadQuery(r)
+            | ServiceError::NotFound(r) => {
                 write!(f, "{}: {}", r.code, r.message)
             }
             ServiceError::NotSeated => f.write_str("not seated"),

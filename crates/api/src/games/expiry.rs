@@ -28,6 +28,10 @@
 //!    expired token is refused by its `exp` anyway); every logout purges
 //!    them too (`db::tokens`).
 //!
+//! 5. **Webhook deliveries** delivered or given up more than
+//!    `WEBHOOK_RETENTION_SECS` ago are deleted (the delivery log's tail),
+//!    with the deadline-warning markers as old (`db::webhooks`).
+//!
 //! The log and finished games are kept: they are the product.
 
 use std::sync::Arc;
@@ -56,17 +60,24 @@ pub struct Ttls {
     pub idle_player: Option<Duration>,
     pub open_game: Option<Duration>,
     pub idempotency: Option<Duration>,
+    /// Finished webhook deliveries (and deadline-warning markers).
+    pub webhook_deliveries: Option<Duration>,
 }
 
 impl Ttls {
     /// The pause between two sweeps: that of the shortest TTL; `None` when
     /// nothing expires.
     fn pause(&self) -> Option<Duration> {
-        [self.idle_player, self.open_game, self.idempotency]
-            .into_iter()
-            .flatten()
-            .min()
-            .map(pause)
+        [
+            self.idle_player,
+            self.open_game,
+            self.idempotency,
+            self.webhook_deliveries,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .map(pause)
     }
 }
 
@@ -77,6 +88,7 @@ pub struct Swept {
     pub open_games: usize,
     pub players: usize,
     pub revoked_tokens: usize,
+    pub webhook_deliveries: usize,
 }
 
 /// The pause between two sweeps for `ttl`: a tenth of it, at most a minute
@@ -146,6 +158,11 @@ impl GameService {
             swept.players = delete_unused_players(&self.db, ttl).await?;
         }
         swept.revoked_tokens = in_batches(|| self.db.purge_expired_revocations(BATCH)).await?;
+        if let Some(ttl) = ttls.webhook_deliveries {
+            let cutoff = cutoff(ttl);
+            swept.webhook_deliveries =
+                in_batches(|| self.db.purge_deliveries(cutoff, BATCH)).await?;
+        }
         Ok(swept)
     }
 
@@ -247,6 +264,7 @@ mod tests {
             idle_player: Some(Duration::from_secs(3600)),
             open_game: None,
             idempotency: Some(Duration::from_secs(20)),
+            webhook_deliveries: None,
         };
         assert_eq!(ttls.pause(), Some(Duration::from_secs(2)));
     }

@@ -25,6 +25,7 @@ pub mod records;
 mod service;
 pub mod text;
 pub mod watch;
+pub mod webhooks;
 pub mod write;
 
 pub use any_game::{AnyGame, GameKind, LegalSet, MoveRefusal};

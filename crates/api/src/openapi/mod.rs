@@ -49,6 +49,7 @@ pub use kinds::{AnyMove, problem_codes};
         // Referenced by `export_record`'s `format` parameter, which utoipa
         // does not register by itself.
         crate::routes::records::export_record::RecordFormat,
+        crate::games::webhooks::WebhookDelivery,
     )),
     tags(
         (name = "players", description = "Registration and tokens"),
@@ -59,6 +60,9 @@ pub use kinds::{AnyMove, problem_codes};
         (name = "streams", description = "Following games live: Server-Sent Events (each event's \
             `data:` is one of the component schemas `GameResource`, `EventResource`, \
             `GameStateResource`, `YourTurn`, `GameNotice`) and a long poll"),
+        (name = "webhooks", description = "Signed HTTP callbacks for a player's games: \
+            `your_turn`, `deadline_warning`, `game_started`, `game_over`, `chat` (each request's \
+            body is the component schema `WebhookDelivery`; docs/webhooks.md)"),
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "docs", description = "This document"),
     )

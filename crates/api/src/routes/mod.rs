@@ -14,6 +14,7 @@ pub mod records;
 pub mod sse;
 pub mod tickets;
 pub mod web;
+pub mod webhooks;
 
 use actix_web::HttpRequest;
 use actix_web::http::header;
@@ -43,7 +44,13 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(players::stream_player::stream_player)
         .service(tickets::create_stream_ticket::create_stream_ticket)
         .service(players::logout::logout)
-        .service(players::revoke_tokens::revoke_tokens);
+        .service(players::revoke_tokens::revoke_tokens)
+        .service(webhooks::create_webhook::create_webhook)
+        .service(webhooks::list_webhooks::list_webhooks)
+        .service(webhooks::delete_webhook::delete_webhook)
+        .service(webhooks::test_webhook::test_webhook)
+        .service(webhooks::list_deliveries::list_deliveries)
+        .service(webhooks::redeliver::redeliver);
 }
 
 /// Registers the unversioned endpoints: health, metrics and the OpenAPI document.

@@ -25,3 +25,4 @@ mod scale;
 mod streams;
 mod tickets;
 mod web;
+mod webhooks;
