@@ -588,3 +588,98 @@ async fn chat_is_enqueued_and_delivered(backend: Backend) {
     assert!(deliveries(&ts, &bob, &bob_turns).await.is_empty());
 }
 on_both_backends!(chat_is_enqueued_and_delivered);
+
+/// `deadline_warning` once the configured share of a move clock has
+/// passed, once per (game, version, seat) even with two processes looking
+/// (the marker), and never for a seat that is not to act.
+async fn a_deadline_warning_is_sent_once_per_turn(backend: Backend) {
+    let db = fresh(backend).await;
+    let receiver = Receiver::start(0).await;
+    let tune = |c: &mut Config| {
+        c.webhooks.allow_private = true;
+        c.webhooks.deadline_warning_share = 0.25;
+    };
+    let a = start_tuned(db.clone(), tune).await;
+    let b = start_tuned(db, tune).await;
+    let ann = a.register("Ann").await;
+    let bob = a.register("Bob").await;
+    let (ann_hook, ann_secret) = hook(&a, &ann, &receiver.url(), &["deadline_warning"]).await;
+    let (bob_hook, bob_secret) = hook(&b, &bob, &receiver.url(), &["deadline_warning"]).await;
+    let created = a
+        .post(
+            "/v1/games",
+            Some(&ann.token),
+            &json!({"kind": "lost-heir", "config": {"players": 2}, "seats": ["open", "open"],
+                    "take_seat": 0, "move_deadline_secs": 8}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+    let id = created.json["id"].as_str().unwrap().to_owned();
+    let joined = b.join(&bob, &id, Some(1)).await;
+    assert_eq!(joined.status, StatusCode::OK, "{}", joined.text);
+    let version = joined.json["version"].as_i64().unwrap();
+    let to_act: Vec<u64> = joined.json["to_act"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect();
+    until("a warning", async || !receiver.received().is_empty()).await;
+    let mut turns = HashSet::new();
+    for r in receiver.received() {
+        let body: Value = serde_json::from_str(&r.body).unwrap();
+        contract::check_schema("WebhookDelivery", &body);
+        assert_eq!(body["type"], "deadline_warning");
+        let seat = body["seat"].as_u64().unwrap();
+        let secret = if seat == 0 { &ann_secret } else { &bob_secret };
+        assert!(signed_by(&r, secret));
+        assert!(
+            turns.insert((body["version"].as_i64().unwrap(), seat)),
+            "warned twice: {body}"
+        );
+        if body["version"] == version {
+            assert!(to_act.contains(&seat), "warned a seat not to act: {body}");
+        }
+    }
+    let logged =
+        deliveries(&a, &ann, &ann_hook).await.len() + deliveries(&b, &bob, &bob_hook).await.len();
+    assert!(logged >= turns.len());
+}
+on_both_backends!(a_deadline_warning_is_sent_once_per_turn);
+
+/// Finished deliveries go with the expiry sweep after the retention;
+/// pending ones stay.
+async fn finished_deliveries_are_purged(backend: Backend) {
+    let receiver = Receiver::start(0).await;
+    let ts = start_hooks(fresh(backend).await, true, true).await;
+    let ann = ts.register("Ann").await;
+    let (webhook, _) = hook(&ts, &ann, &receiver.url(), &["chat"]).await;
+    let ping = ts
+        .post(
+            &format!("/v1/players/me/webhooks/{webhook}/test"),
+            Some(&ann.token),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(ping.status, StatusCode::ACCEPTED);
+    until("delivered", async || {
+        deliveries(&ts, &ann, &webhook).await[0]["status"] == "delivered"
+    })
+    .await;
+    let keep = api::games::expiry::Ttls {
+        webhook_deliveries: Some(Duration::from_secs(3600)),
+        ..Default::default()
+    };
+    let swept = ts.server.state.games.expiry_sweep(&keep).await.unwrap();
+    assert_eq!(swept.webhook_deliveries, 0);
+    assert_eq!(deliveries(&ts, &ann, &webhook).await.len(), 1);
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let purge = api::games::expiry::Ttls {
+        webhook_deliveries: Some(Duration::from_millis(1)),
+        ..Default::default()
+    };
+    let swept = ts.server.state.games.expiry_sweep(&purge).await.unwrap();
+    assert_eq!(swept.webhook_deliveries, 1);
+    assert!(deliveries(&ts, &ann, &webhook).await.is_empty());
+}
+on_both_backends!(finished_deliveries_are_purged);
