@@ -390,57 +390,74 @@ impl Db {
         })
     }
 
-    /// Marks the deadline warning of (`game_id`, `version`, `seat`) and
-    /// writes its outbox rows in one transaction; false (nothing written)
-    /// when another process (or an earlier look) marked it first.
-    pub async fn enqueue_deadline_warning(
+    /// Marks the deadline warnings of (`game_id`, `version`, each seat of
+    /// `seats`) and writes the outbox rows of each seat newly marked, all
+    /// in one transaction; a seat another process (or an earlier look)
+    /// marked first gets nothing. Returns how many seats were marked.
+    pub async fn enqueue_deadline_warnings(
         &self,
         game_id: &str,
         version: i64,
-        seat: i32,
-        outbox: &[NewOutbox],
-    ) -> Result<bool, DbError> {
+        seats: &[(i32, Vec<NewOutbox>)],
+    ) -> Result<usize, DbError> {
         let now = super::now();
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
-                let marked = diesel::insert_into(s::webhook_deadline_warnings::table)
-                    .values((
-                        s::webhook_deadline_warnings::game_id.eq(game_id),
-                        s::webhook_deadline_warnings::version.eq(version),
-                        s::webhook_deadline_warnings::seat.eq(seat),
-                        s::webhook_deadline_warnings::created_at.eq(now),
-                    ))
-                    .on_conflict_do_nothing()
-                    .execute(conn)
-                    .await?;
-                if marked == 1 {
-                    enqueue_outbox!(conn, s, outbox, now);
+                let mut marked_seats = 0;
+                for (seat, outbox) in seats {
+                    let marked = diesel::insert_into(s::webhook_deadline_warnings::table)
+                        .values((
+                            s::webhook_deadline_warnings::game_id.eq(game_id),
+                            s::webhook_deadline_warnings::version.eq(version),
+                            s::webhook_deadline_warnings::seat.eq(*seat),
+                            s::webhook_deadline_warnings::created_at.eq(now),
+                        ))
+                        .on_conflict_do_nothing()
+                        .execute(conn)
+                        .await?;
+                    if marked == 1 {
+                        marked_seats += 1;
+                        enqueue_outbox!(conn, s, outbox, now);
+                    }
                 }
-                Ok::<_, DbError>(marked == 1)
+                Ok::<_, DbError>(marked_seats)
             })
             .await
         })
     }
 
-    /// Games in progress whose move clock started at least `share` of its
-    /// length ago (`deadline_at - share * move_deadline_secs <= now`) and
-    /// has not run out: (id, version, to_act mask, deadline). Bounded by
-    /// `limit`; the markers decide which are new.
+    /// Running move clocks that may need a warning: games whose clock has
+    /// not run out, at a version with no warning marked yet, with a seated
+    /// player subscribed to `deadline_warning`; of those, the ones whose
+    /// clock started at least `share` of its length ago
+    /// (`deadline_at - (1 - share) * move_deadline_secs <= now`, decided
+    /// here: SQLite's times are text). At most `limit`, soonest first.
     pub async fn games_past_warning(
         &self,
         share: f64,
-        longest_clock_secs: i64,
         limit: i64,
     ) -> Result<Vec<RunningClock>, DbError> {
-        // `deadline_at` falls inside (now, now + (1 - share) * secs]:
-        // read a window as wide as the longest clock and filter here.
         let now = Utc::now();
-        let horizon = now + chrono::Duration::seconds(longest_clock_secs);
+        let bit = DeliveryEvent::DeadlineWarning.bit();
         type Row = (String, i64, i32, Option<DateTime<Utc>>, Option<i64>);
         let rows: Vec<Row> = with_conn!(self, |conn, s| {
+            let warned = s::webhook_deadline_warnings::table
+                .filter(s::webhook_deadline_warnings::game_id.eq(s::games::id))
+                .filter(s::webhook_deadline_warnings::version.eq(s::games::version));
+            let subscribed = s::seats::table
+                .inner_join(
+                    s::webhook_endpoints::table.on(s::webhook_endpoints::player_id
+                        .nullable()
+                        .eq(s::seats::player_id)),
+                )
+                .filter(s::seats::game_id.eq(s::games::id))
+                .filter(diesel::dsl::sql::<diesel::sql_types::Bool>(&format!(
+                    "(webhook_endpoints.events & {bit}) <> 0"
+                )));
             Ok(s::games::table
                 .filter(s::games::deadline_at.gt(now))
-                .filter(s::games::deadline_at.le(horizon))
+                .filter(diesel::dsl::not(diesel::dsl::exists(warned)))
+                .filter(diesel::dsl::exists(subscribed))
                 .select((
                     s::games::id,
                     s::games::version,

@@ -661,57 +661,55 @@ impl Webhooks {
         });
     }
 
-    /// Writes the warnings of the clocks past their share (each once).
+    /// Writes the warnings of the clocks past their share: every seat to
+    /// act is marked (so the game is not looked at again at this version),
+    /// and the ones a person plays get a `deadline_warning` candidate.
     async fn warn_deadlines(&self, games: &GameService) -> Result<(), ServiceError> {
         let due = self
             .db
-            .games_past_warning(
-                self.settings.deadline_warning_share,
-                super::domain::MAX_MOVE_DEADLINE_SECS as i64,
-                WARNING_BATCH,
-            )
+            .games_past_warning(self.settings.deadline_warning_share, WARNING_BATCH)
             .await?;
         for clock in due {
-            let crate::db::webhooks::RunningClock {
-                game_id,
-                version,
-                to_act,
-                deadline_at,
-            } = clock;
-            let (row, seats) = games.row_and_seats(&game_id).await?;
-            if row.version != version {
-                continue; // moved on since: its own clock is read next time
+            let state = games.snapshot(&clock.game_id).await?;
+            if state.row.version != clock.version {
+                continue; // moved on since: its new clock is read next time
             }
-            for s in seats.iter().filter(|s| !s.seat.is_bot && !s.seat.autoplay) {
-                let (seat, Some(player)) = (s.seat.seat, s.seat.player_id.as_deref()) else {
-                    continue;
-                };
-                if !(0..16).contains(&seat) || to_act & (1 << seat) == 0 {
+            let mut seats = Vec::new();
+            for s in &state.seats {
+                let seat = s.seat.seat;
+                if !(0..16).contains(&seat) || clock.to_act & (1 << seat) == 0 {
                     continue;
                 }
-                let state = games.snapshot(&game_id).await?;
-                let number = u8::try_from(seat).unwrap_or_default();
-                let fields = TurnFields {
-                    game_id: game_id.clone(),
-                    kind: row.kind.clone(),
-                    seat: number,
-                    prompt: state
-                        .game
-                        .prompt(cards::Seat::new(number))
-                        .map(str::to_owned),
-                    version,
-                    deadline_at: Some(deadline_at),
-                };
-                let outbox = [candidate(
-                    player,
-                    DeliveryEvent::DeadlineWarning,
-                    &game_id,
-                    &fields,
-                )];
-                self.db
-                    .enqueue_deadline_warning(&game_id, version, seat, &outbox)
-                    .await?;
+                let person = s
+                    .seat
+                    .player_id
+                    .as_deref()
+                    .filter(|_| !s.seat.is_bot && !s.seat.autoplay);
+                let outbox = person.map(|player| {
+                    let number = u8::try_from(seat).unwrap_or_default();
+                    let fields = TurnFields {
+                        game_id: clock.game_id.clone(),
+                        kind: state.row.kind.clone(),
+                        seat: number,
+                        prompt: state
+                            .game
+                            .prompt(cards::Seat::new(number))
+                            .map(str::to_owned),
+                        version: clock.version,
+                        deadline_at: Some(clock.deadline_at),
+                    };
+                    candidate(
+                        player,
+                        DeliveryEvent::DeadlineWarning,
+                        &clock.game_id,
+                        &fields,
+                    )
+                });
+                seats.push((seat, outbox.into_iter().collect()));
             }
+            self.db
+                .enqueue_deadline_warnings(&clock.game_id, clock.version, &seats)
+                .await?;
         }
         Ok(())
     }
