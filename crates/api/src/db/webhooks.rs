@@ -638,6 +638,17 @@ impl Db {
         })
     }
 
+    /// One delivery by its event id.
+    pub async fn delivery(&self, id: &str) -> Result<Option<DeliveryRow>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::webhook_deliveries::table
+                .filter(s::webhook_deliveries::id.eq(id))
+                .first::<DeliveryRow>(conn)
+                .await
+                .optional()?)
+        })
+    }
+
     /// Makes a delivery of the endpoint due again now, attempts from zero,
     /// same event id; `None` when it is not the endpoint's.
     pub async fn redeliver(

@@ -571,9 +571,9 @@ impl Webhooks {
             .db
             .enqueue_to_endpoint(&endpoint.id, DeliveryEvent::Test, &payload)
             .await?;
-        let page = self.db.deliveries_of(&endpoint.id, None, 1).await?;
-        page.into_iter()
-            .find(|d| d.id == event_id)
+        self.db
+            .delivery(&event_id)
+            .await?
             .ok_or_else(|| ServiceError::internal("test delivery not read back"))
     }
 
