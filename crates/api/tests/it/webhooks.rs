@@ -294,6 +294,31 @@ async fn a_crash_between_commit_and_send_loses_nothing(backend: Backend) {
     }
     assert_eq!(seen.len(), expected.len(), "lost deliveries");
     assert_eq!(got.len(), expected.len());
+    // Each turn is told once, to the seat that must act: at most one
+    // `your_turn` per (seat, version), and one start and end per seat.
+    let mut turns = HashSet::new();
+    let mut starts = Vec::new();
+    for r in &got {
+        let body: Value = serde_json::from_str(&r.body).unwrap();
+        match body["type"].as_str().unwrap() {
+            "your_turn" => {
+                let to = &expected[body["event_id"].as_str().unwrap()];
+                let seat = if *to == ann_secret { 0 } else { 1 };
+                assert_eq!(body["seat"], seat, "another seat's turn: {body}");
+                assert!(
+                    turns.insert((body["seat"].as_u64(), body["version"].as_i64())),
+                    "your_turn twice: {body}"
+                );
+            }
+            "game_started" | "game_over" => starts.push(body["type"].as_str().unwrap().to_owned()),
+            _ => {}
+        }
+    }
+    starts.sort();
+    assert_eq!(
+        starts,
+        ["game_over", "game_over", "game_started", "game_started"]
+    );
 }
 on_both_backends!(a_crash_between_commit_and_send_loses_nothing);
 
