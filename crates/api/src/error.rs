@@ -565,6 +565,12 @@ mod tests {
             (ServiceError::NotSeated, 403, "not_seated", None),
             (ServiceError::GameNotFound, 404, "game_not_found", None),
             (
+                ServiceError::NotFound(refusal("webhook_not_found", None)),
+                404,
+                "webhook_not_found",
+                None,
+            ),
+            (
                 ServiceError::PreconditionFailed { current_version: 7 },
                 412,
                 "version_mismatch",
