@@ -720,7 +720,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    delivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook delivery (sent by the server)
+         * @description What the server POSTs to an endpoint registered with `create_webhook`, for each event it chose. Verify `Cardgames-Signature` (`t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`), refuse an old `t`, and drop duplicates by `event_id`; answer 2xx, or it is retried with exponential back-off (docs/webhooks.md).
+         */
+        post: operations["webhook_delivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -1024,17 +1045,6 @@ export interface components {
             /** @description Seats that must act now (several while passing). */
             to_act: components["schemas"]["SeatSet"];
             trick?: components["schemas"]["CancellationHeartsTrickView"] | null;
-        };
-        /** @description `chat`. */
-        ChatDelivery: {
-            author_id: string;
-            author_name: string;
-            /** Format: date-time */
-            created_at: string;
-            event_id: string;
-            game_id: string;
-            message_id: string;
-            text: string;
         };
         /**
          * @description A Lost Heir suit, named for a city (LH-1); one of them is trumps each round (LH-7).
@@ -1349,19 +1359,6 @@ export interface components {
         GameConfig: components["schemas"]["LostHeirConfig"] | components["schemas"]["CancellationHeartsConfig"];
         /** @description A game's configuration as a request gives it, by kind: fields left out take their defaults */
         GameConfigInput: components["schemas"]["LostHeirConfigInput"] | components["schemas"]["CancellationHeartsConfigInput"];
-        /** @description `game_started` and `game_over`. */
-        GameDelivery: {
-            /** Format: date-time */
-            created_at: string;
-            event_id: string;
-            game_id: string;
-            kind: components["schemas"]["GameKindName"];
-            /**
-             * Format: int64
-             * @description The game's version after the change.
-             */
-            version: number;
-        };
         /**
          * @description An open game stayed unchanged for `ttl_secs` (the server's
          *     `OPEN_GAME_TTL_SECS` when it was closed): the server closed it, status
@@ -2448,36 +2445,6 @@ export interface components {
             /** @description The ticket: send it as `?ticket=` (URL-safe as it is). */
             ticket: string;
         };
-        /** @description `test`. */
-        TestDelivery: {
-            /** Format: date-time */
-            created_at: string;
-            event_id: string;
-            /** @description The endpoint pinged. */
-            webhook_id: string;
-        };
-        /** @description `your_turn` and `deadline_warning`. */
-        TurnDelivery: {
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description When the move clock runs out (null: no clock).
-             */
-            deadline_at?: string | null;
-            event_id: string;
-            game_id: string;
-            kind: components["schemas"]["GameKindName"];
-            /** @description What is asked of the seat (the kind's prompt, as in `YourTurn`). */
-            prompt?: string | null;
-            /** Format: int32 */
-            seat: number;
-            /**
-             * Format: int64
-             * @description The game's version after the change (send it as `If-Match`).
-             */
-            version: number;
-        };
         /** @description One problem found by `verify_game`. */
         VerifyProblem: {
             /**
@@ -2548,25 +2515,126 @@ export interface components {
          *     duplicates by it) and `created_at` (when the change happened). None
          *     carries a card.
          */
-        WebhookDelivery: (components["schemas"]["TurnDelivery"] & {
-            /** @enum {string} */
-            type: "your_turn";
-        }) | (components["schemas"]["TurnDelivery"] & {
-            /** @enum {string} */
-            type: "deadline_warning";
-        }) | (components["schemas"]["GameDelivery"] & {
-            /** @enum {string} */
-            type: "game_started";
-        }) | (components["schemas"]["GameDelivery"] & {
-            /** @enum {string} */
-            type: "game_over";
-        }) | (components["schemas"]["ChatDelivery"] & {
-            /** @enum {string} */
+        WebhookDelivery: components["schemas"]["WebhookDeliveryYourTurn"] | components["schemas"]["WebhookDeliveryDeadlineWarning"] | components["schemas"]["WebhookDeliveryGameStarted"] | components["schemas"]["WebhookDeliveryGameOver"] | components["schemas"]["WebhookDeliveryChat"] | components["schemas"]["WebhookDeliveryTest"];
+        /** @description `chat`. */
+        WebhookDeliveryChat: {
+            author_id: string;
+            author_name: string;
+            /** Format: date-time */
+            created_at: string;
+            event_id: string;
+            game_id: string;
+            message_id: string;
+            text: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "chat";
-        }) | (components["schemas"]["TestDelivery"] & {
-            /** @enum {string} */
+        };
+        /** @description `your_turn` and `deadline_warning`. */
+        WebhookDeliveryDeadlineWarning: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the move clock runs out (null: no clock).
+             */
+            deadline_at?: string | null;
+            event_id: string;
+            game_id: string;
+            kind: components["schemas"]["GameKindName"];
+            /** @description What is asked of the seat (the kind's prompt, as in `YourTurn`). */
+            prompt?: string | null;
+            /** Format: int32 */
+            seat: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "deadline_warning";
+            /**
+             * Format: int64
+             * @description The game's version after the change (send it as `If-Match`).
+             */
+            version: number;
+        };
+        /** @description `game_started` and `game_over`. */
+        WebhookDeliveryGameOver: {
+            /** Format: date-time */
+            created_at: string;
+            event_id: string;
+            game_id: string;
+            kind: components["schemas"]["GameKindName"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_over";
+            /**
+             * Format: int64
+             * @description The game's version after the change.
+             */
+            version: number;
+        };
+        /** @description `game_started` and `game_over`. */
+        WebhookDeliveryGameStarted: {
+            /** Format: date-time */
+            created_at: string;
+            event_id: string;
+            game_id: string;
+            kind: components["schemas"]["GameKindName"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "game_started";
+            /**
+             * Format: int64
+             * @description The game's version after the change.
+             */
+            version: number;
+        };
+        /** @description `test`. */
+        WebhookDeliveryTest: {
+            /** Format: date-time */
+            created_at: string;
+            event_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "test";
-        });
+            /** @description The endpoint pinged. */
+            webhook_id: string;
+        };
+        /** @description `your_turn` and `deadline_warning`. */
+        WebhookDeliveryYourTurn: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the move clock runs out (null: no clock).
+             */
+            deadline_at?: string | null;
+            event_id: string;
+            game_id: string;
+            kind: components["schemas"]["GameKindName"];
+            /** @description What is asked of the seat (the kind's prompt, as in `YourTurn`). */
+            prompt?: string | null;
+            /** Format: int32 */
+            seat: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "your_turn";
+            /**
+             * Format: int64
+             * @description The game's version after the change (send it as `If-Match`).
+             */
+            version: number;
+        };
         /**
          * @description An event a webhook may subscribe to.
          * @enum {string}
@@ -6920,6 +6988,42 @@ export interface operations {
                      */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    webhook_delivery: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the endpoint's secret>` */
+                "Cardgames-Signature": string;
+                /** @description The body's `event_id` */
+                "Cardgames-Event-Id": string;
+                /** @description The body's `type` */
+                "Cardgames-Event-Type": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDelivery"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx will do) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused (a bad signature, an old timestamp): any answer but a 2xx is retried, then given up */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -202,6 +202,18 @@ pub fn spec_json() -> String {
     }
     shape::merge_tagged_newtypes(&mut doc, "RecordEvent");
     shape::discriminate(&mut doc, "RecordEvent", "event");
+    shape::merge_tagged_newtypes(&mut doc, "WebhookDelivery");
+    shape::discriminate(&mut doc, "WebhookDelivery", "type");
+    shape::drop_unreferenced(
+        &mut doc,
+        &[
+            "TurnDelivery",
+            "GameDelivery",
+            "ChatDelivery",
+            "TestDelivery",
+        ],
+    );
+    add_webhook(&mut doc);
     shape::drop_unreferenced(&mut doc, &["RecordMove", "RecordTrick"]);
     shape::set_example(&mut doc, "ReplayResource", "view", kinds::example_view());
     shape::split_events(&mut doc);
@@ -210,6 +222,32 @@ pub fn spec_json() -> String {
     let mut text = serde_json::to_string_pretty(&doc).expect("the document is JSON");
     text.push('\n');
     text
+}
+
+/// The requests the server sends (OpenAPI 3.1 `webhooks`): a registered
+/// endpoint's `POST` of a `WebhookDelivery` (docs/webhooks.md).
+fn add_webhook(doc: &mut serde_json::Value) {
+    doc["webhooks"] = serde_json::json!({
+        "delivery": { "post": {
+            "operationId": "webhook_delivery",
+            // Sent by the server: the receiver checks the signature instead.
+            "security": [],
+            "tags": ["webhooks"],
+            "summary": "A webhook delivery (sent by the server)",
+            "description": "What the server POSTs to an endpoint registered with `create_webhook`, for each event it chose. Verify `Cardgames-Signature` (`t=<unix>,v1=<hex HMAC-SHA256(secret, \"<t>.<raw body>\")>`), refuse an old `t`, and drop duplicates by `event_id`; answer 2xx, or it is retried with exponential back-off (docs/webhooks.md).",
+            "parameters": [
+                { "name": "Cardgames-Signature", "in": "header", "required": true, "description": "`t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\" keyed with the endpoint's secret>`", "schema": { "type": "string" } },
+                { "name": "Cardgames-Event-Id", "in": "header", "required": true, "description": "The body's `event_id`", "schema": { "type": "string" } },
+                { "name": "Cardgames-Event-Type", "in": "header", "required": true, "description": "The body's `type`", "schema": { "type": "string" } }
+            ],
+            "requestBody": { "required": true, "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/WebhookDelivery" } } } },
+            "responses": {
+                "200": { "description": "Received (any 2xx will do)" },
+                "400": { "description": "Refused (a bad signature, an old timestamp): any answer but a 2xx is retried, then given up" }
+            }
+        } }
+    });
 }
 
 /// A nullable `Prompt` (the enum `shape::add_prompt_enum` adds).
