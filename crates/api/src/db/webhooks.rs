@@ -684,10 +684,12 @@ impl Db {
     }
 
     /// Deletes up to `limit` deliveries finished (delivered or failed)
-    /// before `cutoff`, and deadline-warning markers older than it.
+    /// before `cutoff`, and deadline-warning markers made before
+    /// `marker_cutoff`.
     pub async fn purge_deliveries(
         &self,
         cutoff: DateTime<Utc>,
+        marker_cutoff: DateTime<Utc>,
         limit: i64,
     ) -> Result<usize, DbError> {
         with_conn!(self, |conn, s| {
@@ -707,7 +709,7 @@ impl Db {
                 .await?;
             }
             let markers: Vec<(String, i64, i32)> = s::webhook_deadline_warnings::table
-                .filter(s::webhook_deadline_warnings::created_at.lt(cutoff))
+                .filter(s::webhook_deadline_warnings::created_at.lt(marker_cutoff))
                 .select((
                     s::webhook_deadline_warnings::game_id,
                     s::webhook_deadline_warnings::version,

@@ -30,7 +30,8 @@
 //!
 //! 5. **Webhook deliveries** delivered or given up more than
 //!    `WEBHOOK_RETENTION_SECS` ago are deleted (the delivery log's tail),
-//!    with the deadline-warning markers as old (`db::webhooks`).
+//!    and deadline-warning markers older than that and than the longest
+//!    move clock (30 days: their clock has run out) (`db::webhooks`).
 //!
 //! The log and finished games are kept: they are the product.
 
@@ -159,9 +160,13 @@ impl GameService {
         }
         swept.revoked_tokens = in_batches(|| self.db.purge_expired_revocations(BATCH)).await?;
         if let Some(ttl) = ttls.webhook_deliveries {
-            let cutoff = cutoff(ttl);
+            // A marker goes only once its clock must have run out (no
+            // clock is longer than the longest allowed): a marker of a
+            // clock still running would let its warning be sent again.
+            let longest = Duration::from_secs(super::domain::MAX_MOVE_DEADLINE_SECS);
+            let (deliveries, markers) = (cutoff(ttl), cutoff(ttl.max(longest)));
             swept.webhook_deliveries =
-                in_batches(|| self.db.purge_deliveries(cutoff, BATCH)).await?;
+                in_batches(|| self.db.purge_deliveries(deliveries, markers, BATCH)).await?;
         }
         Ok(swept)
     }
