@@ -24,6 +24,7 @@ pub struct AppState {
     pub db: Db,
     pub keys: Arc<Keys>,
     pub games: Arc<GameService>,
+    pub webhooks: Arc<crate::games::webhooks::Webhooks>,
 }
 
 /// Why the server could not start.
@@ -70,10 +71,12 @@ pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
             window: config.chat_rate_window,
         }),
     );
+    let webhooks = crate::games::webhooks::Webhooks::new(db.clone(), config.webhooks.clone());
     Ok(AppState {
         db,
         keys: Arc::new(keys),
         games,
+        webhooks,
     })
 }
 
@@ -124,6 +127,7 @@ async fn start(
     let keys = web::Data::from(state.keys.clone());
     let db = web::Data::new(state.db.clone());
     let metrics = web::Data::from(state.games.metrics_handle());
+    let webhooks = web::Data::from(state.webhooks.clone());
     let metrics_access = web::Data::new(MetricsAccess::new(config.metrics_token.as_deref()));
     let cors = web::Data::new(ops::cors::CorsPolicy(config.cors.clone()));
     let mut server = HttpServer::new(move || {
@@ -137,6 +141,7 @@ async fn start(
             .app_data(keys.clone())
             .app_data(db.clone())
             .app_data(metrics.clone())
+            .app_data(webhooks.clone())
             .app_data(metrics_access.clone())
             .app_data(cors.clone())
             .app_data(
@@ -185,8 +190,10 @@ async fn start(
         idle_player: config.idle_player_ttl,
         open_game: config.open_game_ttl,
         idempotency: config.idempotency_ttl,
+        webhook_deliveries: config.webhooks.retention,
     };
     crate::games::expiry::spawn(state.games.clone(), ttls);
+    state.webhooks.spawn(state.games.clone());
     let running = RunningServer {
         addr,
         handle: server.handle(),

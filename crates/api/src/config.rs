@@ -109,6 +109,8 @@ pub struct Config {
     /// `chat_rate_window` (`games::chat`).
     pub chat_rate_max: i64,
     pub chat_rate_window: Duration,
+    /// Webhook delivery (`games::webhooks`, docs/webhooks.md).
+    pub webhooks: WebhookSettings,
     pub log_filter: String,
     /// Print the OpenAPI document and exit.
     pub print_openapi: bool,
@@ -140,8 +142,46 @@ impl Default for Config {
             idempotency_ttl: Some(Duration::from_secs(24 * 3600)),
             chat_rate_max: 5,
             chat_rate_window: Duration::from_secs(10),
+            webhooks: WebhookSettings::default(),
             log_filter: "info".to_owned(),
             print_openapi: false,
+        }
+    }
+}
+
+/// How webhooks are delivered (docs/webhooks.md).
+#[derive(Debug, Clone)]
+pub struct WebhookSettings {
+    /// Whether this process delivers (every process may; off: the outbox
+    /// is only written, e.g. for a process that must not call out).
+    pub deliver: bool,
+    /// Whether endpoints may be on loopback, private, link-local, CGNAT or
+    /// unique-local addresses (refused by default: SSRF).
+    pub allow_private: bool,
+    /// The longest one request may take, connecting included.
+    pub timeout: Duration,
+    /// The wait before the first retry; each further one doubles it (at
+    /// most an hour).
+    pub backoff_base: Duration,
+    /// Attempts before a delivery is given up (`failed`).
+    pub max_attempts: u32,
+    /// The share of a move clock after which `deadline_warning` is sent.
+    pub deadline_warning_share: f64,
+    /// Finished deliveries (delivered or failed) are purged this long
+    /// after they finished (`games::expiry`); `None`: kept.
+    pub retention: Option<Duration>,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        WebhookSettings {
+            deliver: true,
+            allow_private: false,
+            timeout: Duration::from_secs(5),
+            backoff_base: Duration::from_secs(2),
+            max_attempts: 10,
+            deadline_warning_share: 0.75,
+            retention: Some(Duration::from_secs(7 * 24 * 3600)),
         }
     }
 }
@@ -396,6 +436,80 @@ const SETTINGS: &[Setting] = &[
         },
     },
     Setting {
+        flag: "--webhook-delivery",
+        env: "WEBHOOK_DELIVERY",
+        default: "true",
+        help: "whether this process sends webhook deliveries (the outbox is written either way)",
+        apply: |c, v| {
+            c.webhooks.deliver = parse_bool(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--webhook-allow-private",
+        env: "WEBHOOK_ALLOW_PRIVATE",
+        default: "false",
+        help: "allow webhook endpoints on loopback, private, link-local, CGNAT and unique-local addresses",
+        apply: |c, v| {
+            c.webhooks.allow_private = parse_bool(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--webhook-timeout-ms",
+        env: "WEBHOOK_TIMEOUT_MS",
+        default: "5000",
+        help: "the longest one webhook request may take",
+        apply: |c, v| {
+            c.webhooks.timeout = Duration::from_millis(parse_positive(v)? as u64);
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--webhook-backoff-base-ms",
+        env: "WEBHOOK_BACKOFF_BASE_MS",
+        default: "2000",
+        help: "wait before the first webhook retry; doubled for each further one (at most 1 h)",
+        apply: |c, v| {
+            c.webhooks.backoff_base = Duration::from_millis(parse_positive(v)? as u64);
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--webhook-max-attempts",
+        env: "WEBHOOK_MAX_ATTEMPTS",
+        default: "10",
+        help: "attempts before a webhook delivery is given up (status `failed`)",
+        apply: |c, v| {
+            c.webhooks.max_attempts =
+                u32::try_from(parse_positive(v)?).map_err(|e| e.to_string())?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--webhook-deadline-warning-share",
+        env: "WEBHOOK_DEADLINE_WARNING_SHARE",
+        default: "0.75",
+        help: "`deadline_warning` is sent when this share of a move clock has passed (0 < share < 1)",
+        apply: |c, v| {
+            c.webhooks.deadline_warning_share = match v.parse::<f64>() {
+                Ok(x) if x > 0.0 && x < 1.0 => x,
+                _ => return Err(format!("not a share between 0 and 1: {v}")),
+            };
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--webhook-retention-secs",
+        env: "WEBHOOK_RETENTION_SECS",
+        default: "604800 (7 days)",
+        help: "finished webhook deliveries are purged this long after they finished; 0 = kept",
+        apply: |c, v| {
+            c.webhooks.retention = parse_ttl(v)?;
+            Ok(())
+        },
+    },
+    Setting {
         flag: "--log",
         env: "RUST_LOG",
         default: "info",
@@ -493,6 +607,14 @@ fn parse_positive(v: &str) -> Result<usize, String> {
     match v.parse::<usize>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!("not a positive number: {v}")),
+    }
+}
+
+fn parse_bool(v: &str) -> Result<bool, String> {
+    match v {
+        "true" | "1" | "yes" | "on" => Ok(true),
+        "false" | "0" | "no" | "off" => Ok(false),
+        _ => Err(format!("not true or false: {v}")),
     }
 }
 

@@ -81,6 +81,7 @@ pub const API_CODES: &[&str] = &[
     "contention",
     "cors_origin_not_allowed",
     "empty_message",
+    "delivery_not_found",
     "entropy_too_long",
     "entropy_without_seat",
     "game_expired",
@@ -104,6 +105,8 @@ pub const API_CODES: &[&str] = &[
     "invalid_record",
     "invalid_ticket",
     "invalid_token",
+    "invalid_webhook_events",
+    "invalid_webhook_url",
     "malformed_body",
     "malformed_json",
     "malformed_move",
@@ -132,12 +135,15 @@ pub const API_CODES: &[&str] = &[
     "timeout",
     "token_expired",
     "token_revoked",
+    "too_many_webhooks",
     "two_credentials",
     "unavailable",
     "unknown_kind",
     "unknown_player",
     "unsupported_media_type",
     "version_mismatch",
+    "webhook_address_refused",
+    "webhook_not_found",
 ];
 
 /// The prefix of problem type URIs (RFC 9457 allows a non-dereferenceable URI).
@@ -439,8 +445,8 @@ impl From<ServiceError> for ApiError {
             ServiceError::IllegalMove(r) => ApiError::illegal_move(r.code, r.rule, r.message),
             ServiceError::BadQuery(r) => ApiError::bad_request(r.code, r.message).with_rule(r.rule),
             ServiceError::NotSeated => ApiError::not_seated(),
+            ServiceError::NotFound(r) => ApiError::not_found(r.code, r.message),
             ServiceError::GameNotFound => ApiError::game_not_found(),
-            ServiceError::NotFound { code, message } => ApiError::not_found(code, message),
             ServiceError::SeriesNotFound => {
                 ApiError::not_found("series_not_found", "no series starts with this game")
             }
@@ -587,10 +593,7 @@ mod tests {
             (ServiceError::GameNotFound, 404, "game_not_found", None),
             (ServiceError::SeriesNotFound, 404, "series_not_found", None),
             (
-                ServiceError::NotFound {
-                    code: "player_not_found",
-                    message: "no such player".into(),
-                },
+                ServiceError::NotFound(refusal("player_not_found", None)),
                 404,
                 "player_not_found",
                 None,
@@ -603,6 +606,12 @@ mod tests {
                 },
                 429,
                 "chat_rate_limited",
+                None,
+            ),
+            (
+                ServiceError::NotFound(refusal("webhook_not_found", None)),
+                404,
+                "webhook_not_found",
                 None,
             ),
             (

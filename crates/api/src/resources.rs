@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 pub mod chat;
 pub mod series;
 pub mod streams;
+pub mod webhooks;
 
 use crate::db::models::{GameRow, SeatWithName};
 use crate::games::Snapshot;

@@ -24,6 +24,7 @@ use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::sql_types::{BigInt, Bool, Integer, Jsonb, Nullable, Text, Timestamptz, Untyped};
 
 use super::models::{GameUpdate, NewEvent, NewIdempotency};
+use super::webhooks::{DeliveryStatus, NewOutbox};
 
 /// The statement; see the module docs.
 #[derive(Debug)]
@@ -34,6 +35,9 @@ pub(super) struct AppendStatement<'a> {
     pub events: &'a [NewEvent],
     pub update: &'a GameUpdate,
     pub idem: Option<&'a NewIdempotency>,
+    /// Webhook outbox candidates: a row per subscribed endpoint, written
+    /// by a CTE that joins `webhook_endpoints` (nothing when none is).
+    pub outbox: &'a [NewOutbox],
     /// The time of events that bring none of their own, and of the record.
     pub now: DateTime<Utc>,
 }
@@ -67,6 +71,9 @@ impl QueryFragment<Pg> for AppendStatement<'_> {
         self.walk_events(&mut out)?;
         if let Some(idem) = self.idem {
             self.walk_record(idem, &mut out)?;
+        }
+        if !self.outbox.is_empty() {
+            self.walk_outbox(&mut out)?;
         }
         out.push_sql(" ");
         out.push_sql("SELECT (SELECT count(*) FROM moved) AS moved, ");
@@ -146,6 +153,48 @@ impl<'a> AppendStatement<'a> {
         out.push_sql(", ");
         out.push_bind_param::<Timestamptz, _>(&self.now)?;
         out.push_sql(" FROM moved RETURNING 1)");
+        Ok(())
+    }
+}
+
+impl AppendStatement<'_> {
+    /// `hooked AS (INSERT INTO webhook_deliveries … SELECT … FROM moved,
+    /// webhook_endpoints JOIN (VALUES …))`: the event id of a row is the
+    /// candidate's key, `.`, the endpoint id (`db::webhooks::event_id`).
+    fn walk_outbox<'b>(&'b self, out: &mut AstPass<'_, 'b, Pg>) -> QueryResult<()> {
+        out.push_sql(
+            ", hooked AS (INSERT INTO webhook_deliveries (id, endpoint_id, event_type, game_id, \
+             payload, status, next_attempt_at, created_at) SELECT d.key || '.' || w.id, w.id, \
+             d.event_type, d.game_id, d.payload, ",
+        );
+        out.push_bind_param::<Text, _>(DeliveryStatus::Pending.as_str())?;
+        out.push_sql(", ");
+        out.push_bind_param::<Timestamptz, _>(&self.now)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Timestamptz, _>(&self.now)?;
+        out.push_sql(" FROM moved, webhook_endpoints w JOIN (VALUES ");
+        for (i, o) in self.outbox.iter().enumerate() {
+            if i > 0 {
+                out.push_sql(", ");
+            }
+            out.push_sql("(");
+            out.push_bind_param::<Text, _>(&o.key)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Text, _>(&o.player_id)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Text, _>(o.event.as_str())?;
+            out.push_sql(", ");
+            out.push_bind_param::<Integer, _>(&o.bit)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Nullable<Text>, _>(&o.game_id)?;
+            out.push_sql(", ");
+            out.push_bind_param::<Text, _>(&o.payload)?;
+            out.push_sql(")");
+        }
+        out.push_sql(
+            ") AS d (key, player_id, event_type, bit, game_id, payload) \
+             ON w.player_id = d.player_id WHERE (w.events & d.bit) <> 0 RETURNING 1)",
+        );
         Ok(())
     }
 }

@@ -76,7 +76,8 @@ impl Db {
     /// Stores `message` at the game's next message seq, unless its author
     /// already posted `rate.max` messages in the game within `rate.window`
     /// (then nothing is stored), with the idempotency record `record`
-    /// builds from the stored row, in one transaction. Two posts racing
+    /// builds from the stored row and the `chat` webhook deliveries
+    /// `outbox` builds from it, in one transaction. Two posts racing
     /// for one seq: the second is a [`DbError::Conflict`] (retry), and
     /// counts the first when it does, so the limit holds across processes.
     pub async fn post_message(
@@ -84,6 +85,7 @@ impl Db {
         message: &NewMessage<'_>,
         rate: ChatRate,
         record: &(dyn Fn(&MessageRow) -> Option<NewIdempotency> + Sync),
+        outbox: &(dyn Fn(&MessageRow) -> Vec<super::webhooks::NewOutbox> + Sync),
     ) -> Result<Posted, DbError> {
         let since = message.created_at
             - chrono::Duration::from_std(rate.window).unwrap_or(chrono::Duration::MAX);
@@ -142,9 +144,10 @@ impl Db {
                     created_at: message.created_at,
                     author_name,
                 };
-                // A `chat` webhook delivery (issue #16, the webhooks helper's
-                // part) is to be enqueued here, in this transaction, so that
-                // it is stored exactly when the message is.
+                // The `chat` webhook deliveries, in this transaction: stored
+                // exactly when the message is (docs/webhooks.md).
+                let deliveries = outbox(&row);
+                crate::enqueue_outbox!(conn, s, &deliveries, message.created_at);
                 if let Some(i) = record(&row) {
                     let i = &i;
                     diesel::insert_into(s::idempotency_keys::table)

@@ -7,6 +7,11 @@
 //! Queries return [`DbError`] (diesel errors plus pool and conflict cases);
 //! only the HTTP layer turns them into responses.
 
+// First: their macros (`text_enum!`, `enqueue_outbox!`) serve the modules below.
+#[macro_use]
+pub mod status;
+#[macro_use]
+pub mod webhooks;
 mod append_pg;
 pub mod chat;
 pub mod event;
@@ -15,7 +20,6 @@ pub mod models;
 mod queries;
 pub mod schema;
 mod series;
-pub mod status;
 mod tokens;
 
 use diesel::Connection as _;

@@ -483,7 +483,10 @@ impl Db {
     /// idempotency record. [`DbError::Conflict`] when the game is no longer
     /// at `expected_version` (or the seat changed hands): nothing is written.
     /// Returns the new version. Events without a time of their own get the
-    /// row's `updated_at` ([`NewEvent::stored_as`]).
+    /// row's `updated_at` ([`NewEvent::stored_as`]). `outbox`: the
+    /// webhook candidates of the change (`db::webhooks`), written in the
+    /// same transaction.
+    #[allow(clippy::too_many_arguments)] // each part of the one transaction
     pub async fn append(
         &self,
         game_id: &str,
@@ -492,6 +495,7 @@ impl Db {
         update: &GameUpdate,
         seat_change: Option<&SeatChange>,
         idem: Option<&NewIdempotency>,
+        outbox: &[super::webhooks::NewOutbox],
     ) -> Result<i64, DbError> {
         let new_version = expected_version + events.len() as i64;
         if let (None, Pools::Postgres(pool)) = (seat_change, self.pools()) {
@@ -502,6 +506,7 @@ impl Db {
                 events,
                 update,
                 idem,
+                outbox,
                 now: update.updated_at,
             };
             return self.append_in_one_statement(pool, statement).await;
@@ -546,6 +551,7 @@ impl Db {
                     }
                 }
                 insert_idempotency!(conn, s, idem);
+                enqueue_outbox!(conn, s, outbox, update.updated_at);
                 Ok::<_, DbError>(new_version)
             })
             .await

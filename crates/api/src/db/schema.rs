@@ -143,10 +143,56 @@ macro_rules! tables {
             }
         }
 
+        diesel::table! {
+            /// A player's webhook endpoints (`db::webhooks`).
+            webhook_endpoints (id) {
+                id -> Text,
+                player_id -> Text,
+                url -> Text,
+                secret -> Text,
+                /// `games::webhooks::WebhookEvent` bits.
+                events -> Integer,
+                created_at -> $time,
+            }
+        }
+
+        diesel::table! {
+            /// The webhook outbox, one row per delivery (`db::webhooks`).
+            webhook_deliveries (id) {
+                id -> Text,
+                endpoint_id -> Text,
+                /// `db::webhooks::DeliveryEvent` (checked by the database).
+                event_type -> Text,
+                game_id -> Nullable<Text>,
+                payload -> Text,
+                /// `db::webhooks::DeliveryStatus` (checked by the database).
+                status -> Text,
+                attempts -> Integer,
+                next_attempt_at -> $time,
+                claimed_until -> Nullable<$time>,
+                claim -> Nullable<Text>,
+                last_error -> Nullable<Text>,
+                last_status -> Nullable<Integer>,
+                created_at -> $time,
+                finished_at -> Nullable<$time>,
+            }
+        }
+
+        diesel::table! {
+            /// A deadline warning enqueued for (game, version, seat).
+            webhook_deadline_warnings (game_id, version, seat) {
+                game_id -> Text,
+                version -> BigInt,
+                seat -> Integer,
+                created_at -> $time,
+            }
+        }
+
         diesel::joinable!(seats -> games (game_id));
         diesel::joinable!(game_events -> games (game_id));
         diesel::joinable!(game_messages -> players (author_id));
         diesel::joinable!(player_mutes -> players (muted_id));
+        diesel::joinable!(webhook_deliveries -> webhook_endpoints (endpoint_id));
         diesel::allow_tables_to_appear_in_same_query!(
             players,
             games,
@@ -157,7 +203,10 @@ macro_rules! tables {
             token_cutoffs,
             game_messages,
             player_mutes,
-            chat_settings
+            chat_settings,
+            webhook_endpoints,
+            webhook_deliveries,
+            webhook_deadline_warnings
         );
     };
 }

@@ -59,6 +59,21 @@ impl GameService {
             let idem = idem?;
             render(row).ok().map(|stored| idem.record(&stored))
         };
+        // Everyone seated (but the author) is told by their `chat` webhooks.
+        let recipients: Vec<&str> = seats
+            .iter()
+            .filter_map(|s| s.seat.player_id.as_deref())
+            .collect();
+        let outbox = |row: &MessageRow| {
+            super::webhooks::chat_outbox(
+                game_id,
+                &row.seq.to_string(),
+                &row.author_id,
+                &row.author_name,
+                &row.body,
+                &recipients,
+            )
+        };
         for _ in 0..MAX_ATTEMPTS {
             let message = NewMessage {
                 game_id,
@@ -69,7 +84,7 @@ impl GameService {
             };
             match self
                 .db
-                .post_message(&message, self.chat_rate, &record)
+                .post_message(&message, self.chat_rate, &record, &outbox)
                 .await
             {
                 Ok(Posted::Message(row)) => {
@@ -209,10 +224,11 @@ impl GameService {
     async fn known_player(&self, player_id: &str) -> Result<(), ServiceError> {
         match self.db.player(player_id).await? {
             Some(_) => Ok(()),
-            None => Err(ServiceError::NotFound {
+            None => Err(ServiceError::NotFound(super::error::Refusal {
                 code: "player_not_found",
+                rule: None,
                 message: "no such player".to_owned(),
-            }),
+            })),
         }
     }
 }

@@ -32,12 +32,10 @@ pub enum ServiceError {
     BadQuery(Refusal),
     /// The caller holds no seat in the game, for what only a seat may do.
     NotSeated,
+    /// Something else the request names is not there (a webhook of the
+    /// caller's, a delivery, a player).
+    NotFound(Refusal),
     GameNotFound,
-    /// Something else the request names does not exist (a player).
-    NotFound {
-        code: &'static str,
-        message: String,
-    },
     /// No series starts with this game (`GET /v1/series/{id}`).
     SeriesNotFound,
     /// The version the client decided on (`If-Match`) is no longer current.
@@ -138,7 +136,8 @@ impl fmt::Display for ServiceError {
             ServiceError::Conflict(r)
             | ServiceError::Invalid(r)
             | ServiceError::IllegalMove(r)
-            | ServiceError::BadQuery(r) => {
+            | ServiceError::BadQuery(r)
+            | ServiceError::NotFound(r) => {
                 write!(f, "{}: {}", r.code, r.message)
             }
             ServiceError::NotSeated => f.write_str("not seated"),
@@ -151,10 +150,7 @@ impl fmt::Display for ServiceError {
             ServiceError::IdempotencyKeyInFlight => f.write_str("idempotency key in flight"),
             ServiceError::IdempotencyKeyReused => f.write_str("idempotency key reused"),
             ServiceError::IdempotencyKeyUsed => f.write_str("idempotency key used"),
-            ServiceError::TooMany { code, message, .. }
-            | ServiceError::NotFound { code, message } => {
-                write!(f, "{code}: {message}")
-            }
+            ServiceError::TooMany { code, message, .. } => write!(f, "{code}: {message}"),
             ServiceError::Store(e) => write!(f, "store: {e}"),
             ServiceError::Internal(cause) => write!(f, "internal: {cause}"),
         }

@@ -28,6 +28,11 @@
 //!    expired token is refused by its `exp` anyway); every logout purges
 //!    them too (`db::tokens`).
 //!
+//! 5. **Webhook deliveries** delivered or given up more than
+//!    `WEBHOOK_RETENTION_SECS` ago are deleted (the delivery log's tail),
+//!    and deadline-warning markers older than that and than the longest
+//!    move clock (30 days: their clock has run out) (`db::webhooks`).
+//!
 //! The log and finished games are kept: they are the product.
 
 use std::sync::Arc;
@@ -56,17 +61,24 @@ pub struct Ttls {
     pub idle_player: Option<Duration>,
     pub open_game: Option<Duration>,
     pub idempotency: Option<Duration>,
+    /// Finished webhook deliveries (and deadline-warning markers).
+    pub webhook_deliveries: Option<Duration>,
 }
 
 impl Ttls {
     /// The pause between two sweeps: that of the shortest TTL; `None` when
     /// nothing expires.
     fn pause(&self) -> Option<Duration> {
-        [self.idle_player, self.open_game, self.idempotency]
-            .into_iter()
-            .flatten()
-            .min()
-            .map(pause)
+        [
+            self.idle_player,
+            self.open_game,
+            self.idempotency,
+            self.webhook_deliveries,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .map(pause)
     }
 }
 
@@ -77,6 +89,7 @@ pub struct Swept {
     pub open_games: usize,
     pub players: usize,
     pub revoked_tokens: usize,
+    pub webhook_deliveries: usize,
 }
 
 /// The pause between two sweeps for `ttl`: a tenth of it, at most a minute
@@ -146,6 +159,15 @@ impl GameService {
             swept.players = delete_unused_players(&self.db, ttl).await?;
         }
         swept.revoked_tokens = in_batches(|| self.db.purge_expired_revocations(BATCH)).await?;
+        if let Some(ttl) = ttls.webhook_deliveries {
+            // A marker goes only once its clock must have run out (no
+            // clock is longer than the longest allowed): a marker of a
+            // clock still running would let its warning be sent again.
+            let longest = Duration::from_secs(super::domain::MAX_MOVE_DEADLINE_SECS);
+            let (deliveries, markers) = (cutoff(ttl), cutoff(ttl.max(longest)));
+            swept.webhook_deliveries =
+                in_batches(|| self.db.purge_deliveries(deliveries, markers, BATCH)).await?;
+        }
         Ok(swept)
     }
 
@@ -247,6 +269,7 @@ mod tests {
             idle_player: Some(Duration::from_secs(3600)),
             open_game: None,
             idempotency: Some(Duration::from_secs(20)),
+            webhook_deliveries: None,
         };
         assert_eq!(ttls.pause(), Some(Duration::from_secs(2)));
     }

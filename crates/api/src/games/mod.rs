@@ -28,6 +28,7 @@ pub mod series;
 mod service;
 pub mod text;
 pub mod watch;
+pub mod webhooks;
 pub mod write;
 
 pub use any_game::{AnyGame, GameKind, LegalSet, MoveRefusal};

@@ -288,6 +288,18 @@ impl GameService {
         let after: &dyn AnyGame = change.next.as_deref().unwrap_or(&*loaded.game);
         let update = row_update(&known.row, &change, after);
         let first_seq = loaded.version + 1;
+        // Webhook outbox rows, written in the append's transaction.
+        let outbox = super::webhooks::outbox_for(
+            game_id,
+            &known.row,
+            &*loaded.game,
+            change.status,
+            &change.seats,
+            after,
+            loaded.version + change.events.len() as i64,
+            update.deadline_at,
+            deadline_moved(&change.events),
+        );
         let next_row = GameRow {
             version: loaded.version + change.events.len() as i64,
             status: update.status,
@@ -309,6 +321,7 @@ impl GameService {
                 &update,
                 change.seat_change.as_ref(),
                 record.as_ref(),
+                &outbox,
             )
             .await;
         let version = match appended {
@@ -415,6 +428,16 @@ fn appended_rows(
         row: row.clone(),
         seats: seats.to_vec(),
     })
+}
+
+/// The seats a deadline moved for in `events` (bits by seat number).
+fn deadline_moved(events: &[NewEvent]) -> i32 {
+    events
+        .iter()
+        .filter(|e| e.actor_deadline)
+        .filter_map(|e| e.actor_seat)
+        .filter(|s| (0..16).contains(s))
+        .fold(0, |m, s| m | (1 << s))
 }
 
 fn row_update(row: &GameRow, change: &Change, after: &dyn AnyGame) -> GameUpdate {

@@ -49,6 +49,7 @@ pub use kinds::{AnyMove, problem_codes};
         // Referenced by `export_record`'s `format` parameter, which utoipa
         // does not register by itself.
         crate::routes::records::export_record::RecordFormat,
+        crate::games::webhooks::WebhookDelivery,
     )),
     tags(
         (name = "players", description = "Registration and tokens"),
@@ -62,6 +63,9 @@ pub use kinds::{AnyMove, problem_codes};
         (name = "chat", description = "Table talk: messages at a game's table (not game events: \
             they never change a game, its log or its record), a seated player's chat setting, \
             mutes"),
+        (name = "webhooks", description = "Signed HTTP callbacks for a player's games: \
+            `your_turn`, `deadline_warning`, `game_started`, `game_over`, `chat` (each request's \
+            body is the component schema `WebhookDelivery`; docs/webhooks.md)"),
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "docs", description = "This document"),
     )
@@ -201,6 +205,18 @@ pub fn spec_json() -> String {
     }
     shape::merge_tagged_newtypes(&mut doc, "RecordEvent");
     shape::discriminate(&mut doc, "RecordEvent", "event");
+    shape::merge_tagged_newtypes(&mut doc, "WebhookDelivery");
+    shape::discriminate(&mut doc, "WebhookDelivery", "type");
+    shape::drop_unreferenced(
+        &mut doc,
+        &[
+            "TurnDelivery",
+            "GameDelivery",
+            "ChatDelivery",
+            "TestDelivery",
+        ],
+    );
+    add_webhook(&mut doc);
     shape::drop_unreferenced(&mut doc, &["RecordMove", "RecordTrick"]);
     shape::set_example(&mut doc, "ReplayResource", "view", kinds::example_view());
     shape::split_events(&mut doc);
@@ -209,6 +225,32 @@ pub fn spec_json() -> String {
     let mut text = serde_json::to_string_pretty(&doc).expect("the document is JSON");
     text.push('\n');
     text
+}
+
+/// The requests the server sends (OpenAPI 3.1 `webhooks`): a registered
+/// endpoint's `POST` of a `WebhookDelivery` (docs/webhooks.md).
+fn add_webhook(doc: &mut serde_json::Value) {
+    doc["webhooks"] = serde_json::json!({
+        "delivery": { "post": {
+            "operationId": "webhook_delivery",
+            // Sent by the server: the receiver checks the signature instead.
+            "security": [],
+            "tags": ["webhooks"],
+            "summary": "A webhook delivery (sent by the server)",
+            "description": "What the server POSTs to an endpoint registered with `create_webhook`, for each event it chose. Verify `Cardgames-Signature` (`t=<unix>,v1=<hex HMAC-SHA256(secret, \"<t>.<raw body>\")>`), refuse an old `t`, and drop duplicates by `event_id`; answer 2xx, or it is retried with exponential back-off (docs/webhooks.md).",
+            "parameters": [
+                { "name": "Cardgames-Signature", "in": "header", "required": true, "description": "`t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\" keyed with the endpoint's secret>`", "schema": { "type": "string" } },
+                { "name": "Cardgames-Event-Id", "in": "header", "required": true, "description": "The body's `event_id`", "schema": { "type": "string" } },
+                { "name": "Cardgames-Event-Type", "in": "header", "required": true, "description": "The body's `type`", "schema": { "type": "string" } }
+            ],
+            "requestBody": { "required": true, "content": { "application/json": {
+                "schema": { "$ref": "#/components/schemas/WebhookDelivery" } } } },
+            "responses": {
+                "200": { "description": "Received (any 2xx will do)" },
+                "400": { "description": "Refused (a bad signature, an old timestamp): any answer but a 2xx is retried, then given up" }
+            }
+        } }
+    });
 }
 
 /// A nullable `Prompt` (the enum `shape::add_prompt_enum` adds).

@@ -20,8 +20,10 @@ use actix_web::{HttpResponse, ResponseError as _, web};
 use crate::config::CorsOrigins;
 use crate::error::ApiError;
 
-/// The methods the api answers.
-const METHODS: &str = "GET, POST, OPTIONS";
+/// The methods the api answers (`PUT`: chat settings and mutes; `DELETE`:
+/// `delete_webhook`, `unmute_player`).
+const METHODS: &str = "GET, POST, PUT, DELETE, OPTIONS";
+
 /// The request headers a client may send beyond the CORS-safelisted ones.
 const ALLOWED_HEADERS: &str = "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Last-Event-ID, X-Request-Id";
 /// The response headers a client may read beyond the safelisted ones.

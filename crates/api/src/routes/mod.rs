@@ -16,6 +16,7 @@ pub mod series;
 pub mod sse;
 pub mod tickets;
 pub mod web;
+pub mod webhooks;
 
 use actix_web::HttpRequest;
 use actix_web::http::header;
@@ -54,7 +55,13 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(messages::set_chat_settings::set_chat_settings)
         .service(messages::list_mutes::list_mutes)
         .service(messages::mute_player::mute_player)
-        .service(messages::unmute_player::unmute_player);
+        .service(messages::unmute_player::unmute_player)
+        .service(webhooks::create_webhook::create_webhook)
+        .service(webhooks::list_webhooks::list_webhooks)
+        .service(webhooks::delete_webhook::delete_webhook)
+        .service(webhooks::test_webhook::test_webhook)
+        .service(webhooks::list_deliveries::list_deliveries)
+        .service(webhooks::redeliver::redeliver);
 }
 
 /// Registers the unversioned endpoints: health, metrics and the OpenAPI document.

@@ -116,7 +116,9 @@ async fn ten_passes_at_once(backend: Backend) {
         deadline_at: None,
         updated_at: api::db::now(),
     };
-    let refused = db.append(&id, stale, &[event], &update, None, None).await;
+    let refused = db
+        .append(&id, stale, &[event], &update, None, None, &[])
+        .await;
     assert!(
         matches!(refused, Err(api::db::DbError::Conflict)),
         "{refused:?}"

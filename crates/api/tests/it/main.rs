@@ -28,3 +28,4 @@ mod scale;
 mod streams;
 mod tickets;
 mod web;
+mod webhooks;
