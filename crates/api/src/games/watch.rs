@@ -28,8 +28,9 @@ const STREAM_PAGE: i64 = 500;
 pub enum GameStreamItem {
     /// A log event as the stream's viewer may read it.
     Event(Box<VisibleEvent>),
-    /// The game's row after the latest events sent: where it stands.
-    State(Box<GameRow>),
+    /// The game's row after the latest events sent: where it stands (and
+    /// its frame, when shared by every viewer without a seat).
+    State(Box<GameRow>, Option<super::notify::SharedFrame>),
     /// A message of table talk the viewer may read (`chat.rs`): not a log
     /// event, and no part of the log's cursor.
     Message(Box<crate::db::chat::MessageRow>),
@@ -398,7 +399,7 @@ impl GameService {
                 }
             }
             if read > 0 && f.cursor == page.version {
-                let state = GameStreamItem::State(Box::new(page.row));
+                let state = GameStreamItem::State(Box::new(page.row), page.state_frame);
                 if tx.send(state).await.is_err() {
                     return Ok(());
                 }

@@ -408,7 +408,6 @@ fn render_after(
     render.render(&snapshot, first_seq)
 }
 
-/// The game row's new status, seats to act and move clock after `change`.
 /// What an append at `version` of `events` wrote, as the store holds it
 /// (the events' time is the row's `updated_at`, as `Db::append` writes it).
 fn appended_rows(
@@ -423,11 +422,11 @@ fn appended_rows(
         .zip(events)
         .map(|(seq, e)| e.stored_as(game_id, seq, row.updated_at))
         .collect::<Option<Vec<_>>>()?;
-    Some(super::notify::Appended {
+    Some(super::notify::Appended::new(
         events,
-        row: row.clone(),
-        seats: seats.to_vec(),
-    })
+        row.clone(),
+        seats.to_vec(),
+    ))
 }
 
 /// The seats a deadline moved for in `events` (bits by seat number).
@@ -440,6 +439,7 @@ fn deadline_moved(events: &[NewEvent]) -> i32 {
         .fold(0, |m, s| m | (1 << s))
 }
 
+/// The game row's new status, seats to act and move clock after `change`.
 fn row_update(row: &GameRow, change: &Change, after: &dyn AnyGame) -> GameUpdate {
     let to_act = match change.status {
         GameStatus::InProgress => log::seat_mask(after.to_act()),
