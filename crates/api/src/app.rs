@@ -193,6 +193,7 @@ async fn start(
         webhook_deliveries: config.webhooks.retention,
     };
     crate::games::expiry::spawn(state.games.clone(), ttls);
+    crate::games::ratings::spawn(state.games.clone());
     state.webhooks.spawn(state.games.clone());
     let running = RunningServer {
         addr,
