@@ -10,6 +10,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 pub mod chat;
+pub mod ratings;
 pub mod series;
 pub mod streams;
 pub mod webhooks;

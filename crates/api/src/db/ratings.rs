@@ -288,6 +288,17 @@ impl Db {
         })
     }
 
+    /// The display names of those of `ids` that are players.
+    pub async fn display_names(&self, ids: &[&str]) -> Result<Vec<(String, String)>, DbError> {
+        with_conn!(self, |conn, s| {
+            Ok(s::players::table
+                .filter(s::players::id.eq_any(ids))
+                .select((s::players::id, s::players::display_name))
+                .load::<(String, String)>(conn)
+                .await?)
+        })
+    }
+
     /// Every stored rating and change, changes in processing order (for
     /// the rebuild).
     pub async fn all_ratings(&self) -> Result<(Vec<RatingRow>, Vec<RatingChangeRow>), DbError> {

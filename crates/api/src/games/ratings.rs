@@ -315,6 +315,71 @@ impl GameService {
     }
 }
 
+/// A leaderboard row: the rating, and the subject's display name (a
+/// player's, or [`BOT_NAME`]).
+#[derive(Debug, Clone)]
+pub struct Ranked {
+    pub row: RatingRow,
+    pub is_bot: bool,
+    pub display_name: String,
+}
+
+impl GameService {
+    /// Every kind's rating of `player_id` (empty before a rated game).
+    pub async fn player_ratings(&self, player_id: &str) -> Result<Vec<RatingRow>, ServiceError> {
+        self.known_player(player_id).await?;
+        Ok(self.db.ratings_of(player_id).await?)
+    }
+
+    /// `player_id`'s rating changes in `kind` after processing seq `after`.
+    pub async fn rating_history(
+        &self,
+        player_id: &str,
+        kind: &str,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<RatingChangeRow>, ServiceError> {
+        self.known_player(player_id).await?;
+        Ok(self
+            .db
+            .rating_history(player_id, kind, after, limit)
+            .await?)
+    }
+
+    /// `kind`'s leaderboard page after `after` (rating, subject).
+    pub async fn leaderboard(
+        &self,
+        kind: &str,
+        after: Option<(f64, &str)>,
+        limit: i64,
+    ) -> Result<Vec<Ranked>, ServiceError> {
+        let rows = self.db.leaderboard(kind, after, limit).await?;
+        let ids: Vec<&str> = rows
+            .iter()
+            .map(|r| r.subject.as_str())
+            .filter(|s| *s != BOT_SUBJECT)
+            .collect();
+        let names: HashMap<String, String> =
+            self.db.display_names(&ids).await?.into_iter().collect();
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let is_bot = row.subject == BOT_SUBJECT;
+                let display_name = if is_bot {
+                    BOT_NAME.to_owned()
+                } else {
+                    names.get(&row.subject).cloned().unwrap_or_default()
+                };
+                Ranked {
+                    row,
+                    is_bot,
+                    display_name,
+                }
+            })
+            .collect())
+    }
+}
+
 /// How many of `rebuilt` differ from `stored` (both in the same order),
 /// counting rows only one side has. The values compare as f64: bit for bit
 /// but for signed zeros, which Glicko-2 never produces.
