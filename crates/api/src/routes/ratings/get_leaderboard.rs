@@ -88,7 +88,7 @@ mod tests {
 
     #[test]
     fn cursors_round_trip_exactly_and_bad_ones_are_refused() {
-        let rating = 1662.312_345_678_9_f64;
+        let rating = 1_662.312_345_678_9_f64;
         let (r, s) = decode_cursor(&encode_cursor(rating, "bot:sensible")).unwrap();
         assert_eq!(r.to_bits(), rating.to_bits());
         assert_eq!(s, "bot:sensible");
