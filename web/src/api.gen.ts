@@ -534,6 +534,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leaderboards/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a leaderboard
+         * @description One kind's ratings, highest first (ties by subject), bots included
+         *     (`is_bot`), paged by a keyset cursor (docs/ratings.md).
+         */
+        get: operations["get_leaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/players": {
         parameters: {
             query?: never;
@@ -820,6 +841,48 @@ export interface paths {
          *     other); the answer is the delivery as its log shows it.
          */
         post: operations["test_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/{player_id}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a player's ratings
+         * @description The player's Glicko-2 rating in every kind they finished a rated game
+         *     of (docs/ratings.md); empty before the first.
+         */
+        get: operations["get_player_ratings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/{player_id}/ratings/{kind}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a player's rating history
+         * @description The player's rating changes in one kind, one per rated game, oldest
+         *     first, paged by `seq`.
+         */
+        get: operations["get_rating_history"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1294,6 +1357,11 @@ export interface components {
             move_deadline_secs?: number | null;
             on_deadline?: components["schemas"]["DeadlinePolicy"] | null;
             on_resign?: components["schemas"]["ResignPolicy"] | null;
+            /**
+             * @description Whether the game is rated (default true): once finished by play it
+             *     changes its players' ratings (docs/ratings.md).
+             */
+            rated?: boolean | null;
             /** @description One entry per seat; all open when left out. */
             seats?: components["schemas"]["SeatSpec"][] | null;
             /**
@@ -1777,6 +1845,7 @@ export interface components {
          *       "move_deadline_secs": 86400,
          *       "on_deadline": "bot",
          *       "on_resign": "bot",
+         *       "rated": true,
          *       "seats": [
          *         {
          *           "autoplay": false,
@@ -1824,6 +1893,8 @@ export interface components {
             on_deadline?: components["schemas"]["DeadlinePolicy"] | null;
             /** @description What happens when a seated player resigns. */
             on_resign: components["schemas"]["ResignPolicy"];
+            /** @description Finishing by play changes ratings (docs/ratings.md). */
+            rated: boolean;
             seats: components["schemas"]["SeatResource"][];
             /**
              * @description Hex SHA-256 of the 32 secret seed bytes, public from the start; the
@@ -1890,6 +1961,32 @@ export interface components {
              * @description A chosen open seat; the lowest open seat when left out.
              */
             seat?: number | null;
+        };
+        /** @description A page of a kind's leaderboard, by rating descending (then subject). */
+        Leaderboard: {
+            entries: components["schemas"]["LeaderboardEntry"][];
+            kind: components["schemas"]["GameKindName"];
+            /** @description The `after` of the next page (opaque); null on the last page. */
+            next?: string | null;
+        };
+        /** @description One leaderboard row. */
+        LeaderboardEntry: {
+            /** Format: double */
+            deviation: number;
+            display_name: string;
+            /** Format: int64 */
+            games: number;
+            /**
+             * @description The subject is the server's bot (rated too, so a new player can
+             *     calibrate against it).
+             */
+            is_bot: boolean;
+            /** Format: double */
+            rating: number;
+            /** @description A player id, or `bot:sensible` for the server's bots. */
+            subject: string;
+            /** Format: double */
+            volatility: number;
         };
         /** @description What the seat is asked (`prompt`) and its choices, by kind */
         Legal: components["schemas"]["LostHeirLegal"] | components["schemas"]["CancellationHeartsLegal"];
@@ -2439,6 +2536,11 @@ export interface components {
             token: string;
             token_type: string;
         };
+        /** @description Every kind's rating of a player (kinds never played rated are absent). */
+        PlayerRatings: {
+            player_id: string;
+            ratings: components["schemas"]["RatingResource"][];
+        };
         /**
          * @description The `data:` of one `stream_player` event: `your_turn`, or `seat_taken`,
          *     `game_started`, `game_over`.
@@ -2519,6 +2621,68 @@ export interface components {
          * @enum {string}
          */
         Prompt: "bid" | "decide" | "name_trumps" | "play_card" | "play" | "pass_cards" | "discard" | "moon";
+        /** @description One rated game's change of a player's rating. */
+        RatingChange: {
+            after: components["schemas"]["RatingValue"];
+            before: components["schemas"]["RatingValue"];
+            /** Format: date-time */
+            created_at: string;
+            game_id: string;
+            /**
+             * Format: int32
+             * @description The player's final standing (0: the winners; forfeited seats last).
+             */
+            rank: number;
+            /**
+             * Format: int64
+             * @description The order in which games were rated; page with `after`.
+             */
+            seq: number;
+        };
+        /** @description A page of a player's rating history in one kind, oldest first. */
+        RatingHistory: {
+            changes: components["schemas"]["RatingChange"][];
+            kind: components["schemas"]["GameKindName"];
+            /**
+             * Format: int64
+             * @description The `after` of the next page; null on the last page.
+             */
+            next?: number | null;
+            player_id: string;
+        };
+        /** @description A subject's current rating in one kind. */
+        RatingResource: {
+            /** Format: double */
+            deviation: number;
+            /**
+             * Format: int64
+             * @description Rated games counted.
+             */
+            games: number;
+            kind: components["schemas"]["GameKindName"];
+            /** Format: double */
+            rating: number;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: double */
+            volatility: number;
+        };
+        /**
+         * @description A Glicko-2 rating: the rating, its deviation (RD) and volatility.
+         * @example {
+         *       "deviation": 290.3,
+         *       "rating": 1662.3,
+         *       "volatility": 0.06
+         *     }
+         */
+        RatingValue: {
+            /** Format: double */
+            deviation: number;
+            /** Format: double */
+            rating: number;
+            /** Format: double */
+            volatility: number;
+        };
         /**
          * @description Who made a move (for the audit): the seated player, a bot playing for
          *     the seat, or the server when the seat's deadline passed.
@@ -6692,6 +6856,131 @@ export interface operations {
             };
         };
     };
+    get_leaderboard: {
+        parameters: {
+            query?: {
+                /** @description Where the page starts: the `next` of the previous page (opaque). */
+                after?: string;
+                /** @description At most this many rows (1 to 200, default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The game kind */
+                kind: components["schemas"]["GameKindName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the leaderboard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            /** @description Bad query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_query",
+                     *       "detail": "Bad query parameters",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:bad_query"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such kind */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unknown_kind",
+                     *       "detail": "No such kind",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:unknown_kind"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     register_player: {
         parameters: {
             query?: never;
@@ -8368,6 +8657,234 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:cards:problem:webhook_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_player_ratings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The player's id */
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player's ratings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerRatings"];
+                };
+            };
+            /** @description No player with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No player with this id",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_rating_history: {
+        parameters: {
+            query?: {
+                /** @description Only changes after this `seq` (the `next` of the previous page). */
+                after?: number;
+                /** @description At most this many changes (1 to 200, default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The player's id */
+                player_id: string;
+                /** @description The game kind */
+                kind: components["schemas"]["GameKindName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rating changes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingHistory"];
+                };
+            };
+            /** @description Bad query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_query",
+                     *       "detail": "Bad query parameters",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:bad_query"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No player with this id, or no such kind */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unknown_kind",
+                     *       "detail": "No player with this id, or no such kind",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:unknown_kind"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

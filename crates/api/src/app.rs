@@ -193,6 +193,7 @@ async fn start(
         webhook_deliveries: config.webhooks.retention,
     };
     crate::games::expiry::spawn(state.games.clone(), ttls);
+    crate::games::ratings::spawn(state.games.clone());
     state.webhooks.spawn(state.games.clone());
     let running = RunningServer {
         addr,
@@ -205,6 +206,15 @@ async fn start(
 /// Starts the server on `config`'s address (port 0: any free port) in the
 /// background of the current tokio runtime, and resumes bots of games in
 /// progress.
+/// `api --rebuild-ratings`: migrates, recomputes every rating from the log
+/// (`games::ratings`), rewrites what differs, and returns what it found.
+pub async fn rebuild_ratings(
+    config: &Config,
+) -> Result<crate::games::ratings::Rebuilt, Box<dyn std::error::Error>> {
+    let state = build_state(config).await?;
+    Ok(state.games.rebuild_ratings().await?)
+}
+
 pub async fn spawn(config: Config) -> Result<RunningServer, StartError> {
     let (running, server) = start(config, false).await?;
     tokio::spawn(server);

@@ -114,6 +114,9 @@ pub struct Config {
     pub log_filter: String,
     /// Print the OpenAPI document and exit.
     pub print_openapi: bool,
+    /// Recompute every rating from the log, rewrite what differs, and exit
+    /// (docs/ratings.md).
+    pub rebuild_ratings: bool,
 }
 
 impl Default for Config {
@@ -145,6 +148,7 @@ impl Default for Config {
             webhooks: WebhookSettings::default(),
             log_filter: "info".to_owned(),
             print_openapi: false,
+            rebuild_ratings: false,
         }
     }
 }
@@ -549,6 +553,10 @@ impl Config {
                     config.print_openapi = true;
                     continue;
                 }
+                "--rebuild-ratings" => {
+                    config.rebuild_ratings = true;
+                    continue;
+                }
                 _ => {}
             }
             let (flag, inline) = match arg.split_once('=') {
@@ -599,6 +607,10 @@ pub fn help_text() -> String {
     out.push_str(&format!(
         "{:<22} {:<21} {:<44} {}\n",
         "--print-openapi", "", "", "print the OpenAPI document and exit"
+    ));
+    out.push_str(&format!(
+        "{:<22} {:<21} {:<44} {}\n",
+        "--rebuild-ratings", "", "", "recompute every rating from the log and exit"
     ));
     out
 }

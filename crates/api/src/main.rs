@@ -32,6 +32,18 @@ async fn main() -> std::process::ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(&config.log_filter))
         .init();
+    if config.rebuild_ratings {
+        return match api::app::rebuild_ratings(&config).await {
+            Ok(rebuilt) => {
+                println!("{rebuilt:?}");
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "rebuilding the ratings failed");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     match api::app::run(config).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

@@ -10,6 +10,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 pub mod chat;
+pub mod ratings;
 pub mod series;
 pub mod streams;
 pub mod webhooks;
@@ -99,6 +100,10 @@ pub struct CreateGameRequest {
     /// What happens when a seated player resigns (default `bot`).
     #[serde(default)]
     pub on_resign: Option<ResignPolicy>,
+    /// Whether the game is rated (default true): once finished by play it
+    /// changes its players' ratings (docs/ratings.md).
+    #[serde(default)]
+    pub rated: Option<bool>,
 }
 
 impl CreateGameRequest {
@@ -113,6 +118,7 @@ impl CreateGameRequest {
             move_deadline_secs: self.move_deadline_secs,
             on_deadline: self.on_deadline,
             on_resign: self.on_resign.unwrap_or_default(),
+            rated: self.rated.unwrap_or(true),
             rematch: None,
         }
     }
@@ -183,6 +189,7 @@ pub struct SeatResource {
     "on_deadline": "bot",
     "deadline_at": "2026-12-01T12:03:10Z",
     "on_resign": "bot",
+    "rated": true,
     "seed_commitment": "621887354679fa0475e1c0d33026f6a0a597ec86374274d27eb630cd7971d1d3",
     "created_at": "2026-11-30T12:00:00Z",
     "updated_at": "2026-11-30T12:03:10Z"
@@ -209,6 +216,8 @@ pub struct GameSummary {
     pub deadline_at: Option<DateTime<Utc>>,
     /// What happens when a seated player resigns.
     pub on_resign: ResignPolicy,
+    /// Finishing by play changes ratings (docs/ratings.md).
+    pub rated: bool,
     /// Hex SHA-256 of the 32 secret seed bytes, public from the start; the
     /// seed itself is revealed when the game is over.
     pub seed_commitment: String,
@@ -429,6 +438,7 @@ impl GameSummary {
                 .map(|_| row.on_deadline.unwrap_or_default()),
             deadline_at: row.deadline_at,
             on_resign: row.on_resign,
+            rated: row.rated,
             seed_commitment: row.seed_commitment.clone(),
             created_at: row.created_at,
             updated_at: row.updated_at,

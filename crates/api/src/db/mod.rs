@@ -18,6 +18,7 @@ pub mod event;
 pub mod listen;
 pub mod models;
 mod queries;
+pub mod ratings;
 pub mod schema;
 mod series;
 mod tokens;

@@ -46,6 +46,8 @@ pub struct GameRow {
     pub series_id: Option<String>,
     /// The game this one is the rematch of.
     pub previous_game_id: Option<String>,
+    /// Finishing by play changes ratings (`games::ratings`).
+    pub rated: bool,
 }
 
 #[derive(Debug, Clone, Queryable)]
@@ -180,6 +182,7 @@ pub struct NewGame {
     pub on_resign: ResignPolicy,
     pub series_id: Option<String>,
     pub previous_game_id: Option<String>,
+    pub rated: bool,
 }
 
 /// An event to append (its seq is assigned by the append), built by

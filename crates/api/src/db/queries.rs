@@ -77,6 +77,7 @@ macro_rules! insert_game {
                 $s::games::on_resign.eq(&$game.on_resign),
                 $s::games::series_id.eq(&$game.series_id),
                 $s::games::previous_game_id.eq(&$game.previous_game_id),
+                $s::games::rated.eq($game.rated),
             ))
             .execute($conn)
             .await?;

@@ -38,6 +38,8 @@ macro_rules! tables {
                 series_id -> Nullable<Text>,
                 /// The game this one is the rematch of (unique: one next game).
                 previous_game_id -> Nullable<Text>,
+                /// A finished game changes ratings (`db::ratings`).
+                rated -> Bool,
             }
         }
 
@@ -184,6 +186,46 @@ macro_rules! tables {
                 game_id -> Text,
                 version -> BigInt,
                 seat -> Integer,
+                created_at -> $time,
+            }
+        }
+
+        diesel::table! {
+            /// Rated games finished and not yet rated, in finishing order
+            /// (filled by a trigger; `db::ratings`).
+            rating_queue (seq) {
+                seq -> BigInt,
+                game_id -> Text,
+            }
+        }
+
+        diesel::table! {
+            /// A subject's current Glicko-2 rating in one kind (`db::ratings`).
+            ratings (kind, subject) {
+                kind -> Text,
+                subject -> Text,
+                rating -> Double,
+                deviation -> Double,
+                volatility -> Double,
+                games -> BigInt,
+                updated_at -> $time,
+            }
+        }
+
+        diesel::table! {
+            /// Every rating change, in processing order (`db::ratings`).
+            rating_changes (game_id, subject) {
+                seq -> BigInt,
+                game_id -> Text,
+                kind -> Text,
+                subject -> Text,
+                rank -> Integer,
+                rating_before -> Double,
+                deviation_before -> Double,
+                volatility_before -> Double,
+                rating_after -> Double,
+                deviation_after -> Double,
+                volatility_after -> Double,
                 created_at -> $time,
             }
         }

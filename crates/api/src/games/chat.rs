@@ -221,7 +221,8 @@ impl GameService {
         Ok(self.db.mutes(player_id).await?)
     }
 
-    async fn known_player(&self, player_id: &str) -> Result<(), ServiceError> {
+    /// Refuses an unknown player: 404 `player_not_found` (also `ratings.rs`).
+    pub(super) async fn known_player(&self, player_id: &str) -> Result<(), ServiceError> {
         match self.db.player(player_id).await? {
             Some(_) => Ok(()),
             None => Err(ServiceError::NotFound(super::error::Refusal {

@@ -39,6 +39,8 @@ pub struct CreateGame {
     pub move_deadline_secs: Option<u64>,
     pub on_deadline: Option<DeadlinePolicy>,
     pub on_resign: ResignPolicy,
+    /// Whether finishing by play changes ratings (`games::ratings`).
+    pub rated: bool,
     /// Set when the game is the rematch of a finished one (`games::series`).
     pub rematch: Option<Rematch>,
 }

@@ -274,6 +274,7 @@ fn new_table(
         on_resign: command.on_resign,
         series_id: command.rematch.as_ref().map(|r| r.series_id.clone()),
         previous_game_id: command.rematch.as_ref().map(|r| r.previous_game_id.clone()),
+        rated: command.rated,
     };
     let snapshot = Snapshot {
         row,
@@ -350,6 +351,7 @@ fn stored_rows(snapshot: &Snapshot) -> (NewGame, Vec<SeatRow>) {
         on_resign: row.on_resign,
         series_id: row.series_id.clone(),
         previous_game_id: row.previous_game_id.clone(),
+        rated: row.rated,
     };
     let seats = snapshot.seats.iter().map(|s| s.seat.clone()).collect();
     (new_game, seats)

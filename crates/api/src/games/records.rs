@@ -516,6 +516,8 @@ fn imported_rows(
         },
         series_id: None,
         previous_game_id: None,
+        // Never played here: never rated (docs/ratings.md).
+        rated: false,
     };
     let new_game = NewGame {
         id: row.id.clone(),
@@ -533,6 +535,8 @@ fn imported_rows(
         on_resign: row.on_resign,
         series_id: None,
         previous_game_id: None,
+        // Never played here: never rated (docs/ratings.md).
+        rated: false,
     };
     (row, new_game)
 }

@@ -129,6 +129,7 @@ fn rematch_of(previous: &Snapshot) -> Result<CreateGame, ServiceError> {
         move_deadline_secs: row.move_deadline_secs.and_then(|s| u64::try_from(s).ok()),
         on_deadline: row.move_deadline_secs.and(row.on_deadline),
         on_resign: row.on_resign,
+        rated: row.rated,
         rematch: Some(Rematch {
             series_id: row.series_id.clone().unwrap_or_else(|| row.id.clone()),
             previous_game_id: row.id.clone(),

@@ -94,6 +94,9 @@ pub struct GameService {
     pub(super) chat_rate: crate::db::chat::ChatRate,
     /// With Postgres, once started: appends to announce to other processes.
     announce: std::sync::OnceLock<mpsc::UnboundedSender<Announced>>,
+    /// Wakes the ratings projector (`ratings.rs`) after a commit that
+    /// finished a rated game.
+    pub(super) ratings_kick: std::sync::Arc<tokio::sync::Notify>,
 }
 
 impl GameService {
@@ -121,6 +124,7 @@ impl GameService {
             shutdown: tokio::sync::watch::channel(false).0,
             chat_rate: super::chat::DEFAULT_RATE,
             announce: Default::default(),
+            ratings_kick: Default::default(),
         }
     }
 

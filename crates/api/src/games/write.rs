@@ -300,6 +300,10 @@ impl GameService {
             update.deadline_at,
             deadline_moved(&change.events),
         );
+        // A rated game finishing by play: the ratings projector is kicked.
+        let finishes_rated = known.row.rated
+            && known.row.status != GameStatus::Finished
+            && change.status == GameStatus::Finished;
         let next_row = GameRow {
             version: loaded.version + change.events.len() as i64,
             status: update.status,
@@ -341,6 +345,9 @@ impl GameService {
         self.metrics().appends.inc();
         let wakes_bots = change.wakes_bots;
         self.committed(game_id, loaded, version, next_row, change);
+        if finishes_rated {
+            self.ratings_kick.notify_one();
+        }
         Ok(Attempt::Done(Outcome::Committed(answer), wakes_bots))
     }
 

@@ -66,6 +66,8 @@ pub use kinds::{AnyMove, problem_codes};
         (name = "webhooks", description = "Signed HTTP callbacks for a player's games: \
             `your_turn`, `deadline_warning`, `game_started`, `game_over`, `chat` (each request's \
             body is the component schema `WebhookDelivery`; docs/webhooks.md)"),
+        (name = "ratings", description = "Glicko-2 ratings per kind, derived from the log: a \
+            player's ratings and history, leaderboards (docs/ratings.md)"),
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "docs", description = "This document"),
     )

@@ -11,6 +11,7 @@ pub mod idempotent;
 pub mod messages;
 pub mod moves;
 pub mod players;
+pub mod ratings;
 pub mod records;
 pub mod series;
 pub mod sse;
@@ -61,7 +62,10 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(webhooks::delete_webhook::delete_webhook)
         .service(webhooks::test_webhook::test_webhook)
         .service(webhooks::list_deliveries::list_deliveries)
-        .service(webhooks::redeliver::redeliver);
+        .service(webhooks::redeliver::redeliver)
+        .service(ratings::get_player_ratings::get_player_ratings)
+        .service(ratings::get_rating_history::get_rating_history)
+        .service(ratings::get_leaderboard::get_leaderboard);
 }
 
 /// Registers the unversioned endpoints: health, metrics and the OpenAPI document.

@@ -20,6 +20,7 @@ mod hidden_information;
 mod idempotency;
 mod openapi;
 mod ops;
+mod ratings;
 mod records;
 mod rematch;
 mod resign;

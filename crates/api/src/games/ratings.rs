@@ -1,0 +1,409 @@
+//! Ratings (issue #17, docs/ratings.md): each rated game that finishes by
+//! play updates its subjects' Glicko-2 ratings for its kind, derived from
+//! the log in a fixed order.
+//!
+//! - **Subjects.** A seat's player, or for a bot seat [`BOT_SUBJECT`] (one
+//!   rating per bot kind and game kind). A seat on autoplay is its player's.
+//! - **Standings** ([`standings`]): rank 0 is `stopped(forfeited)`'s
+//!   winners, rank 1 `stopped(forfeited ∪ rank 0)`'s, and so on, each in
+//!   the game's own direction (LH-12 highest total, CH-13 lowest);
+//!   forfeited seats (a deadline forfeit, a resignation) rank after
+//!   everyone, level with each other. Partners share their side's standing
+//!   (LH-3).
+//! - **Pairs.** Each subject against every seat of another side held by
+//!   another subject (partners, and two bot seats, are not compared), won,
+//!   drawn or lost by rank (`ratings::pairwise_results`); one rating period
+//!   per game, every update from the ratings before it. A subject with no
+//!   pair is not rated in the game; a game with no pair changes nothing.
+//! - **Order.** A trigger queues the game in its finishing transaction
+//!   (`rating_queue`); [`spawn`]'s projector, in every process, rates the
+//!   queue head one game per transaction, serialized across processes
+//!   (`db::ratings`), kicked after a commit that finished a rated game and
+//!   polling every second besides. `rating_changes.seq` records the order.
+//! - **Rebuild** ([`GameService::rebuild_ratings`]): every rating again
+//!   from scratch, replaying the rated games in that order from their logs.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use cards::{Seat, SeatSet};
+use ratings::{Entrant, Glicko2, Rating};
+
+use super::any_game::AnyGame;
+use super::error::ServiceError;
+use super::service::{GameService, forfeited_seats};
+use super::status::GameStatus;
+use crate::db::models::SeatWithName;
+use crate::db::ratings::{RatedSubject, RatingChangeRow, RatingRow};
+use crate::db::{DbError, now};
+
+/// The subject of every bot seat (the sensible bot, `docs/bots.md`).
+pub const BOT_SUBJECT: &str = "bot:sensible";
+
+/// What a bot subject is called on the leaderboard.
+pub const BOT_NAME: &str = "Sensible bot";
+
+/// How often the projector looks at the queue when nothing kicked it.
+const POLL: Duration = Duration::from_secs(1);
+
+/// One seat as the rating sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatStanding {
+    pub seat: u8,
+    pub subject: String,
+    /// 0 for the winners, then 1, 2…; forfeited seats last.
+    pub rank: u32,
+    /// The lowest seat of the seat's side (partners share it, LH-3).
+    pub side: u8,
+}
+
+/// A seat's subject: its player, or [`BOT_SUBJECT`] for a bot seat.
+fn subject(seat: &SeatWithName) -> Option<String> {
+    if seat.seat.is_bot {
+        Some(BOT_SUBJECT.to_owned())
+    } else {
+        seat.seat.player_id.clone()
+    }
+}
+
+/// Every seat's standing in the finished `game` (see the module's doc).
+pub fn standings(game: &dyn AnyGame, seats: &[SeatWithName]) -> Vec<SeatStanding> {
+    let all: SeatSet = (0..game.seat_count()).map(Seat::new).collect();
+    let forfeited = forfeited_seats(seats);
+    let mut rank_of = vec![None; usize::from(game.seat_count())];
+    let mut out = forfeited;
+    let mut rank = 0;
+    while out != all {
+        let winners = game.stopped(out).winners;
+        let fresh: SeatSet = winners.iter().filter(|s| !out.contains(*s)).collect();
+        if fresh.is_empty() {
+            break;
+        }
+        for seat in fresh.iter() {
+            rank_of[seat.index()] = Some(rank);
+            out.insert(seat);
+        }
+        rank += 1;
+    }
+    seats
+        .iter()
+        .filter_map(|s| {
+            let seat = u8::try_from(s.seat.seat).ok()?;
+            let index = usize::from(seat);
+            Some(SeatStanding {
+                seat,
+                subject: subject(s)?,
+                // Forfeited seats (and any seat left unranked) come last.
+                rank: rank_of.get(index).copied().flatten().unwrap_or(rank),
+                side: game
+                    .side(Seat::new(seat))
+                    .first()
+                    .map_or(seat, |s| s.index() as u8),
+            })
+        })
+        .collect()
+}
+
+/// The game's distinct subjects (first seat first), each with its best
+/// standing, and each seat's subject index.
+fn subjects_of(standings: &[SeatStanding]) -> (Vec<RatedSubject>, Vec<usize>) {
+    let mut subjects: Vec<RatedSubject> = Vec::new();
+    let mut index = Vec::with_capacity(standings.len());
+    for s in standings {
+        let rank = i32::try_from(s.rank).unwrap_or(i32::MAX);
+        match subjects.iter().position(|x| x.subject == s.subject) {
+            Some(i) => {
+                subjects[i].rank = subjects[i].rank.min(rank);
+                index.push(i);
+            }
+            None => {
+                index.push(subjects.len());
+                subjects.push(RatedSubject {
+                    subject: s.subject.clone(),
+                    rank,
+                });
+            }
+        }
+    }
+    (subjects, index)
+}
+
+/// Each subject's rating after the game from `before` (by subject index):
+/// the results of each of its seats against every seat of another side
+/// held by another subject, rated as one period; `None` without a pair.
+fn rate(
+    system: &Glicko2,
+    standings: &[SeatStanding],
+    subject_of: &[usize],
+    before: &[Rating],
+) -> Vec<Option<Rating>> {
+    (0..before.len())
+        .map(|k| {
+            let mut results = Vec::new();
+            for (i, seat) in standings.iter().enumerate() {
+                if subject_of[i] != k {
+                    continue;
+                }
+                // The subject's other seats count as this seat's side:
+                // never compared with it.
+                let entrants: Vec<Entrant> = standings
+                    .iter()
+                    .enumerate()
+                    .map(|(j, other)| Entrant {
+                        rating: before[subject_of[j]],
+                        rank: other.rank,
+                        side: if subject_of[j] == k {
+                            seat.side
+                        } else {
+                            other.side
+                        },
+                    })
+                    .collect();
+                results.extend(ratings::pairwise_results(&entrants, i));
+            }
+            (!results.is_empty()).then(|| system.rate(before[k], &results))
+        })
+        .collect()
+}
+
+/// What a rebuild found and did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rebuilt {
+    /// Rated games replayed.
+    pub games: usize,
+    /// Stored changes that differed from the replay (or were missing).
+    pub changes_differing: usize,
+    /// Stored ratings that differed from the replay (or were missing).
+    pub ratings_differing: usize,
+    /// Whether the stored ratings and changes were rewritten.
+    pub rewritten: bool,
+}
+
+impl GameService {
+    /// A finished game's standings, folded from its log.
+    async fn standings_from_log(
+        &self,
+        game_id: &str,
+    ) -> Result<(String, Vec<SeatStanding>), ServiceError> {
+        let snapshot = self.rebuild_from_log(game_id).await?;
+        if snapshot.row.status != GameStatus::Finished {
+            return Err(ServiceError::internal(format!(
+                "rated game {game_id} is not finished"
+            )));
+        }
+        let standings = standings(&*snapshot.game, &snapshot.seats);
+        Ok((snapshot.row.kind, standings))
+    }
+
+    /// Rates the queue's head; false when the queue is empty.
+    pub async fn rate_next(&self) -> Result<bool, ServiceError> {
+        let Some((queued, game_id)) = self.db.rating_queue_head().await? else {
+            return Ok(false);
+        };
+        let (kind, standings) = self.standings_from_log(&game_id).await?;
+        let (subjects, subject_of) = subjects_of(&standings);
+        let system = Glicko2::default();
+        let rate = |before: &[Rating]| rate(&system, &standings, &subject_of, before);
+        match self
+            .db
+            .apply_rating(queued, &game_id, &kind, &subjects, &rate)
+            .await
+        {
+            // Rated here, or by another process meanwhile: next.
+            Ok(_) | Err(DbError::Conflict) => Ok(true),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Rates every queued game, in order; returns how many heads were
+    /// taken (here or elsewhere). When it returns, every game queued
+    /// before the call is rated.
+    pub async fn rate_queued(&self) -> Result<usize, ServiceError> {
+        let mut taken = 0;
+        while self.rate_next().await? {
+            taken += 1;
+        }
+        Ok(taken)
+    }
+
+    /// Recomputes every rating from scratch: replays the rated games in
+    /// the order of `rating_changes` from their logs, compares with what
+    /// is stored, and rewrites it all when anything differs (or is
+    /// missing).
+    pub async fn rebuild_ratings(&self) -> Result<Rebuilt, ServiceError> {
+        let (stored_ratings, stored_changes) = self.db.all_ratings().await?;
+        let last_seq = stored_changes.last().map(|c| c.seq);
+        let mut order: Vec<(i64, String)> = stored_changes
+            .iter()
+            .map(|c| (c.seq, c.game_id.clone()))
+            .collect();
+        order.dedup();
+        let stored_at: HashMap<(&str, &str), _> = stored_changes
+            .iter()
+            .map(|c| ((c.game_id.as_str(), c.subject.as_str()), c.created_at))
+            .collect();
+        let system = Glicko2::default();
+        let mut current: HashMap<(String, String), RatingRow> = HashMap::new();
+        let mut changes = Vec::with_capacity(stored_changes.len());
+        for (seq, game_id) in &order {
+            let (kind, standings) = self.standings_from_log(game_id).await?;
+            let (subjects, subject_of) = subjects_of(&standings);
+            let before: Vec<Rating> = subjects
+                .iter()
+                .map(|s| {
+                    current
+                        .get(&(kind.clone(), s.subject.clone()))
+                        .map_or(Rating::NEW, RatingRow::value)
+                })
+                .collect();
+            let after = rate(&system, &standings, &subject_of, &before);
+            for ((subject, before), after) in subjects.iter().zip(&before).zip(&after) {
+                let Some(after) = after else { continue };
+                let at = stored_at
+                    .get(&(game_id.as_str(), subject.subject.as_str()))
+                    .copied()
+                    .unwrap_or_else(now);
+                changes.push(RatingChangeRow {
+                    seq: *seq,
+                    game_id: game_id.clone(),
+                    kind: kind.clone(),
+                    subject: subject.subject.clone(),
+                    rank: subject.rank,
+                    rating_before: before.rating,
+                    deviation_before: before.deviation,
+                    volatility_before: before.volatility,
+                    rating_after: after.rating,
+                    deviation_after: after.deviation,
+                    volatility_after: after.volatility,
+                    created_at: at,
+                });
+                let games = current
+                    .get(&(kind.clone(), subject.subject.clone()))
+                    .map_or(0, |r| r.games);
+                current.insert(
+                    (kind.clone(), subject.subject.clone()),
+                    RatingRow {
+                        kind: kind.clone(),
+                        subject: subject.subject.clone(),
+                        rating: after.rating,
+                        deviation: after.deviation,
+                        volatility: after.volatility,
+                        games: games + 1,
+                        updated_at: at,
+                    },
+                );
+            }
+        }
+        let mut ratings: Vec<RatingRow> = current.into_values().collect();
+        ratings.sort_by(|a, b| (&a.kind, &a.subject).cmp(&(&b.kind, &b.subject)));
+        changes.sort_by(|a, b| (a.seq, &a.subject).cmp(&(b.seq, &b.subject)));
+        let changes_differing = differing(&changes, &stored_changes);
+        let ratings_differing = differing(&ratings, &stored_ratings);
+        let rewritten = changes_differing > 0 || ratings_differing > 0;
+        if rewritten {
+            self.db
+                .replace_ratings(last_seq, &ratings, &changes)
+                .await?;
+        }
+        Ok(Rebuilt {
+            games: order.len(),
+            changes_differing,
+            ratings_differing,
+            rewritten,
+        })
+    }
+}
+
+/// A leaderboard row: the rating, and the subject's display name (a
+/// player's, or [`BOT_NAME`]).
+#[derive(Debug, Clone)]
+pub struct Ranked {
+    pub row: RatingRow,
+    pub is_bot: bool,
+    pub display_name: String,
+}
+
+impl GameService {
+    /// Every kind's rating of `player_id` (empty before a rated game).
+    pub async fn player_ratings(&self, player_id: &str) -> Result<Vec<RatingRow>, ServiceError> {
+        self.known_player(player_id).await?;
+        Ok(self.db.ratings_of(player_id).await?)
+    }
+
+    /// `player_id`'s rating changes in `kind` after processing seq `after`.
+    pub async fn rating_history(
+        &self,
+        player_id: &str,
+        kind: &str,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<RatingChangeRow>, ServiceError> {
+        self.known_player(player_id).await?;
+        Ok(self
+            .db
+            .rating_history(player_id, kind, after, limit)
+            .await?)
+    }
+
+    /// `kind`'s leaderboard page after `after` (rating, subject).
+    pub async fn leaderboard(
+        &self,
+        kind: &str,
+        after: Option<(f64, &str)>,
+        limit: i64,
+    ) -> Result<Vec<Ranked>, ServiceError> {
+        let rows = self.db.leaderboard(kind, after, limit).await?;
+        let ids: Vec<&str> = rows
+            .iter()
+            .map(|r| r.subject.as_str())
+            .filter(|s| *s != BOT_SUBJECT)
+            .collect();
+        let names: HashMap<String, String> =
+            self.db.display_names(&ids).await?.into_iter().collect();
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let is_bot = row.subject == BOT_SUBJECT;
+                let display_name = if is_bot {
+                    BOT_NAME.to_owned()
+                } else {
+                    names.get(&row.subject).cloned().unwrap_or_default()
+                };
+                Ranked {
+                    row,
+                    is_bot,
+                    display_name,
+                }
+            })
+            .collect())
+    }
+}
+
+/// How many of `rebuilt` differ from `stored` (both in the same order),
+/// counting rows only one side has. The values compare as f64: bit for bit
+/// but for signed zeros, which Glicko-2 never produces.
+fn differing<T: PartialEq>(rebuilt: &[T], stored: &[T]) -> usize {
+    let common = rebuilt.iter().zip(stored).filter(|(a, b)| a != b).count();
+    common + rebuilt.len().abs_diff(stored.len())
+}
+
+/// The projector: rates queued games until the service stops, at each
+/// kick (a commit that finished a rated game) and every [`POLL`] besides.
+/// A failure (the database away) is logged and tried again.
+pub fn spawn(games: Arc<GameService>) {
+    tokio::spawn(async move {
+        let mut stop = games.shutdown.subscribe();
+        let kick = games.ratings_kick.clone();
+        while !*stop.borrow() {
+            if let Err(e) = games.rate_queued().await {
+                tracing::warn!(error = %e, "rating the finished games failed");
+            }
+            tokio::select! {
+                _ = stop.changed() => continue,
+                _ = kick.notified() => {}
+                _ = tokio::time::sleep(POLL) => {}
+            }
+        }
+    });
+}
