@@ -134,9 +134,6 @@ pub struct Metrics {
     /// Game streams: appends sent as this process's append handed them
     /// over, with no read (`games::notify::Appended`).
     pub stream_handed: Counter,
-    /// Game streams: frames sent as another stream rendered them (every
-    /// viewer without a seat shares an append's frames).
-    pub stream_frames_shared: Counter,
     /// Requests refused by the rate limit.
     pub rate_limited: Counter,
     /// Requests that ran past the request timeout.

@@ -23,9 +23,8 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
-use bytes::Bytes;
 use tokio::sync::broadcast;
 
 use crate::db::listen::Heard;
@@ -57,47 +56,12 @@ pub enum Changed {
 
 /// What one append wrote, exactly as a read of the store would give it
 /// back: its events (seqs `version - events.len() + 1 ..= version`) and the
-/// game's row and seats after it; and the frames every viewer without a
-/// seat is sent for it, rendered by the first stream that sends them.
+/// game's row and seats after it.
 #[derive(Debug)]
 pub struct Appended {
     pub events: Vec<EventRow>,
     pub row: GameRow,
     pub seats: Vec<SeatWithName>,
-    /// One per event, then the state after them: what a viewer without a
-    /// seat reads is the same for all of them (G-2: no hand), so its
-    /// rendering is shared instead of repeated per spectator.
-    pub unseated_frames: Vec<SharedFrame>,
-}
-
-impl Appended {
-    pub fn new(events: Vec<EventRow>, row: GameRow, seats: Vec<SeatWithName>) -> Appended {
-        let unseated_frames = (0..=events.len()).map(|_| SharedFrame::default()).collect();
-        Appended {
-            events,
-            row,
-            seats,
-            unseated_frames,
-        }
-    }
-}
-
-/// A stream frame rendered once and sent by every stream that shares it
-/// (the HTTP layer renders it; the service only carries it).
-#[derive(Debug, Clone, Default)]
-pub struct SharedFrame(Arc<OnceLock<Bytes>>);
-
-impl SharedFrame {
-    /// The frame, rendered by `render` if no stream rendered it yet, and
-    /// whether another stream had (the rendering was shared).
-    pub fn get_or_render(&self, render: impl FnOnce() -> Bytes) -> (Bytes, bool) {
-        let mut rendered_here = false;
-        let bytes = self.0.get_or_init(|| {
-            rendered_here = true;
-            render()
-        });
-        (bytes.clone(), !rendered_here)
-    }
 }
 
 /// An [`Appended`], shared by every receiver of the signal (equal only to

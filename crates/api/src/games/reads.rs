@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::error::ServiceError;
 use super::log;
-use super::notify::{Appended, Changed, SharedFrame};
+use super::notify::{Appended, Changed};
 use super::service::{GameService, seat_of};
 use super::status::GameStatus;
 use crate::db::GameFilter;
@@ -18,9 +18,6 @@ pub struct VisibleEvent {
     /// The payload, or only its move type when hidden from this viewer.
     pub payload: Value,
     pub redacted: bool,
-    /// The event's stream frame shared by every viewer without a seat
-    /// (`notify::Appended`), when it came from this process's append.
-    pub frame: Option<SharedFrame>,
 }
 
 /// A page of a game's log.
@@ -37,9 +34,6 @@ pub struct LogPage {
     /// The game row, read before the events (its `version` may be behind
     /// the last event read).
     pub row: GameRow,
-    /// The state frame after the page shared by every viewer without a
-    /// seat, as [`VisibleEvent::frame`].
-    pub state_frame: Option<SharedFrame>,
 }
 
 /// Filters for [`GameService::list`].
@@ -84,19 +78,7 @@ impl LogPage {
         let first = appended.events.first()?.seq;
         (first == after + 1).then(|| {
             let events = appended.events.clone();
-            let mut page = visible_page(appended.row.clone(), &appended.seats, player_id, events);
-            let seated = player_id
-                .and_then(|p| seat_of(&appended.seats, p))
-                .is_some();
-            if !seated {
-                // Every viewer without a seat reads these events alike (G-2).
-                let mut frames = appended.unseated_frames.iter().cloned();
-                for event in &mut page.events {
-                    event.frame = frames.next();
-                }
-                page.state_frame = frames.next();
-            }
-            page
+            visible_page(appended.row.clone(), &appended.seats, player_id, events)
         })
     }
 }
@@ -160,7 +142,6 @@ fn visible_page(
                 row,
                 payload,
                 redacted,
-                frame: None,
             }
         })
         .collect();
@@ -170,7 +151,6 @@ fn visible_page(
         closed: row.status.is_closed(),
         events,
         row,
-        state_frame: None,
     }
 }
 

@@ -28,9 +28,8 @@ const STREAM_PAGE: i64 = 500;
 pub enum GameStreamItem {
     /// A log event as the stream's viewer may read it.
     Event(Box<VisibleEvent>),
-    /// The game's row after the latest events sent: where it stands (and
-    /// its frame, when shared by every viewer without a seat).
-    State(Box<GameRow>, Option<super::notify::SharedFrame>),
+    /// The game's row after the latest events sent: where it stands.
+    State(Box<GameRow>),
     /// A message of table talk the viewer may read (`chat.rs`): not a log
     /// event, and no part of the log's cursor.
     Message(Box<crate::db::chat::MessageRow>),
@@ -399,7 +398,7 @@ impl GameService {
                 }
             }
             if read > 0 && f.cursor == page.version {
-                let state = GameStreamItem::State(Box::new(page.row), page.state_frame);
+                let state = GameStreamItem::State(Box::new(page.row));
                 if tx.send(state).await.is_err() {
                     return Ok(());
                 }

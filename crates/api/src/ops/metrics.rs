@@ -93,7 +93,7 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
         "cards_move_latency_seconds",
         &metrics.move_latency,
     );
-    let counters: [(&str, &str, &Counter); 9] = [
+    let counters: [(&str, &str, &Counter); 8] = [
         (
             "cards_appends_total",
             "Transactions appended to game logs.",
@@ -123,11 +123,6 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
             "cards_stream_appends_handed_total",
             "Appends game streams sent as handed over by this process's append, without a read.",
             &metrics.stream_handed,
-        ),
-        (
-            "cards_stream_frames_shared_total",
-            "Frames game streams sent as another stream had rendered them (viewers without a seat).",
-            &metrics.stream_frames_shared,
         ),
         (
             "cards_rate_limited_total",

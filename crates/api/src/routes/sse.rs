@@ -69,14 +69,14 @@ const MAX_WRITE: usize = 64 * 1024;
 /// The items a producer sends on `rx`, framed by `to_bytes`, as a stream:
 /// each chunk is an item and every other item ready by then (one write to
 /// the connection for a batch the producer sent at once).
-pub fn from_channel<T: 'static, F: Fn(T) -> Bytes + 'static>(
+pub fn from_channel<T: 'static>(
     rx: tokio::sync::mpsc::Receiver<T>,
-    to_bytes: F,
+    to_bytes: fn(T) -> Bytes,
 ) -> impl Stream<Item = Bytes> + 'static {
-    futures_util::stream::unfold((rx, to_bytes), |(mut rx, to_bytes)| async move {
+    futures_util::stream::unfold(rx, move |mut rx| async move {
         let first = to_bytes(rx.recv().await?);
         let Ok(next) = rx.try_recv() else {
-            return Some((first, (rx, to_bytes)));
+            return Some((first, rx));
         };
         let mut chunk = BytesMut::from(&first[..]);
         chunk.extend_from_slice(&to_bytes(next));
@@ -84,7 +84,7 @@ pub fn from_channel<T: 'static, F: Fn(T) -> Bytes + 'static>(
             let Ok(item) = rx.try_recv() else { break };
             chunk.extend_from_slice(&to_bytes(item));
         }
-        Some((chunk.freeze(), (rx, to_bytes)))
+        Some((chunk.freeze(), rx))
     })
 }
 

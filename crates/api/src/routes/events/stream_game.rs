@@ -160,52 +160,27 @@ pub async fn stream_game(
         }
     });
     let head = futures_util::stream::iter([sse::retry(), first]);
-    let metrics = state.games.metrics_handle();
     Ok(sse::response(futures_util::StreamExt::chain(
         head,
-        sse::from_channel(rx, move |item| item_bytes(item, &metrics)),
+        sse::from_channel(rx, item_bytes),
     )))
 }
 
-fn item_bytes(item: GameStreamItem, metrics: &crate::metrics::Metrics) -> actix_web::web::Bytes {
+fn item_bytes(item: GameStreamItem) -> actix_web::web::Bytes {
     match item {
-        GameStreamItem::Event(mut event) => match event.frame.take() {
-            Some(frame) => shared(frame, metrics, move || event_bytes(*event)),
-            None => event_bytes(*event),
-        },
-        GameStreamItem::State(row, frame) => match frame {
-            Some(frame) => shared(frame, metrics, move || state_bytes(&row)),
-            None => state_bytes(&row),
-        },
+        GameStreamItem::Event(event) => {
+            let event = EventResource::from_visible(*event);
+            let (name, seq) = (event.event_type.clone(), event.seq);
+            sse::frame(&name, Some(seq), &GameStreamData::Event(event))
+        }
+        GameStreamItem::State(row) => {
+            let state = GameStateResource::build(&row);
+            sse::frame("state", None, &GameStreamData::State(state))
+        }
         GameStreamItem::Message(message) => {
             let message = MessageResource::from(*message);
             sse::frame("message", None, &GameStreamData::Message(message))
         }
         GameStreamItem::Heartbeat => sse::heartbeat(),
     }
-}
-
-/// A frame every viewer without a seat shares: rendered once, by whichever
-/// of their streams sends it first.
-fn shared(
-    frame: crate::games::SharedFrame,
-    metrics: &crate::metrics::Metrics,
-    render: impl FnOnce() -> actix_web::web::Bytes,
-) -> actix_web::web::Bytes {
-    let (bytes, reused) = frame.get_or_render(render);
-    if reused {
-        metrics.stream_frames_shared.inc();
-    }
-    bytes
-}
-
-fn event_bytes(event: crate::games::VisibleEvent) -> actix_web::web::Bytes {
-    let event = EventResource::from_visible(event);
-    let (name, seq) = (event.event_type.clone(), event.seq);
-    sse::frame(&name, Some(seq), &GameStreamData::Event(event))
-}
-
-fn state_bytes(row: &crate::db::models::GameRow) -> actix_web::web::Bytes {
-    let state = GameStateResource::build(row);
-    sse::frame("state", None, &GameStreamData::State(state))
 }
