@@ -11,13 +11,15 @@
 //! * [`Trick`]: the cards on the table, in play order from the leader.
 //! * [`Seed`], [`GameRng`], [`shuffle`]: the documented, deterministic shuffle.
 //! * [`Ruleset`]: what every engine implements so the api drives any game through one code path;
-//!   [`Bot`]: each engine's sensible bot, over one seat's view and legal moves.
+//!   [`Bot`]: each engine's sensible bot, over one seat's view and legal moves;
+//!   [`search`]: the expert bot's determinized search, over [`Determinize`].
 
 mod hand;
 pub mod heir;
 mod ruleset;
 #[cfg(feature = "utoipa")]
 mod schema;
+pub mod search;
 mod seat;
 mod shuffle;
 pub mod standard;
@@ -25,6 +27,7 @@ mod trick;
 
 pub use hand::{CardKind, CardMask, Hand, MaskIter, TooManyCopies};
 pub use ruleset::{Bot, LegalMoves, Outcome, RuleViolation, Ruleset, Viewer, Visibility};
+pub use search::{BotLevel, Budget, Determinize};
 pub use seat::{PlayerCount, Seat, SeatSet};
 pub use shuffle::{GameRng, ParseSeedError, Seed, SeedStream, random_below, shuffle};
 pub use trick::Trick;
