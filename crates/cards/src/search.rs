@@ -17,7 +17,7 @@
 
 use rand::Rng;
 
-use crate::{Bot, LegalMoves, Ruleset, Seat};
+use crate::{Bot, LegalMoves, Seat};
 
 /// How many legal moves the search compares at most. Decisions with more
 /// (a pass of three cards out of thirteen, a bid among dozens) are left to
