@@ -13,6 +13,7 @@ use crate::config::{Config, ConfigError};
 use crate::error::{Prompt, RuleError};
 use crate::legal::Legal;
 use crate::moves::{BidPoints, Call, Contract, Decision, Move, Side, SuitLed};
+use crate::sample::{self, Slot};
 use crate::tricks::{self, HeirTrick};
 use crate::view::{
     CompletedTrickView, HighestBid, PlayView, RoundRecord, SideView, TrickView, View,
@@ -60,6 +61,13 @@ struct Round {
     /// The suit the trick must follow, once a non-Blank card sets it (LH-8);
     /// kept here so the per-move path need not rescan the trick.
     suit: Option<SuitLed>,
+    /// The kinds of card each seat has shown it no longer holds this round:
+    /// the suit led when it did not follow (LH-9: trumps with the Lost Heir
+    /// and the Wrong Boy when trumps were led), everything but Blanks when it
+    /// played a Blank into a trick with no suit yet (LH-8). Public: derived
+    /// from the cards played face up (G-2); read only by the expert bot's
+    /// sampled worlds ([`LostHeir::determinized`]).
+    voids: [cards::CardMask<HeirCard>; MAX_PLAYERS],
 }
 
 /// The most recently completed trick, kept for every viewer to see.
@@ -472,10 +480,22 @@ impl LostHeir {
                 round.phase = Phase::Playing;
             }
             Move::Play { card } => {
+                let trumps = round.trumps.expect("trumps are named before play");
                 round.hands[seat.index()].remove(card);
                 round.trick.push(card);
+                let shown = match round.suit {
+                    // LH-9: not following shows a void in the suit led.
+                    Some(suit) if !tricks::suit_mask(suit, trumps).contains(card) => {
+                        tricks::suit_mask(suit, trumps)
+                    }
+                    // LH-8: a Blank with no suit set is played only from a
+                    // hand of Blanks.
+                    None if card.is_blank() => NON_BLANK,
+                    _ => cards::CardMask::EMPTY,
+                };
+                let void = &mut round.voids[seat.index()];
+                *void = void.union(shown);
                 if round.suit.is_none() {
-                    let trumps = round.trumps.expect("trumps are named before play");
                     round.suit = tricks::suit_of(card, trumps);
                 }
                 if round.trick.len() == self.players.as_usize() {
@@ -600,7 +620,72 @@ impl LostHeir {
     pub fn view(&self, viewer: Viewer) -> View {
         view_of(self, viewer)
     }
+
+    /// The kinds of card `seat` has shown it lacks this round (LH-8, LH-9):
+    /// public, from the cards played.
+    pub fn shown_voids(&self, seat: Seat) -> cards::CardMask<HeirCard> {
+        self.round
+            .voids
+            .get(seat.index())
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// A game `seat` cannot tell apart from this one (the expert bot's
+    /// sampled world, `cards::Determinize`): its own hand, every card played
+    /// (the taken piles and the trick, all played face up, G-2), the calls,
+    /// scores and hand sizes are kept; the other seats' unplayed cards are
+    /// dealt again at random among them, each hand keeping its size and
+    /// getting no card of a suit its seat has shown it lacks
+    /// ([`LostHeir::shown_voids`]). Future rounds are shuffled from a seed
+    /// drawn from `rng`, not from the game's own (which is secret, G-2).
+    ///
+    /// The sample depends only on what `seat` knows: the pool of unseen
+    /// cards is the deck less its hand and the cards played, in index order,
+    /// never read from the other hands.
+    pub(crate) fn determinized<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> LostHeir {
+        let mut game = self.clone();
+        let mut seed = [0u8; 32];
+        rng.fill_bytes(&mut seed);
+        game.rng = SeedStream::new(Seed(seed));
+        let n = self.players;
+        if self.is_over() || n.seat(seat.number()).is_none() {
+            return game;
+        }
+        let round = &self.round;
+        let (deck, len) = heir::deck(n.get() != 3);
+        let mut pool: Hand<HeirCard> = deck[..len].iter().copied().collect();
+        pool.remove_all(&round.hands[seat.index()]);
+        for taken in &round.taken[..n.as_usize()] {
+            pool.remove_all(taken);
+        }
+        for card in round.trick.cards() {
+            pool.remove(card);
+        }
+        let mut slots = [Slot {
+            size: 0,
+            barred: cards::CardMask::EMPTY,
+        }; MAX_PLAYERS - 1];
+        let mut seats = [seat; MAX_PLAYERS - 1];
+        let mut k = 0;
+        for other in n.seats().filter(|&s| s != seat) {
+            seats[k] = other;
+            slots[k] = Slot {
+                size: round.hands[other.index()].len(),
+                barred: round.voids[other.index()],
+            };
+            k += 1;
+        }
+        let dealt = sample::deal(pool, &slots[..k], rng);
+        for (other, hand) in seats[..k].iter().zip(dealt) {
+            game.round.hands[other.index()] = hand;
+        }
+        game
+    }
 }
+
+/// Every kind of card but the Blank (LH-1).
+const NON_BLANK: cards::CardMask<HeirCard> = cards::CardMask::from_bits((1 << 30) - 1);
 
 /// Cards per hand, tricks per round (LH-2).
 const fn hand_size(players: PlayerCount) -> u8 {
@@ -665,6 +750,7 @@ impl Round {
             // LH-8: the player left of the dealer leads the first trick.
             trick: HeirTrick::new(dealer.left(n), n),
             suit: None,
+            voids: [cards::CardMask::EMPTY; MAX_PLAYERS],
         }
     }
 }
@@ -710,6 +796,25 @@ fn completed_trick_view(done: &CompletedTrick) -> CompletedTrickView {
 
 /// What `viewer` may see of `game` (G-2).
 fn view_of(game: &LostHeir, viewer: Viewer) -> View {
+    let mut view = view_without_sheet(game, viewer);
+    view.score_sheet = game.score_sheet();
+    view
+}
+
+impl LostHeir {
+    /// `view(Viewer::Seat(seat))` with an empty `score_sheet`, for the
+    /// sensible bot, which never reads the sheet: building the sheet
+    /// allocates a few vectors per finished round, which dominated the
+    /// expert's playouts late in a game (`cards::Bot::bot_move` is
+    /// overridden with it in `bot.rs`; `tests/bot.rs` checks the bot's
+    /// moves are those it makes on the full view).
+    pub(crate) fn seat_view_for_bot(&self, seat: Seat) -> View {
+        view_without_sheet(self, Viewer::Seat(seat))
+    }
+}
+
+/// [`view_of`] but for the score sheet, left empty.
+fn view_without_sheet(game: &LostHeir, viewer: Viewer) -> View {
     let round = &game.round;
     let n = game.players;
     let all_hands = |piles: &[cards::Hand<HeirCard>]| {
@@ -763,7 +868,7 @@ fn view_of(game: &LostHeir, viewer: Viewer) -> View {
         suit_to_follow: round.suit,
         last_trick: game.last_trick.as_ref().map(completed_trick_view),
         sides: side_views(game),
-        score_sheet: game.score_sheet(),
+        score_sheet: Vec::new(),
         winners: game.outcome().map(|o| o.winners.iter().collect()),
     }
 }

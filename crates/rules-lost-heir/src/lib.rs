@@ -16,6 +16,8 @@
 //!   without allocating.
 //! * `Ruleset::view` is what one viewer may know (G-2).
 //! * [`bot`] is the sensible bot ([`cards::Bot`]), over a seat's view only.
+//! * [`expert`] is the expert bot's [`cards::Determinize`]: sampled worlds
+//!   that keep everything a seat has seen, for `cards::search`.
 //! * A game is `(config, seed, moves)` (G-1): the state carries the seeded RNG
 //!   that draws the first dealer and shuffles every round.
 //!
@@ -45,9 +47,11 @@
 pub mod bot;
 mod config;
 mod error;
+pub mod expert;
 mod game;
 mod legal;
 mod moves;
+mod sample;
 mod tricks;
 mod view;
 
