@@ -9,6 +9,7 @@ use cards::{
 use crate::config::{AllCancelled, Config, ConfigError, DECK_SIZE, Deal, hand_size};
 use crate::error::{RuleError, Waiting};
 use crate::legal::{Legal, Options, Selection};
+use crate::sample::{Bucket, deal_hidden};
 use crate::moves::{MoonChoice, Move, PASS_COUNT, PassDirection, Phase, Round};
 use crate::view::{KittyView, MoonRecord, PlayView, ScoreSheetRow, Secrets, TrickView, View};
 
@@ -47,6 +48,11 @@ fn scoring_mask() -> CardMask<Card> {
 fn points(cards: &Hand<Card>) -> i32 {
     let hearts = cards.restricted_to(Suit::Hearts.mask()).len() as i32;
     hearts + 13 * i32::from(cards.count(Card::QUEEN_OF_SPADES))
+}
+
+/// Every kind of card in the deck.
+fn all_kinds() -> CardMask<Card> {
+    CardMask::from_bits((1 << 52) - 1)
 }
 
 fn is_heart_or_queen_of_spades(card: Card) -> bool {
@@ -122,6 +128,13 @@ pub struct CancelHearts {
     last_trick: Option<CompletedTrick>,
     /// Tricks set aside under carry-over, waiting for the next winner (CH-9).
     set_aside: Hand<Card>,
+    /// Kinds each seat has shown, in public play this round, that it does
+    /// not hold: a suit it did not follow, CH-5's and CH-6's "nothing else",
+    /// CH-4's opening. Public information, for the expert's samples
+    /// (`determinized`); cleared for the kitty taker when it takes the kitty.
+    known_missing: [CardMask<Card>; SEATS],
+    /// The cards each seat has played this round (face up).
+    played: [Hand<Card>; SEATS],
     history: Vec<RoundRecord>,
 }
 
@@ -169,6 +182,8 @@ impl CancelHearts {
             last_winner: None,
             last_trick: None,
             set_aside: Hand::EMPTY,
+            known_missing: [CardMask::EMPTY; SEATS],
+            played: [Hand::EMPTY; SEATS],
             // Games rarely run past 32 rounds: one allocation per game.
             history: Vec::with_capacity(32),
         }
@@ -263,6 +278,172 @@ impl CancelHearts {
         self.players.as_usize()
     }
 
+    // ----- the expert's sampled worlds (see `expert.rs`) ------------------
+
+    /// The scores as they would stand if the round ended now with the
+    /// points already taken: tricks and discards (CH-10, CH-11), or a pending
+    /// moon with its automatic choice (CH-12). Equal to `scores` between
+    /// rounds and at the end.
+    pub(crate) fn projected_scores(&self) -> [i32; SEATS] {
+        match self.phase {
+            Phase::Moon { shooter } => {
+                let choice = self
+                    .automatic_moon_choice()
+                    .unwrap_or(MoonChoice::SubtractOwn);
+                self.scores_after_moon(shooter, choice)
+            }
+            Phase::Playing | Phase::Discarding { .. } => {
+                let mut scores = self.scores;
+                for seat in self.players.seats() {
+                    scores[seat.index()] += points(&self.round_pile(seat));
+                }
+                scores
+            }
+            Phase::Passing | Phase::Over => self.scores,
+        }
+    }
+
+    /// A game `me` cannot tell apart from this one (same view, same legal
+    /// moves) with every card `me` has not seen dealt again from `rng`:
+    /// the other hands (each keeping its size, the kinds its owner has shown
+    /// it lacks, `known_missing`, and the cards `me` passed to it that it has
+    /// not played, CH-3), passes chosen but not delivered (CH-3), the kitty
+    /// or another taker's discards (CH-10). Future deals come from a seed
+    /// drawn from `rng` (the game's is secret, G-2). Reads nothing `me`
+    /// cannot see: the pool of unseen cards is built from public piles and
+    /// `me`'s own cards, in card order.
+    pub(crate) fn determinized<R: rand::Rng + ?Sized>(&self, me: Seat, rng: &mut R) -> CancelHearts {
+        let mut world = self.clone();
+        let mut seed = [0u8; 32];
+        rng.fill_bytes(&mut seed);
+        world.rng = SeedStream::new(Seed(seed));
+        let m = me.index();
+        if m >= self.n() || self.phase == Phase::Over {
+            return world;
+        }
+        let delivered = self.phase != Phase::Passing;
+        let direction = self.pass_direction();
+
+        // Everything `me` has not seen, in card order.
+        let mut pool: Hand<Card> = DOUBLE_DECK.iter().copied().collect();
+        let mut seen = |cards: &Hand<Card>| {
+            for card in cards.iter() {
+                pool.remove(card);
+            }
+        };
+        seen(&self.hands[m]);
+        self.taken().iter().for_each(&mut seen);
+        seen(&self.set_aside);
+        seen(&self.trick_cards);
+        if !delivered {
+            seen(&self.passes[m]);
+        }
+        if self.kitty_taker == Some(me) {
+            seen(&self.discards);
+        }
+
+        #[derive(Clone, Copy)]
+        enum Slot {
+            Hand(usize),
+            Pass(usize),
+            Kitty,
+            Discards,
+        }
+        let mut slots = Vec::with_capacity(2 * SEATS + 1);
+        let mut buckets = Vec::with_capacity(2 * SEATS + 1);
+        // Cards `me` passed to its receiver and it has not played since (CH-3).
+        let passed_to = direction
+            .receiver(me, self.players)
+            .filter(|_| delivered)
+            .map(|receiver| {
+                let mut still = self.passes[m];
+                for card in self.played[receiver.index()].iter() {
+                    still.remove(card);
+                }
+                (receiver.index(), still)
+            });
+        let opening = match (self.phase, self.opening_card) {
+            (Phase::Playing, Some(card)) => Some((self.turn.index(), card)),
+            _ => None,
+        };
+        let discarding = match self.phase {
+            Phase::Discarding { seat } => Some(seat.index()),
+            _ => None,
+        };
+        for s in (0..self.n()).filter(|&s| s != m) {
+            let mut required = match passed_to {
+                Some((r, still)) if r == s => still,
+                _ => Hand::EMPTY,
+            };
+            if let Some((leader, card)) = opening.filter(|&(leader, _)| leader == s) {
+                debug_assert_eq!(leader, s);
+                if !required.contains(card) {
+                    add(&mut required, card);
+                }
+            }
+            let mut size = self.hands[s].len();
+            if discarding == Some(s) {
+                // The kitty is in this hand; dealt as a bucket of its own.
+                size -= self.kitty.len();
+            }
+            slots.push(Slot::Hand(s));
+            buckets.push(Bucket::new(size, self.known_missing[s], required));
+            if !delivered && !self.passes[s].is_empty() {
+                slots.push(Slot::Pass(s));
+                buckets.push(Bucket::new(
+                    self.passes[s].len(),
+                    CardMask::EMPTY,
+                    Hand::EMPTY,
+                ));
+            }
+        }
+        match self.kitty_taker {
+            None if !self.kitty.is_empty() => {
+                slots.push(Slot::Kitty);
+                buckets.push(Bucket::new(self.kitty.len(), CardMask::EMPTY, Hand::EMPTY));
+            }
+            Some(taker) if taker != me && discarding.is_some() => {
+                slots.push(Slot::Kitty);
+                buckets.push(Bucket::new(self.kitty.len(), CardMask::EMPTY, Hand::EMPTY));
+            }
+            Some(taker) if taker != me && !self.discards.is_empty() => {
+                slots.push(Slot::Discards);
+                buckets.push(Bucket::new(
+                    self.discards.len(),
+                    CardMask::EMPTY,
+                    Hand::EMPTY,
+                ));
+            }
+            _ => {}
+        }
+        deal_hidden(pool, &mut buckets, rng);
+
+        // Passes `me` may not see are forgotten: none of them is in play.
+        if delivered {
+            let giver = direction.giver(me, self.players).map(Seat::index);
+            for s in (0..self.n()).filter(|&s| s != m && Some(s) != giver) {
+                world.passes[s] = Hand::EMPTY;
+            }
+        }
+        for (slot, bucket) in slots.iter().zip(&buckets) {
+            match *slot {
+                Slot::Hand(s) => world.hands[s] = bucket.cards,
+                Slot::Pass(s) => world.passes[s] = bucket.cards,
+                Slot::Kitty => world.kitty = bucket.cards,
+                // The taker discarded what it took, as far as `me` can tell.
+                Slot::Discards => {
+                    world.discards = bucket.cards;
+                    world.kitty = bucket.cards;
+                }
+            }
+        }
+        if let Some(taker) = discarding.filter(|&t| t != m) {
+            let kitty = world.kitty;
+            world.hands[taker].absorb(&kitty);
+        }
+        world
+    }
+
     // ----- read access for `view_of` (below) ----------------------------
 
     fn players(&self) -> PlayerCount {
@@ -339,6 +520,8 @@ impl CancelHearts {
         self.last_winner = None;
         self.last_trick = None;
         self.set_aside = Hand::EMPTY;
+        self.known_missing = [CardMask::EMPTY; SEATS];
+        self.played = [Hand::EMPTY; SEATS];
         if self.pass_direction() == PassDirection::NoPass {
             self.start_play();
         } else {
@@ -373,6 +556,26 @@ impl CancelHearts {
 
     fn start_play(&mut self) {
         let (leader, card) = self.opening_lead();
+        if let Some(card) = card {
+            // CH-4, public once the leader is known: the seats before the
+            // leader (clockwise from the dealer's left) hold no copy of the
+            // opening card, and nobody holds a lower club.
+            let lower = Suit::Clubs
+                .mask()
+                .iter()
+                .filter(|c| c.rank < card.rank)
+                .collect::<CardMask<Card>>();
+            for seat in self.players.seats() {
+                self.known_missing[seat.index()] = lower;
+            }
+            for seat in self
+                .players
+                .clockwise_from(self.dealer.left(self.players))
+                .take_while(|&s| s != leader)
+            {
+                self.known_missing[seat.index()].insert(card);
+            }
+        }
         self.trick = Trick::new(leader, self.players);
         self.turn = leader;
         self.opening_card = card;
@@ -550,6 +753,8 @@ impl CancelHearts {
     }
 
     fn apply_play(&mut self, seat: Seat, card: Card) {
+        self.note_shown_missing(seat, card);
+        add(&mut self.played[seat.index()], card);
         self.hands[seat.index()].remove(card);
         self.trick.push(card);
         add(&mut self.trick_cards, card);
@@ -564,6 +769,29 @@ impl CancelHearts {
         if self.trick.is_full_circuit() {
             self.judge_circuit();
         }
+    }
+
+    /// What playing `card` (legal, not yet applied) shows everyone about the
+    /// rest of `seat`'s hand, for `known_missing`.
+    fn note_shown_missing(&mut self, seat: Seat, card: Card) {
+        let shown = match self.trick.led() {
+            Some(led) if card.suit != led.suit => {
+                // CH-5, CH-8: a seat that does not follow holds none of the suit.
+                let mut shown = led.suit.mask();
+                if self.in_first_circuit_of_first_trick() && is_heart_or_queen_of_spades(card) {
+                    // CH-5: points on the first trick only with nothing else.
+                    shown = shown.union(all_kinds().difference(scoring_mask()));
+                }
+                shown
+            }
+            // CH-6: a heart led before hearts are broken: only hearts held.
+            None if card.suit == Suit::Hearts && !self.hearts_broken => {
+                all_kinds().difference(Suit::Hearts.mask())
+            }
+            _ => return,
+        };
+        let missing = &mut self.known_missing[seat.index()];
+        *missing = missing.union(shown);
     }
 
     /// After each full circuit: the highest uncancelled card of the suit led
@@ -637,6 +865,8 @@ impl CancelHearts {
     /// winner's discards.
     fn take_kitty(&mut self, winner: Seat, round_over: bool) {
         self.kitty_taker = Some(winner);
+        // The kitty may hold anything the taker had shown it lacks.
+        self.known_missing[winner.index()] = CardMask::EMPTY;
         if round_over {
             self.discards = self.kitty;
         } else {

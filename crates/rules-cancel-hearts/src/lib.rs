@@ -33,9 +33,11 @@
 pub mod bot;
 mod config;
 mod error;
+mod expert;
 mod game;
 mod legal;
 mod moves;
+mod sample;
 mod view;
 
 pub use config::{
