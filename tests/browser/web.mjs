@@ -39,7 +39,8 @@ const API = `http://127.0.0.1:${env.API_PORT}`;
 function startApi() {
   const out = openSync(env.API_LOG, "a");
   return spawn(env.API_BIN, [], {
-    env: { ...env, PORT: env.API_PORT, DATA_DIR: env.API_DATA_DIR, RUST_LOG: "warn", RATE_LIMIT: "0" },
+    // A debug build searches slowly: the expert thinks briefly here.
+    env: { ...env, PORT: env.API_PORT, DATA_DIR: env.API_DATA_DIR, RUST_LOG: "warn", RATE_LIMIT: "0", EXPERT_PLAYOUTS: "40" },
     stdio: ["ignore", out, out],
   });
 }
@@ -464,16 +465,18 @@ try {
   check(sheet.length >= 1 && sheet[0].points.reduce((a, b) => a + b, 0) % 52 === 0 || sheet[0]?.moon, `(b) the round scored 52 points: ${JSON.stringify(sheet[0])}`);
   if (statsB.discard) log("the kitty fell to the person: discarded through the page");
   else log("the kitty went to a bot this time (no discard for the person)");
-  // Hand the seat to the bot: it plays on; take it back.
+  // Hand the seat to the expert bot: it plays on; take it back.
   const before = Number(await cara.getAttribute(".table-wrap", "data-version"));
+  await cara.selectOption("#autoplay-level", "expert");
   await cara.click("#autoplay");
   await cara.waitForSelector("#autoplay[aria-pressed=true]");
   await cara.waitForFunction((v) => Number(document.querySelector(".table-wrap")?.dataset.version) > v + 12, before, { timeout: 20_000 });
   await cara.click("#autoplay");
   await cara.waitForSelector("#autoplay[aria-pressed=false]");
   const autoplays = (await api(`/v1/games/${ch}/events?after=${before}&limit=500`, caraToken)).events.filter((e) => e.type === "autoplay");
-  check(autoplays.length === 2 && autoplays[0].payload.enabled && !autoplays[1].payload.enabled, `(b) autoplay on then off: ${JSON.stringify(autoplays.map((e) => e.payload))}`);
-  log("handed the seat to the bot and took it back");
+  check(autoplays.length === 2 && autoplays[0].payload.enabled && autoplays[0].payload.level === "expert" && !autoplays[1].payload.enabled,
+    `(b) autoplay on (expert) then off: ${JSON.stringify(autoplays.map((e) => e.payload))}`);
+  log("handed the seat to the expert bot and took it back");
   // A desktop screenshot of the same table.
   await cara.setViewportSize({ width: 1280, height: 900 });
   await cara.screenshot({ path: `${SHOTS}/cancellation-hearts-table.png`, fullPage: true });

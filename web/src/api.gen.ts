@@ -154,9 +154,11 @@ export interface paths {
         /**
          * Hand my seat to the bot, or take it back
          * @description `{"enabled": true}`: the server's bot plays the caller's seat from now
-         *     on (the seat stays theirs); `{"enabled": false}`: they play it again. The
-         *     change is an `autoplay` event in the log. A seat that forfeited on a
-         *     deadline cannot be taken back (409 `seat_forfeited`). Asking for the
+         *     on (the seat stays theirs), at `level` (`random`, `sensible`, the
+         *     default, or `expert`; `docs/bots.md`); `{"enabled": false}`: they play
+         *     it again. The change is an `autoplay` event in the log, with the level.
+         *     A seat that forfeited on a deadline or resigned cannot be taken back
+         *     (409 `seat_forfeited`) and stays with the sensible bot. Asking for the
          *     current setting changes nothing.
          */
         post: operations["set_autoplay"];
@@ -1024,6 +1026,7 @@ export interface components {
         /** @description A player handed their seat to the server's bot, or took it back. */
         Autoplay: {
             enabled: boolean;
+            level?: components["schemas"]["BotLevel"] | null;
             /** Format: int32 */
             seat: number;
         };
@@ -1035,6 +1038,7 @@ export interface components {
         AutoplayRequest: {
             /** @description true: the server's bot plays your seat; false: you play it again. */
             enabled: boolean;
+            level?: components["schemas"]["BotLevel"] | null;
         };
         /**
          * Format: int32
@@ -1043,6 +1047,12 @@ export interface components {
          *     checks the range (1 ..= tricks + 5).
          */
         BidPoints: number;
+        /**
+         * @description How strongly the server plays a bot seat or a seat on autoplay
+         *     (docs/bots.md).
+         * @enum {string}
+         */
+        BotLevel: "random" | "sensible" | "expert";
         /** @description A game's configuration: `{"players": 6..=10, "target": 100, "all_cancelled": "extend"}`. */
         CancellationHeartsConfig: {
             /** @description Extension (CH-8, default) or carry-over (CH-9). */
@@ -1330,10 +1340,10 @@ export interface components {
          *       "seats": [
          *         "open",
          *         "open",
+         *         "bot_expert",
          *         "bot",
          *         "bot",
-         *         "bot",
-         *         "bot"
+         *         "bot_random"
          *       ],
          *       "take_seat": 0
          *     }
@@ -1857,6 +1867,7 @@ export interface components {
          *         },
          *         {
          *           "autoplay": false,
+         *           "bot_level": "expert",
          *           "display_name": null,
          *           "forfeited": false,
          *           "occupant": "bot",
@@ -1983,7 +1994,10 @@ export interface components {
             is_bot: boolean;
             /** Format: double */
             rating: number;
-            /** @description A player id, or `bot:sensible` for the server's bots. */
+            /**
+             * @description A player id, or `bot:random`, `bot:sensible` or `bot:expert` for the
+             *     server's bots of that level.
+             */
             subject: string;
             /** Format: double */
             volatility: number;
@@ -2939,6 +2953,7 @@ export interface components {
         SeatResource: {
             /** @description The server's bot plays this player's seat (`set_autoplay`, or a forfeit). */
             autoplay: boolean;
+            bot_level?: components["schemas"]["BotLevel"] | null;
             display_name?: string | null;
             /** @description The seat forfeited on a deadline or resigned: never among the winners. */
             forfeited: boolean;
@@ -2958,10 +2973,11 @@ export interface components {
          * @description How a seat is filled at creation.
          * @enum {string}
          */
-        SeatSpec: "open" | "bot";
+        SeatSpec: "open" | "bot" | "bot_random" | "bot_sensible" | "bot_expert";
         /** @description A seat was filled: by a player, or (`player_id` null) by the server's bot. */
         SeatTaken: {
             bot: boolean;
+            bot_level?: components["schemas"]["BotLevel"] | null;
             player_id?: string | null;
             /** Format: int32 */
             seat: number;
@@ -4208,6 +4224,25 @@ export interface operations {
                      *       "status": 415,
                      *       "title": "Unsupported Media Type",
                      *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body does not fit (e.g. an unknown `level`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_record",
+                     *       "detail": "The body does not fit (e.g. an unknown `level`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:invalid_record"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -67,7 +67,10 @@ function createForm(): HTMLElement {
     rows.push(h("div", { class: "seat-row" }, "Seat 0: you"));
     for (let i = 1; i < n; i++) {
       const sel = h("select", { id: `seat-${i}`, "aria-label": `seat ${i}` },
-        h("option", { value: "bot" }, "bot"), h("option", { value: "open" }, "open for a player"));
+        h("option", { value: "bot" }, "bot (sensible)"),
+        h("option", { value: "bot_expert" }, "bot (expert: searches, slower)"),
+        h("option", { value: "bot_random" }, "bot (random moves)"),
+        h("option", { value: "open" }, "open for a player"));
       seatSelects.push(sel);
       rows.push(h("div", { class: "seat-row" }, h("label", { for: `seat-${i}` }, `Seat ${i}: `), sel));
     }

@@ -24,6 +24,11 @@ export function seatName(game: Pick<Game, "seats">, seat: number): string {
   return s.display_name ?? `open seat ${seat}`;
 }
 
+/** How a bot seat is tagged: "bot" for the sensible bot, else its level. */
+function botTag(level: Schemas["BotLevel"] | null | undefined): string {
+  return !level || level === "sensible" ? "bot" : `${level} bot`;
+}
+
 /** A card as a non-interactive chip. */
 export function chip(card: string, extra = ""): HTMLElement {
   const f = face(card);
@@ -303,9 +308,17 @@ export function table(main: HTMLElement, id: string): () => void {
       const seat = g.seats[mine];
       if (seat) {
         const on = seat.autoplay;
+        const level = h("select", { id: "autoplay-level", "aria-label": "which bot plays my seat", disabled: on || seat.forfeited },
+          h("option", { value: "sensible" }, "sensible bot"),
+          h("option", { value: "expert" }, "expert bot"),
+          h("option", { value: "random" }, "random bot")) as HTMLSelectElement;
+        level.value = seat.bot_level ?? "sensible";
         box.append(h("button", { type: "button", id: "autoplay", "aria-pressed": on ? "true" : "false", disabled: seat.forfeited,
-          onclick: () => void action(async () => api.POST("/v1/games/{game_id}/autoplay", { params: { path: { game_id: id } }, body: { enabled: !on } })) },
-        seat.forfeited ? "Forfeited: the bot plays this seat" : on ? "Take my seat back from the bot" : "Hand my seat to the bot"));
+          onclick: () => void action(async () => api.POST("/v1/games/{game_id}/autoplay", {
+            params: { path: { game_id: id } },
+            body: on ? { enabled: false } : { enabled: true, level: level.value as Schemas["BotLevel"] },
+          })) },
+        seat.forfeited ? "Forfeited: the bot plays this seat" : on ? "Take my seat back from the bot" : "Hand my seat to the bot"), level);
       }
     }
     box.append(resignControls(g, action, render) ?? "", seriesPanel(g, render, (text) => { error = text; render(); }) ?? "");
@@ -338,8 +351,8 @@ export function views(ctx: Ctx) {
     const acting = g.to_act.includes(seat.seat) && g.status === "in_progress";
     const tags = [
       seat.seat === mine ? "you" : null,
-      seat.occupant === "bot" ? "bot" : null,
-      seat.autoplay && !seat.forfeited ? "bot playing" : null,
+      seat.occupant === "bot" ? botTag(seat.bot_level) : null,
+      seat.autoplay && !seat.forfeited ? `${botTag(seat.bot_level)} playing` : null,
       seat.forfeited ? "forfeited" : null,
       seat.occupant === "open" ? "open" : null,
     ].filter(Boolean) as string[];

@@ -66,6 +66,10 @@ pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
             tokio::runtime::Handle::current(),
         )
         .with_finished_cache(config.finished_cache)
+        .with_bots(
+            cards::Budget::playouts(config.bots.expert_playouts),
+            config.bots.thinkers,
+        )
         .with_chat_rate(crate::db::chat::ChatRate {
             max: config.chat_rate_max,
             window: config.chat_rate_window,

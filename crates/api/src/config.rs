@@ -111,6 +111,8 @@ pub struct Config {
     pub chat_rate_window: Duration,
     /// Webhook delivery (`games::webhooks`, docs/webhooks.md).
     pub webhooks: WebhookSettings,
+    /// How the expert bot thinks (`games::bots`, docs/bots.md).
+    pub bots: BotSettings,
     pub log_filter: String,
     /// Print the OpenAPI document and exit.
     pub print_openapi: bool,
@@ -146,9 +148,29 @@ impl Default for Config {
             chat_rate_max: 5,
             chat_rate_window: Duration::from_secs(10),
             webhooks: WebhookSettings::default(),
+            bots: BotSettings::default(),
             log_filter: "info".to_owned(),
             print_openapi: false,
             rebuild_ratings: false,
+        }
+    }
+}
+
+/// How the expert bot thinks (docs/bots.md, "Levels").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BotSettings {
+    /// Playouts per expert decision (`cards::search::Budget`).
+    pub expert_playouts: u32,
+    /// Expert decisions computed at once, each on its own blocking thread
+    /// (never on an HTTP worker); further ones wait their turn.
+    pub thinkers: usize,
+}
+
+impl Default for BotSettings {
+    fn default() -> Self {
+        BotSettings {
+            expert_playouts: cards::Budget::DEFAULT.playouts,
+            thinkers: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
 }
@@ -396,6 +418,27 @@ const SETTINGS: &[Setting] = &[
         help: "a player that never created, joined or played a game is removed this long after registering; 0 = never",
         apply: |c, v| {
             c.idle_player_ttl = parse_ttl(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--expert-playouts",
+        env: "EXPERT_PLAYOUTS",
+        default: "600",
+        help: "the expert bot's playouts per decision (about 100 ms on one core in a release build; docs/bots.md)",
+        apply: |c, v| {
+            c.bots.expert_playouts =
+                u32::try_from(parse_positive(v)?).map_err(|_| "at most 4294967295".to_owned())?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--bot-thinkers",
+        env: "BOT_THINKERS",
+        default: "the number of CPUs",
+        help: "expert bot decisions computed at once, off the HTTP workers; more wait their turn",
+        apply: |c, v| {
+            c.bots.thinkers = parse_positive(v)? as usize;
             Ok(())
         },
     },

@@ -62,7 +62,7 @@ pub use crate::games::{MAX_MOVE_DEADLINE_SECS, SeatSpec};
 #[schema(example = json!({
     "kind": "cancellation-hearts",
     "config": {"players": 6, "target": 100, "all_cancelled": "extend"},
-    "seats": ["open", "open", "bot", "bot", "bot", "bot"],
+    "seats": ["open", "open", "bot_expert", "bot", "bot", "bot_random"],
     "take_seat": 0,
     "entropy": "a sentence only I know",
     "move_deadline_secs": 86400,
@@ -170,6 +170,10 @@ pub struct SeatResource {
     /// join it); present only on such a seat.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invited_player_id: Option<String>,
+    /// How strongly the server plays the seat (docs/bots.md); present only
+    /// on a bot seat or a seat on autoplay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_level: Option<crate::games::status::BotLevel>,
 }
 
 /// A game as listed: public facts only.
@@ -182,7 +186,7 @@ pub struct SeatResource {
     "config": {"players": 2, "partnerships": false, "target": 40},
     "seats": [
         {"seat": 0, "occupant": "player", "player_id": "6f1c2f7e-3f1a-4a57-9a55-2b1f3a1d9c11", "display_name": "Ada", "autoplay": false, "forfeited": false},
-        {"seat": 1, "occupant": "bot", "player_id": null, "display_name": null, "autoplay": false, "forfeited": false}
+        {"seat": 1, "occupant": "bot", "player_id": null, "display_name": null, "autoplay": false, "forfeited": false, "bot_level": "expert"}
     ],
     "to_act": [0],
     "move_deadline_secs": 86400,
@@ -418,6 +422,7 @@ pub fn seat_resources(seats: &[SeatWithName]) -> Vec<SeatResource> {
                 .invited_player_id
                 .clone()
                 .filter(|_| s.seat.player_id.is_none()),
+            bot_level: (s.seat.is_bot || s.seat.autoplay).then_some(s.seat.bot_level),
         })
         .collect()
 }

@@ -9,8 +9,8 @@ use cards::{
 use crate::config::{AllCancelled, Config, ConfigError, DECK_SIZE, Deal, hand_size};
 use crate::error::{RuleError, Waiting};
 use crate::legal::{Legal, Options, Selection};
-use crate::sample::{Bucket, deal_hidden};
 use crate::moves::{MoonChoice, Move, PASS_COUNT, PassDirection, Phase, Round};
+use crate::sample::{Bucket, deal_hidden};
 use crate::view::{KittyView, MoonRecord, PlayView, ScoreSheetRow, Secrets, TrickView, View};
 
 /// Array size for per-seat data: the most players a table has (CH-1).
@@ -312,7 +312,11 @@ impl CancelHearts {
     /// drawn from `rng` (the game's is secret, G-2). Reads nothing `me`
     /// cannot see: the pool of unseen cards is built from public piles and
     /// `me`'s own cards, in card order.
-    pub(crate) fn determinized<R: rand::Rng + ?Sized>(&self, me: Seat, rng: &mut R) -> CancelHearts {
+    pub(crate) fn determinized<R: rand::Rng + ?Sized>(
+        &self,
+        me: Seat,
+        rng: &mut R,
+    ) -> CancelHearts {
         let mut world = self.clone();
         let mut seed = [0u8; 32];
         rng.fill_bytes(&mut seed);

@@ -26,7 +26,7 @@ use cards::{Seat, Visibility};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::status::{DeadlinePolicy, ResignPolicy};
+use super::status::{BotLevel, DeadlinePolicy, ResignPolicy};
 
 /// The schema version every event is written under today.
 pub const SCHEMA_VERSION: i32 = 1;
@@ -54,6 +54,10 @@ pub struct SeatTaken {
     pub seat: u8,
     pub player_id: Option<String>,
     pub bot: bool,
+    /// A bot seat's level (left out by servers before bot levels, whose
+    /// bots were all `sensible`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_level: Option<BotLevel>,
 }
 
 /// A player gave up their seat before the game started.
@@ -136,6 +140,10 @@ pub struct GameFinished {
 pub struct Autoplay {
     pub seat: u8,
     pub enabled: bool,
+    /// The level the bot plays the seat at, when `enabled` (left out by
+    /// servers before bot levels: `sensible`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<BotLevel>,
 }
 
 /// A seat's move clock ran out; the server acts by `policy`. The bot's move
@@ -306,6 +314,7 @@ mod tests {
                 seat: 1,
                 player_id: None,
                 bot: true,
+                bot_level: Some(BotLevel::Expert),
             }),
             GameEvent::SeatLeft(SeatLeft {
                 seat: 0,
@@ -326,6 +335,7 @@ mod tests {
             GameEvent::Autoplay(Autoplay {
                 seat: 2,
                 enabled: false,
+                level: None,
             }),
             GameEvent::DeadlineExpired(DeadlineExpired {
                 seat: 3,

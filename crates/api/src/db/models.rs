@@ -7,7 +7,7 @@ use diesel::deserialize;
 use serde_json::Value;
 
 use super::event::{self, Audience, GameEvent};
-use super::status::{DeadlinePolicy, GameStatus, ResignPolicy};
+use super::status::{BotLevel, DeadlinePolicy, GameStatus, ResignPolicy};
 
 #[derive(Debug, Clone, Queryable)]
 pub struct PlayerRow {
@@ -65,6 +65,9 @@ pub struct SeatRow {
     pub forfeited: bool,
     /// A rematch's seat, reserved for this player (only they may join it).
     pub invited_player_id: Option<String>,
+    /// How strongly the server plays the seat when it is a bot seat or on
+    /// autoplay.
+    pub bot_level: BotLevel,
 }
 
 /// A seat with its occupant's display name.
@@ -256,6 +259,8 @@ pub enum SeatChange {
         player_id: String,
         enabled: bool,
         forfeit: bool,
+        /// The level the server plays the seat at from now on.
+        level: BotLevel,
     },
     /// A resignation that ends the game: the resigning player's seat (they
     /// must still hold it) and `seats` (its side) marked forfeited.

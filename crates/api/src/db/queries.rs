@@ -92,6 +92,7 @@ macro_rules! insert_game {
                     $s::seats::autoplay.eq(seat.autoplay),
                     $s::seats::forfeited.eq(seat.forfeited),
                     $s::seats::invited_player_id.eq(&seat.invited_player_id),
+                    $s::seats::bot_level.eq(seat.bot_level),
                 ))
                 .execute($conn)
                 .await?;
@@ -176,6 +177,7 @@ macro_rules! change_seat {
                 player_id,
                 enabled,
                 forfeit,
+                level,
             } => {
                 let target = $s::seats::table
                     .filter($s::seats::game_id.eq($game_id))
@@ -183,13 +185,20 @@ macro_rules! change_seat {
                     .filter($s::seats::player_id.eq(player_id));
                 if *forfeit {
                     diesel::update(target)
-                        .set(($s::seats::autoplay.eq(true), $s::seats::forfeited.eq(true)))
+                        .set((
+                            $s::seats::autoplay.eq(true),
+                            $s::seats::forfeited.eq(true),
+                            $s::seats::bot_level.eq(*level),
+                        ))
                         .execute($conn)
                         .await
                 } else {
                     // A forfeited seat stays with the server.
                     diesel::update(target.filter($s::seats::forfeited.eq(false)))
-                        .set($s::seats::autoplay.eq(*enabled))
+                        .set((
+                            $s::seats::autoplay.eq(*enabled),
+                            $s::seats::bot_level.eq(*level),
+                        ))
                         .execute($conn)
                         .await
                 }
@@ -449,6 +458,7 @@ impl Db {
                         s::seats::autoplay,
                         s::seats::forfeited,
                         s::seats::invited_player_id,
+                        s::seats::bot_level,
                     ),
                     s::players::display_name.nullable(),
                 ))

@@ -60,6 +60,8 @@ macro_rules! tables {
                 must_act -> Bool,
                 /// A rematch's seat, reserved for this player.
                 invited_player_id -> Nullable<Text>,
+                /// How strongly the server plays the seat (`status::BotLevel`).
+                bot_level -> Text,
             }
         }
 

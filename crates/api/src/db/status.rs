@@ -1,5 +1,6 @@
 //! The small vocabularies stored in `games` columns, as Rust enums mapped to
-//! the database's text (both backends): `status` and `on_deadline`. Each
+//! the database's text (both backends): `status`, `on_deadline`, `on_resign`
+//! and `seats.bot_level`. Each
 //! column is also checked by the database (`migrations/*/2026-12-01-000100_typed_log`, widened by
 //! `2026-12-01-000400_expiry`),
 //! so a value outside the vocabulary can neither be written nor, if one is
@@ -171,6 +172,53 @@ text_enum!(ResignPolicy, "resign policy", {
     EndGame => "end_game",
 });
 
+// `seats.bot_level`.
+/// How strongly the server plays a bot seat or a seat on autoplay
+/// (docs/bots.md).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    ToSchema,
+    AsExpression,
+    FromSqlRow,
+)]
+#[diesel(sql_type = Text)]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// A uniformly random legal move.
+    Random,
+    /// The engine's heuristic bot.
+    #[default]
+    Sensible,
+    /// A determinized Monte Carlo search over the seat's view, with the
+    /// sensible bot's playouts.
+    Expert,
+}
+
+text_enum!(BotLevel, "bot level", {
+    Random => "random",
+    Sensible => "sensible",
+    Expert => "expert",
+});
+
+impl BotLevel {
+    /// The engines' level (`cards::BotLevel`).
+    pub fn engine(self) -> cards::BotLevel {
+        match self {
+            BotLevel::Random => cards::BotLevel::Random,
+            BotLevel::Sensible => cards::BotLevel::Sensible,
+            BotLevel::Expert => cards::BotLevel::Expert,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +233,11 @@ mod tests {
         for policy in ResignPolicy::ALL {
             assert_eq!(serde_json::to_value(policy).unwrap(), policy.as_str());
             assert_eq!(policy.as_str().parse::<ResignPolicy>(), Ok(*policy));
+        }
+        for level in BotLevel::ALL {
+            assert_eq!(serde_json::to_value(level).unwrap(), level.as_str());
+            assert_eq!(level.as_str().parse::<BotLevel>(), Ok(*level));
+            assert_eq!(level.engine().name(), level.as_str());
         }
         for policy in DeadlinePolicy::ALL {
             assert_eq!(serde_json::to_value(policy).unwrap(), policy.as_str());

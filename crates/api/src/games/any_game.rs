@@ -7,8 +7,8 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use cards::{
-    Bot, GameRng, LegalMoves, Outcome, RuleViolation, Ruleset, Seat, SeatSet, Seed, Viewer,
-    Visibility,
+    BotLevel, Budget, Determinize, GameRng, LegalMoves, Outcome, RuleViolation, Ruleset, Seat,
+    SeatSet, Seed, Viewer, Visibility,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -71,6 +71,17 @@ pub trait AnyGame: Send + Sync + fmt::Debug {
     /// The engine's sensible bot's move for `seat` (`Bot::bot_move`,
     /// computed from that seat's view only), if it has any move.
     fn bot_move(&self, seat: Seat, rng: &mut GameRng) -> Option<Value>;
+    /// The move of a bot of `level` for `seat` (`BotLevel::choose`: the
+    /// expert searches within `budget`, over that seat's view only), if it
+    /// has any move. An expert decision is slow: call it off the HTTP
+    /// workers (`games::bots`).
+    fn bot_move_at(
+        &self,
+        level: BotLevel,
+        seat: Seat,
+        budget: Budget,
+        rng: &mut GameRng,
+    ) -> Option<Value>;
     /// Parses and plays `mv` for `seat`; on `Err` nothing changed (G-3).
     fn play(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal>;
     fn view(&self, viewer: Viewer) -> Value;
@@ -127,7 +138,7 @@ fn to_json<T: Serialize>(value: &T) -> Value {
 
 impl<R> AnyGame for Erased<R>
 where
-    R: Ruleset + Bot + Send + Sync + 'static,
+    R: Ruleset + Determinize + Send + Sync + 'static,
     R::Config: Serialize + DeserializeOwned,
     R::Move: Serialize + DeserializeOwned,
     R::Legal: Serialize,
@@ -181,6 +192,18 @@ where
         self.0.bot_move(seat, rng).map(|mv| to_json(&mv))
     }
 
+    fn bot_move_at(
+        &self,
+        level: BotLevel,
+        seat: Seat,
+        budget: Budget,
+        rng: &mut GameRng,
+    ) -> Option<Value> {
+        level
+            .choose(&self.0, seat, budget, rng)
+            .map(|mv| to_json(&mv))
+    }
+
     fn play(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal> {
         let parsed: R::Move = serde_json::from_value(mv.clone())
             .map_err(|e| MoveRefusal::Malformed(format!("not a {} move: {e}", R::KIND)))?;
@@ -214,7 +237,7 @@ where
 
 impl<R> GameKind for KindOf<R>
 where
-    R: Ruleset + Bot + Send + Sync + 'static,
+    R: Ruleset + Determinize + Send + Sync + 'static,
     R::Config: Serialize + DeserializeOwned,
     R::Move: Serialize + DeserializeOwned,
     R::Legal: Serialize,

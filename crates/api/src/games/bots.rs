@@ -1,22 +1,34 @@
-//! Bots: when a bot seat must act, the server plays the engine's sensible
-//! bot's move for it (`Ruleset::bot_move`, which sees only that seat's view;
-//! see `docs/bots.md`) through the same append path as people.
+//! Bots: when a bot seat (or a seat on autoplay) must act, the server plays
+//! the move of the seat's bot level for it (`random`, `sensible` or
+//! `expert`, `cards::BotLevel`; each sees only that seat's view, see
+//! `docs/bots.md`) through the same append path as people.
 //!
 //! A driver task (one per game) runs on the main runtime after any change
-//! that may hand the turn to a bot, and plays until no bot must act. Its randomness is
-//! reproducible: the RNG for a bot move is ChaCha8 keyed by
-//! SHA-256("bot" ‖ game seed ‖ version ‖ seat), and the moves are in the log
-//! anyway.
+//! that may hand the turn to a bot, and plays until no bot must act. A
+//! random or sensible move takes microseconds and is decided in the write
+//! path like any command. An expert decision takes about 100 ms, so it is
+//! never made there nor on an HTTP worker: the driver takes a snapshot,
+//! waits for one of a bounded number of thinking permits, searches on a
+//! blocking thread, and then submits the move for the version it thought
+//! about; if the game moved on meanwhile, it thinks again.
+//!
+//! Its randomness is reproducible: the RNG for a bot move is ChaCha8 keyed
+//! by SHA-256("bot" ‖ game seed ‖ version ‖ seat), and the moves are in the
+//! log anyway.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use cards::{GameRng, Seat};
+use cards::{Budget, GameRng, Seat};
 use rand::SeedableRng;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
 
+use super::any_game::AnyGame;
+use super::error::ServiceError;
 use super::service::GameService;
 
 /// The RNG for the bot at `seat` choosing when the game is at `version`.
@@ -29,16 +41,46 @@ pub fn rng_for(seed_hex: &str, version: i64, seat: Seat) -> GameRng {
     GameRng::from_seed(hasher.finalize().into())
 }
 
+/// An expert's move, thought out on the game at `version`.
+#[derive(Debug, Clone)]
+pub struct BotPlan {
+    pub seat: Seat,
+    pub version: i64,
+    pub mv: Value,
+}
+
 /// The bot drivers: at most one per game. A kick while a game's driver
 /// runs marks it to look again before it exits, so no kick is lost.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct BotDrivers {
     stopping: AtomicBool,
     /// Games with a live driver, and whether it was kicked again meanwhile.
     running: Mutex<HashMap<String, bool>>,
+    /// The expert's playouts per decision.
+    budget: Budget,
+    /// Expert decisions computed at once.
+    thinkers: Arc<Semaphore>,
+}
+
+impl Default for BotDrivers {
+    fn default() -> Self {
+        BotDrivers::new(
+            Budget::DEFAULT,
+            std::thread::available_parallelism().map_or(1, |n| n.get()),
+        )
+    }
 }
 
 impl BotDrivers {
+    pub fn new(budget: Budget, thinkers: usize) -> Self {
+        BotDrivers {
+            stopping: AtomicBool::new(false),
+            running: Mutex::default(),
+            budget,
+            thinkers: Arc::new(Semaphore::new(thinkers.max(1))),
+        }
+    }
+
     fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
         self.running.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -60,6 +102,30 @@ impl BotDrivers {
 }
 
 impl GameService {
+    /// The expert's move for `seat` in `game` at `version`: searched on a
+    /// blocking thread once a thinking permit is free, never on the caller's
+    /// thread (an HTTP worker or the driver's runtime).
+    pub(super) async fn think(
+        &self,
+        game: Box<dyn AnyGame>,
+        seed_hex: &str,
+        version: i64,
+        seat: Seat,
+    ) -> Result<Option<BotPlan>, ServiceError> {
+        let _permit = Arc::clone(&self.bots.thinkers)
+            .acquire_owned()
+            .await
+            .map_err(|_| ServiceError::internal("the bot thinkers were closed"))?;
+        let budget = self.bots.budget;
+        let mut rng = rng_for(seed_hex, version, seat);
+        let mv = tokio::task::spawn_blocking(move || {
+            game.bot_move_at(cards::BotLevel::Expert, seat, budget, &mut rng)
+        })
+        .await
+        .map_err(|e| ServiceError::internal(format!("the expert bot failed: {e}")))?;
+        Ok(mv.map(|mv| BotPlan { seat, version, mv }))
+    }
+
     /// Makes sure a driver plays `game_id`'s bots (a no-op if none must act).
     pub fn kick_bots(self: &Arc<Self>, game_id: String) {
         if self.bots.stopping.load(Ordering::SeqCst) {

@@ -27,7 +27,7 @@ use super::error::ServiceError;
 use super::log::{self, Actor};
 use super::moves::played;
 use super::service::GameService;
-use super::status::GameStatus;
+use super::status::{BotLevel, GameStatus};
 use super::write::{Command, Decision, State};
 use crate::db::models::{GameRow, NewEvent, SeatChange, SeatWithName};
 
@@ -144,10 +144,12 @@ fn forfeit(seats: &mut [SeatWithName], seat: Seat) -> Option<SeatChange> {
     let player_id = held.seat.player_id.clone()?;
     held.seat.autoplay = true;
     held.seat.forfeited = true;
+    held.seat.bot_level = BotLevel::Sensible;
     Some(SeatChange::Autoplay {
         seat: held.seat.seat,
         player_id,
         enabled: true,
         forfeit: true,
+        level: BotLevel::Sensible,
     })
 }

@@ -14,13 +14,41 @@ use utoipa::ToSchema;
 pub enum SeatSpec {
     /// Waits for a player to join.
     Open,
-    /// Played by the server (the engine's sensible bot, `docs/bots.md`).
+    /// Played by the server's sensible bot (the same as `bot_sensible`).
     Bot,
+    /// Played by the server, a uniformly random legal move each time.
+    BotRandom,
+    /// Played by the server's sensible (heuristic) bot, `docs/bots.md`.
+    BotSensible,
+    /// Played by the server's expert bot: a search over the seat's view,
+    /// `docs/bots.md`.
+    BotExpert,
+}
+
+impl SeatSpec {
+    /// The level a bot seat is played at; `None` for an open seat.
+    pub fn bot_level(self) -> Option<BotLevel> {
+        match self {
+            SeatSpec::Open => None,
+            SeatSpec::Bot | SeatSpec::BotSensible => Some(BotLevel::Sensible),
+            SeatSpec::BotRandom => Some(BotLevel::Random),
+            SeatSpec::BotExpert => Some(BotLevel::Expert),
+        }
+    }
+
+    /// The spec that fills a seat with a bot of `level`.
+    pub fn bot(level: BotLevel) -> SeatSpec {
+        match level {
+            BotLevel::Random => SeatSpec::BotRandom,
+            BotLevel::Sensible => SeatSpec::BotSensible,
+            BotLevel::Expert => SeatSpec::BotExpert,
+        }
+    }
 }
 
 /// What a deadline does: typed and checked in the database with the
 /// game's other columns (`status.rs`).
-pub use super::status::{DeadlinePolicy, ResignPolicy};
+pub use super::status::{BotLevel, DeadlinePolicy, ResignPolicy};
 
 /// The longest time per move: 30 days.
 pub const MAX_MOVE_DEADLINE_SECS: u64 = 30 * 86_400;

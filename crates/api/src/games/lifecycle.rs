@@ -15,7 +15,7 @@ use super::error::{Refusal, ServiceError};
 use super::kinds;
 use super::log::{self, Actor};
 use super::service::{GameService, Snapshot, bot_seats, seat_of};
-use super::status::GameStatus;
+use super::status::{BotLevel, GameStatus};
 use super::write::{Change, Command, Decision, Outcome, Render, State};
 use crate::db::DbError;
 use crate::db::models::{GameRow, NewEvent, NewGame, PlayerRow, SeatChange, SeatRow, SeatWithName};
@@ -123,10 +123,15 @@ impl GameService {
         game_id: &str,
         player_id: &str,
         enabled: bool,
+        level: BotLevel,
         idem: Option<&IdemRequest>,
         render: &dyn Render,
     ) -> Result<Stored, ServiceError> {
-        let command = Command::Autoplay { player_id, enabled };
+        let command = Command::Autoplay {
+            player_id,
+            enabled,
+            level,
+        };
         match self.execute(game_id, &command, idem, Some(render)).await? {
             Outcome::Unchanged => {
                 let snapshot = self.snapshot(game_id).await?;
@@ -211,11 +216,11 @@ fn check_take_seat(specs: &[SeatSpec], take_seat: Option<u8>) -> Result<(), Serv
             "no_such_seat",
             format!("seats are numbered 0 to {}", specs.len().saturating_sub(1)),
         )),
-        Some(SeatSpec::Bot) => Err(ServiceError::invalid(
+        Some(SeatSpec::Open) => Ok(()),
+        Some(_) => Err(ServiceError::invalid(
             "seat_is_bot",
             "take_seat names a bot seat",
         )),
-        Some(SeatSpec::Open) => Ok(()),
     }
 }
 
@@ -305,15 +310,16 @@ fn initial_seats(
     for (i, spec) in checked.specs.iter().enumerate() {
         let seat = Seat::new(i as u8);
         let player_id = (checked.take_seat == Some(i as u8)).then(|| creator.id.clone());
-        let is_bot = *spec == SeatSpec::Bot;
-        if is_bot {
-            events.push(log::seat_taken(seat, None, &creator_actor));
+        let level = spec.bot_level();
+        let is_bot = level.is_some();
+        if let Some(level) = level {
+            events.push(log::bot_seated(seat, level, &creator_actor));
         } else if let Some(pid) = &player_id {
             let actor = Actor::Player {
                 player_id: pid.clone(),
                 seat: Some(seat),
             };
-            events.push(log::seat_taken(seat, Some(pid), &actor));
+            events.push(log::seat_taken(seat, pid, &actor));
         }
         seats.push(SeatWithName {
             display_name: player_id.as_ref().map(|_| creator.display_name.clone()),
@@ -326,6 +332,7 @@ fn initial_seats(
                 autoplay: false,
                 forfeited: false,
                 invited_player_id: invited.get(i).cloned().flatten().filter(|_| !is_bot),
+                bot_level: level.unwrap_or_default(),
             },
         });
     }
@@ -395,7 +402,7 @@ pub(super) fn decide_join(
         player_id: player.id.clone(),
         seat: Some(seat),
     };
-    let mut events = vec![log::seat_taken(seat, Some(&player.id), &actor)];
+    let mut events = vec![log::seat_taken(seat, &player.id, &actor)];
     let full = !after.iter().any(is_open);
     if full {
         events.push(log::game_started(&state.row.seed_commitment, next.to_act()));
@@ -467,12 +474,14 @@ fn seat_to_join(
     }
 }
 
-/// Autoplay on or off for the caller's seat, until the game is over; a
-/// forfeited seat stays the bot's. Nothing when it is already so.
+/// Autoplay on (at `level`) or off for the caller's seat, until the game
+/// is over; a forfeited seat stays the bot's. Nothing when it is already
+/// so.
 pub(super) fn decide_autoplay(
     state: &State<'_>,
     player_id: &str,
     enabled: bool,
+    level: BotLevel,
 ) -> Result<Decision, ServiceError> {
     let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
     match state.row.status {
@@ -495,12 +504,22 @@ pub(super) fn decide_autoplay(
             "this seat forfeited on a deadline; the bot plays it to the end",
         ));
     }
-    if held.seat.autoplay == enabled {
+    // A forfeited seat is played by the bot it was handed to.
+    let level = if held.seat.forfeited {
+        held.seat.bot_level
+    } else {
+        level
+    };
+    if held.seat.autoplay == enabled && (!enabled || held.seat.bot_level == level) {
         return Ok(Decision::Nothing);
     }
     held.seat.autoplay = enabled;
+    if enabled {
+        held.seat.bot_level = level;
+    }
+    let level = held.seat.bot_level;
     Ok(Decision::Change(Change {
-        events: vec![log::autoplay(seat, player_id, enabled)],
+        events: vec![log::autoplay(seat, player_id, enabled.then_some(level))],
         status: state.row.status,
         next: None,
         seats: after,
@@ -509,6 +528,7 @@ pub(super) fn decide_autoplay(
             player_id: player_id.to_owned(),
             enabled,
             forfeit: false,
+            level,
         }),
         // The bot now plays this seat, maybe at once.
         wakes_bots: enabled,

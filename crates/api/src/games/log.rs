@@ -12,7 +12,7 @@ use super::event::{
     Audience, DeadlineExpired, GameEvent, GameExpired, GameFinished, GameStarted, MovePlayed,
     SCHEMA_VERSION, SeatLeft, SeatResigned, SeatTaken,
 };
-use super::status::{DeadlinePolicy, ResignPolicy};
+use super::status::{BotLevel, DeadlinePolicy, ResignPolicy};
 use crate::db::models::{EventRow, NewEvent, SeatWithName};
 
 /// Who made an event.
@@ -64,11 +64,24 @@ fn public(event: GameEvent, actor: &Actor) -> NewEvent {
     self::event(event, actor, Audience::Everyone)
 }
 
-pub fn seat_taken(seat: Seat, player_id: Option<&str>, actor: &Actor) -> NewEvent {
+/// A player takes `seat`.
+pub fn seat_taken(seat: Seat, player_id: &str, actor: &Actor) -> NewEvent {
     let taken = SeatTaken {
         seat: seat.number(),
-        player_id: player_id.map(str::to_owned),
-        bot: player_id.is_none(),
+        player_id: Some(player_id.to_owned()),
+        bot: false,
+        bot_level: None,
+    };
+    public(GameEvent::SeatTaken(taken), actor)
+}
+
+/// The server's bot of `level` fills `seat` at creation.
+pub fn bot_seated(seat: Seat, level: BotLevel, actor: &Actor) -> NewEvent {
+    let taken = SeatTaken {
+        seat: seat.number(),
+        player_id: None,
+        bot: true,
+        bot_level: Some(level),
     };
     public(GameEvent::SeatTaken(taken), actor)
 }
@@ -146,15 +159,17 @@ fn finished_with(
     public(GameEvent::GameFinished(finished), &Actor::Server)
 }
 
-/// A player hands their seat to the server's bot, or takes it back.
-pub fn autoplay(seat: Seat, player_id: &str, enabled: bool) -> NewEvent {
+/// A player hands their seat to the server's bot of `level` (`Some`), or
+/// takes it back (`None`).
+pub fn autoplay(seat: Seat, player_id: &str, level: Option<BotLevel>) -> NewEvent {
     let actor = Actor::Player {
         player_id: player_id.to_owned(),
         seat: Some(seat),
     };
     let autoplay = super::event::Autoplay {
         seat: seat.number(),
-        enabled,
+        enabled: level.is_some(),
+        level,
     };
     public(GameEvent::Autoplay(autoplay), &actor)
 }
@@ -326,7 +341,10 @@ mod tests {
         let play = bot_move(0, card.clone(), Visibility::Public);
         assert_eq!(play.audience, Audience::Everyone);
         assert_eq!(visible_payload(&play, None, false), (card, false));
-        let taken = logged(seat_taken(Seat::new(2), None, &Actor::Server), 1);
+        let taken = logged(
+            bot_seated(Seat::new(2), BotLevel::Sensible, &Actor::Server),
+            1,
+        );
         assert_eq!(taken.audience, Audience::Everyone);
         assert_eq!(
             visible_payload(&taken, None, false),

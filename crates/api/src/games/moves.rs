@@ -6,13 +6,14 @@ use std::sync::Arc;
 use cards::Seat;
 use serde_json::Value;
 
-use super::any_game::MoveRefusal;
+use super::any_game::{AnyGame, MoveRefusal};
+use super::bots::BotPlan;
 use super::error::{Refusal, ServiceError};
 use super::log::{self, Actor};
-use super::service::{GameService, bot_seats, forfeited_seats, seat_of};
-use super::status::GameStatus;
+use super::service::{GameService, bot_level_of, bot_seats, forfeited_seats, seat_of};
+use super::status::{BotLevel, GameStatus};
 use super::write::{Change, Command, Decision, Render, State};
-use crate::db::models::SeatWithName;
+use crate::db::models::{GameRow, SeatWithName};
 use crate::idempotency::{IdemRequest, Stored};
 
 impl GameService {
@@ -38,10 +39,57 @@ impl GameService {
     }
 
     /// Plays one bot move if a bot seat must act; false when none must.
+    ///
+    /// A random or sensible bot's move is decided in the write path. An
+    /// expert's is thought out first, off the write path (`bots::think`),
+    /// on a snapshot, and then played only if the game is still at the
+    /// version it thought about; otherwise it thinks again (at most
+    /// `MAX_ATTEMPTS` times: every miss means the game moved on).
     pub(super) async fn bot_step(self: &Arc<Self>, game_id: &str) -> Result<bool, ServiceError> {
-        let outcome = self.execute(game_id, &Command::BotTurn, None, None).await?;
-        Ok(outcome.appended())
+        let outcome = self
+            .execute(game_id, &Command::BotTurn { plan: None }, None, None)
+            .await?;
+        if outcome.appended() {
+            return Ok(true);
+        }
+        for _ in 0..super::write::MAX_ATTEMPTS {
+            let snapshot = self.snapshot(game_id).await?;
+            let Some(seat) = expert_to_act(&snapshot.row, &snapshot.seats, &*snapshot.game) else {
+                return Ok(false);
+            };
+            let version = snapshot.row.version;
+            let Some(plan) = self
+                .think(snapshot.game, &snapshot.row.seed, version, seat)
+                .await?
+            else {
+                return Ok(false);
+            };
+            let command = Command::BotTurn { plan: Some(&plan) };
+            if self
+                .execute(game_id, &command, None, None)
+                .await?
+                .appended()
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
+}
+
+/// The bot seat (or seat on autoplay) the server plays next, if one must
+/// act: the lowest such seat in `to_act`.
+fn bot_to_act(row: &GameRow, seats: &[SeatWithName], game: &dyn AnyGame) -> Option<Seat> {
+    if row.status != GameStatus::InProgress {
+        return None;
+    }
+    let bots = bot_seats(seats);
+    game.to_act().iter().find(|s| bots.contains(*s))
+}
+
+/// The seat the server plays next, if it must act and is the expert's.
+fn expert_to_act(row: &GameRow, seats: &[SeatWithName], game: &dyn AnyGame) -> Option<Seat> {
+    bot_to_act(row, seats, game).filter(|&seat| bot_level_of(seats, seat) == BotLevel::Expert)
 }
 
 /// A person's move: their seat must be the one to act in a game in
@@ -86,18 +134,33 @@ pub(super) fn decide_move(
     Ok(Decision::Change(change))
 }
 
-/// A bot's move for the first bot seat (or seat on autoplay) that must act.
-pub(super) fn decide_bot_turn(state: &State<'_>) -> Result<Decision, ServiceError> {
-    if state.row.status != GameStatus::InProgress {
-        return Ok(Decision::Nothing);
-    }
-    let bots = bot_seats(state.seats);
-    let Some(seat) = state.game.to_act().iter().find(|s| bots.contains(*s)) else {
+/// A bot's move for the first bot seat (or seat on autoplay) that must act,
+/// at that seat's level. An expert's move is the `plan` it thought out for
+/// this very version and seat; without one, nothing (the driver thinks
+/// first, `GameService::bot_step`).
+pub(super) fn decide_bot_turn(
+    state: &State<'_>,
+    plan: Option<&BotPlan>,
+) -> Result<Decision, ServiceError> {
+    let Some(seat) = bot_to_act(state.row, state.seats, state.game) else {
         return Ok(Decision::Nothing);
     };
-    let mut rng = super::bots::rng_for(&state.row.seed, state.version, seat);
-    let Some(mv) = state.game.bot_move(seat, &mut rng) else {
-        return Ok(Decision::Nothing);
+    let mv = match bot_level_of(state.seats, seat) {
+        BotLevel::Expert => match plan {
+            Some(plan) if plan.seat == seat && plan.version == state.version => plan.mv.clone(),
+            _ => return Ok(Decision::Nothing),
+        },
+        level => {
+            let mut rng = super::bots::rng_for(&state.row.seed, state.version, seat);
+            let budget = cards::Budget::DEFAULT;
+            match state
+                .game
+                .bot_move_at(level.engine(), seat, budget, &mut rng)
+            {
+                Some(mv) => mv,
+                None => return Ok(Decision::Nothing),
+            }
+        }
     };
     // The bot driver loops on its own: no kick.
     played(state, state.seats, seat, &mv, &Actor::Bot { seat }).map(Decision::Change)

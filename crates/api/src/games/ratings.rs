@@ -2,8 +2,9 @@
 //! play updates its subjects' Glicko-2 ratings for its kind, derived from
 //! the log in a fixed order.
 //!
-//! - **Subjects.** A seat's player, or for a bot seat [`BOT_SUBJECT`] (one
-//!   rating per bot kind and game kind). A seat on autoplay is its player's.
+//! - **Subjects.** A seat's player, or for a bot seat [`bot_subject`] of
+//!   its level (`bot:expert`…: one rating per bot level and game kind). A
+//!   seat on autoplay is its player's.
 //! - **Standings** ([`standings`]): rank 0 is `stopped(forfeited)`'s
 //!   winners, rank 1 `stopped(forfeited ∪ rank 0)`'s, and so on, each in
 //!   the game's own direction (LH-12 highest total, CH-13 lowest);
@@ -33,16 +34,29 @@ use ratings::{Entrant, Glicko2, Rating};
 use super::any_game::AnyGame;
 use super::error::ServiceError;
 use super::service::{GameService, forfeited_seats};
-use super::status::GameStatus;
+use super::status::{BotLevel, GameStatus};
 use crate::db::models::SeatWithName;
 use crate::db::ratings::{RatedSubject, RatingChangeRow, RatingRow};
 use crate::db::{DbError, now};
 
-/// The subject of every bot seat (the sensible bot, `docs/bots.md`).
-pub const BOT_SUBJECT: &str = "bot:sensible";
+/// What the subjects of bot seats start with: `bot:random`,
+/// `bot:sensible`, `bot:expert` (one rating per bot level and game kind,
+/// `docs/bots.md`).
+pub const BOT_SUBJECT_PREFIX: &str = "bot:";
 
-/// What a bot subject is called on the leaderboard.
-pub const BOT_NAME: &str = "Sensible bot";
+/// The subject of the bot seats played at `level`.
+pub fn bot_subject(level: BotLevel) -> String {
+    format!("{BOT_SUBJECT_PREFIX}{}", level.as_str())
+}
+
+/// What a bot subject is called on the leaderboard ("Sensible bot").
+fn bot_name(subject: &str) -> Option<String> {
+    let level = subject.strip_prefix(BOT_SUBJECT_PREFIX)?;
+    let mut name: String = level.chars().take(1).flat_map(char::to_uppercase).collect();
+    name.push_str(level.get(1..).unwrap_or(""));
+    name.push_str(" bot");
+    Some(name)
+}
 
 /// How often the projector looks at the queue when nothing kicked it.
 const POLL: Duration = Duration::from_secs(1);
@@ -58,10 +72,11 @@ pub struct SeatStanding {
     pub side: u8,
 }
 
-/// A seat's subject: its player, or [`BOT_SUBJECT`] for a bot seat.
+/// A seat's subject: its player, or [`bot_subject`] of its level for a bot
+/// seat.
 fn subject(seat: &SeatWithName) -> Option<String> {
     if seat.seat.is_bot {
-        Some(BOT_SUBJECT.to_owned())
+        Some(bot_subject(seat.seat.bot_level))
     } else {
         seat.seat.player_id.clone()
     }
@@ -357,19 +372,17 @@ impl GameService {
         let ids: Vec<&str> = rows
             .iter()
             .map(|r| r.subject.as_str())
-            .filter(|s| *s != BOT_SUBJECT)
+            .filter(|s| !s.starts_with(BOT_SUBJECT_PREFIX))
             .collect();
         let names: HashMap<String, String> =
             self.db.display_names(&ids).await?.into_iter().collect();
         Ok(rows
             .into_iter()
             .map(|row| {
-                let is_bot = row.subject == BOT_SUBJECT;
-                let display_name = if is_bot {
-                    BOT_NAME.to_owned()
-                } else {
-                    names.get(&row.subject).cloned().unwrap_or_default()
-                };
+                let bot = bot_name(&row.subject);
+                let is_bot = bot.is_some();
+                let display_name =
+                    bot.unwrap_or_else(|| names.get(&row.subject).cloned().unwrap_or_default());
                 Ranked {
                     row,
                     is_bot,
@@ -406,4 +419,17 @@ pub fn spawn(games: Arc<GameService>) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_subjects_are_named_by_level() {
+        assert_eq!(bot_subject(BotLevel::Expert), "bot:expert");
+        assert_eq!(bot_name("bot:sensible").as_deref(), Some("Sensible bot"));
+        assert_eq!(bot_name("bot:expert").as_deref(), Some("Expert bot"));
+        assert_eq!(bot_name("6f1c2f7e-3f1a-4a57-9a55-2b1f3a1d9c11"), None);
+    }
 }

@@ -20,7 +20,7 @@ use super::event::{GameEvent, MovePlayed};
 use super::finished::Finished;
 use super::log::{self, Actor};
 use super::service::{GameService, Snapshot, seat_of};
-use super::status::GameStatus;
+use super::status::{BotLevel, GameStatus};
 use super::write::Render;
 use crate::db::DbError;
 use crate::db::models::{EventRow, GameRow, NewEvent, NewGame, PlayerRow, SeatRow, SeatWithName};
@@ -31,6 +31,15 @@ const PAGE: i64 = 1000;
 
 /// The name a bot seat has in a record.
 pub const BOT_NAME: &str = "bot";
+
+/// A bot seat's name in a record: `bot` for the sensible bot (as every
+/// record before bot levels says), `bot (random)`, `bot (expert)`.
+pub fn bot_name(level: BotLevel) -> String {
+    match level {
+        BotLevel::Sensible => BOT_NAME.to_owned(),
+        level => format!("{BOT_NAME} ({})", level.as_str()),
+    }
+}
 
 /// A game's row, seats and whole log, read consistently (the log up to the
 /// row's version).
@@ -201,7 +210,7 @@ impl History {
                 .iter()
                 .map(|s| match (&s.display_name, s.seat.is_bot) {
                     (Some(name), _) => name.clone(),
-                    (None, true) => BOT_NAME.to_owned(),
+                    (None, true) => bot_name(s.seat.bot_level),
                     (None, false) => format!("seat {}", s.seat.seat),
                 })
                 .collect(),
@@ -478,6 +487,7 @@ fn imported_seats(
                 autoplay: false,
                 forfeited: false,
                 invited_player_id: None,
+                bot_level: BotLevel::Sensible,
             },
         })
         .collect()
@@ -590,7 +600,7 @@ fn imported_log(
             player_id: player_id.clone(),
             seat: Some(seat),
         };
-        events.push(log::seat_taken(seat, Some(&player_id), &actor));
+        events.push(log::seat_taken(seat, &player_id, &actor));
     }
     events.push(log::game_started(&record.commitment, game.to_act()));
     let resigned = |at: usize| {

@@ -21,7 +21,7 @@ use cards::Seat;
 use super::error::ServiceError;
 use super::log;
 use super::service::{GameService, seat_of};
-use super::status::{GameStatus, ResignPolicy};
+use super::status::{BotLevel, GameStatus, ResignPolicy};
 use super::write::{Change, Command, Decision, Render, State};
 use crate::db::models::{SeatChange, SeatWithName};
 use crate::idempotency::{IdemRequest, Stored};
@@ -90,6 +90,7 @@ fn to_the_bot(
     {
         s.seat.autoplay = true;
         s.seat.forfeited = true;
+        s.seat.bot_level = BotLevel::Sensible;
     }
     Change {
         events: vec![resigned],
@@ -101,6 +102,7 @@ fn to_the_bot(
             player_id: player_id.to_owned(),
             enabled: true,
             forfeit: true,
+            level: BotLevel::Sensible,
         }),
         // The bot plays the seat from now on, maybe at once.
         wakes_bots: true,

@@ -111,7 +111,7 @@ fn rematch_of(previous: &Snapshot) -> Result<CreateGame, ServiceError> {
         .seats
         .iter()
         .map(|s| match s.seat.is_bot {
-            true => SeatSpec::Bot,
+            true => SeatSpec::bot(s.seat.bot_level),
             false => SeatSpec::Open,
         })
         .collect();

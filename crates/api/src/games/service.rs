@@ -18,7 +18,7 @@ use super::cache::{Known, LoadedGame, StateCache};
 use super::error::ServiceError;
 use super::event::GameEvent;
 use super::log;
-use super::status::GameStatus;
+use super::status::{BotLevel, GameStatus};
 use crate::db::Db;
 use crate::db::models::{GameRow, SeatWithName};
 
@@ -62,6 +62,15 @@ pub(super) fn bot_seats(seats: &[SeatWithName]) -> SeatSet {
         .collect()
 }
 
+/// The level the server plays `seat` at (when it is a bot seat or on
+/// autoplay).
+pub(super) fn bot_level_of(seats: &[SeatWithName], seat: Seat) -> BotLevel {
+    seats
+        .iter()
+        .find(|s| s.seat.seat == i32::from(seat.number()))
+        .map_or(BotLevel::Sensible, |s| s.seat.bot_level)
+}
+
 /// The seats that forfeited on a deadline (never among the winners).
 pub(super) fn forfeited_seats(seats: &[SeatWithName]) -> SeatSet {
     seats
@@ -103,6 +112,13 @@ impl GameService {
     /// Keeps at most `capacity` finished games' derived answers (0: none).
     pub fn with_finished_cache(mut self, capacity: usize) -> Self {
         self.finished = super::finished::FinishedCache::new(capacity);
+        self
+    }
+
+    /// The expert bot's playouts per decision, and how many decisions may
+    /// be computed at once (each on a blocking thread, `games::bots`).
+    pub fn with_bots(mut self, budget: cards::Budget, thinkers: usize) -> Self {
+        self.bots = super::bots::BotDrivers::new(budget, thinkers);
         self
     }
 

@@ -60,13 +60,20 @@ pub enum Command<'a> {
     },
     /// A player gives up their seat before the game starts.
     Leave { player_id: &'a str },
-    /// A player hands their seat to the bot, or takes it back.
-    Autoplay { player_id: &'a str, enabled: bool },
+    /// A player hands their seat to the bot (at `level`), or takes it back.
+    Autoplay {
+        player_id: &'a str,
+        enabled: bool,
+        level: super::status::BotLevel,
+    },
     /// A player resigns their seat in a game in progress (the game's
     /// `on_resign` policy applies, `games::resign`).
     Resign { player_id: &'a str },
-    /// The bot plays for a bot seat (or a seat on autoplay) that must act.
-    BotTurn,
+    /// The bot plays for a bot seat (or a seat on autoplay) that must act;
+    /// an expert seat plays `plan`, thought out for the current version.
+    BotTurn {
+        plan: Option<&'a super::bots::BotPlan>,
+    },
     /// The move clock ran out: the game's policy applies.
     DeadlineFired,
     /// The server closes the game if it is open and nobody changed it for
@@ -226,11 +233,13 @@ impl GameService {
                 entropy,
             } => super::lifecycle::decide_join(state, player, *seat, entropy.as_deref()),
             Command::Leave { player_id } => super::lifecycle::decide_leave(state, player_id),
-            Command::Autoplay { player_id, enabled } => {
-                super::lifecycle::decide_autoplay(state, player_id, *enabled)
-            }
+            Command::Autoplay {
+                player_id,
+                enabled,
+                level,
+            } => super::lifecycle::decide_autoplay(state, player_id, *enabled, *level),
             Command::Resign { player_id } => super::resign::decide_resign(state, player_id),
-            Command::BotTurn => super::moves::decide_bot_turn(state),
+            Command::BotTurn { plan } => super::moves::decide_bot_turn(state, *plan),
             Command::DeadlineFired => super::deadlines::decide_deadline(state),
             Command::ExpireIfIdle { ttl } => super::expiry::decide_expiry(state, *ttl),
         }

@@ -98,7 +98,8 @@ pub struct RatingHistory {
 /// One leaderboard row.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct LeaderboardEntry {
-    /// A player id, or `bot:sensible` for the server's bots.
+    /// A player id, or `bot:random`, `bot:sensible` or `bot:expert` for the
+    /// server's bots of that level.
     pub subject: String,
     /// The subject is the server's bot (rated too, so a new player can
     /// calibrate against it).

@@ -251,6 +251,10 @@ pub struct Inbox {
 pub struct AutoplayRequest {
     /// true: the server's bot plays your seat; false: you play it again.
     pub enabled: bool,
+    /// How strongly the bot plays it (default `sensible`); only with
+    /// `enabled: true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<crate::games::status::BotLevel>,
 }
 
 /// A stream ticket (`create_stream_ticket`): opens the stream endpoints as

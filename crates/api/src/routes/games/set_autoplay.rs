@@ -14,9 +14,11 @@ use crate::routes::idempotent::{IdempotencyKey, respond};
 /// Hand my seat to the bot, or take it back
 ///
 /// `{"enabled": true}`: the server's bot plays the caller's seat from now
-/// on (the seat stays theirs); `{"enabled": false}`: they play it again. The
-/// change is an `autoplay` event in the log. A seat that forfeited on a
-/// deadline cannot be taken back (409 `seat_forfeited`). Asking for the
+/// on (the seat stays theirs), at `level` (`random`, `sensible`, the
+/// default, or `expert`; `docs/bots.md`); `{"enabled": false}`: they play
+/// it again. The change is an `autoplay` event in the log, with the level.
+/// A seat that forfeited on a deadline or resigned cannot be taken back
+/// (409 `seat_forfeited`) and stays with the sensible bot. Asking for the
 /// current setting changes nothing.
 #[utoipa::path(
     tag = "games",
@@ -35,6 +37,7 @@ use crate::routes::idempotent::{IdempotencyKey, respond};
         (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
         (status = 409, description = "The game is over, or the seat forfeited", body = Problem, content_type = doc::PROBLEM),
         (status = 415, description = "Not JSON", body = Problem, content_type = doc::PROBLEM),
+        (status = 422, description = "The body does not fit (e.g. an unknown `level`)", body = Problem, content_type = doc::PROBLEM),
     ),
     security(("bearer" = []))
 )]
@@ -47,11 +50,18 @@ pub async fn set_autoplay(
     body: web::Json<AutoplayRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let enabled = body.enabled;
+    let level = body.level.unwrap_or_default();
+    // The fingerprint names the level only when one was asked for, so a
+    // key stored before levels still matches its retry.
+    let fingerprint = match body.level {
+        None => serde_json::json!({ "enabled": enabled }),
+        Some(level) => serde_json::json!({ "enabled": enabled, "level": level }),
+    };
     let idem = IdemRequest::new(
         Some(&auth.player_id),
         key.0,
         &format!("set_autoplay {game_id}"),
-        &serde_json::json!({ "enabled": enabled }),
+        &fingerprint,
     );
     let answer = state
         .games
@@ -59,6 +69,7 @@ pub async fn set_autoplay(
             &game_id,
             &auth.player_id,
             enabled,
+            level,
             idem.as_ref(),
             &GameAnswer::ok(Some(&auth.player_id)),
         )

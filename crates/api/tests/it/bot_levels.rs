@@ -1,0 +1,240 @@
+//! Bot levels (issue #17, item 3), over HTTP on both backends: a seat is a
+//! `random`, `sensible` or `expert` bot at creation and when handed to
+//! autoplay; the level is in the seat, the log (`seat_taken`, `autoplay`)
+//! and the record; an expert seat plays whole games (its search runs off
+//! the write path, `games::bots`); each level is rated on its own.
+
+use std::time::Duration;
+
+use crate::common::{Backend, TestServer, rng, start_tuned};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// A server whose expert thinks briefly: debug builds are slow, and what is
+/// tested here is the plumbing, not the strength (`docs/bots.md`).
+async fn server(backend: Backend) -> TestServer {
+    let target = tokio::task::spawn_blocking(move || backend.fresh_target())
+        .await
+        .unwrap();
+    start_tuned(target, |c| c.bots.expert_playouts = 24).await
+}
+
+fn seat(game: &Value, n: usize) -> &Value {
+    &game["seats"][n]
+}
+
+async fn autoplay(ts: &TestServer, token: &str, id: &str, body: Value) -> crate::common::Answer {
+    ts.post(&format!("/v1/games/{id}/autoplay"), Some(token), &body)
+        .await
+}
+
+async fn bots_of_every_level_play_a_game_to_its_end(backend: Backend) {
+    let ts = server(backend).await;
+    let ann = ts.register("Ann").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 3, "target": 5}),
+            &["bot_random", "bot", "bot_expert"],
+            None,
+        )
+        .await;
+    let id = game["id"].as_str().unwrap();
+    for (n, level) in ["random", "sensible", "expert"].iter().enumerate() {
+        assert_eq!(seat(&game, n)["occupant"], "bot");
+        assert_eq!(seat(&game, n)["bot_level"], *level, "{game}");
+    }
+    let finished = ts.wait_finished(id, Duration::from_secs(240)).await;
+    assert_eq!(seat(&finished, 2)["bot_level"], "expert");
+
+    // The log says which bot sat where, and every seat moved.
+    let (events, _) = ts.all_events(id, None).await;
+    let levels: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "seat_taken")
+        .map(|e| &e["payload"]["bot_level"])
+        .collect();
+    assert_eq!(
+        levels,
+        [&json!("random"), &json!("sensible"), &json!("expert")]
+    );
+    for n in 0..3 {
+        assert!(
+            events.iter().any(|e| e["type"] == "move"
+                && e["actor"]["seat"] == n
+                && e["actor"]["bot"] == true),
+            "seat {n} never moved"
+        );
+    }
+
+    // So does the record, which still verifies.
+    let record = ts.get(&format!("/v1/games/{id}/record"), None).await;
+    assert_eq!(record.status, StatusCode::OK, "{}", record.text);
+    assert!(
+        record
+            .text
+            .contains("[Seat0 \"bot (random)\"]\n[Seat1 \"bot\"]\n[Seat2 \"bot (expert)\"]"),
+        "{}",
+        record.text
+    );
+    let verify = ts.get(&format!("/v1/games/{id}/verify"), None).await;
+    assert_eq!(verify.json["ok"], true, "{}", verify.text);
+    ts.server.stop().await;
+}
+
+on_both_backends!(bots_of_every_level_play_a_game_to_its_end);
+
+async fn autoplay_hands_a_seat_to_the_level_asked_for(backend: Backend) {
+    let ts = server(backend).await;
+    let (ann, bob, id) = ts
+        .ann_and_bob_playing(json!({"players": 2, "target": 5}))
+        .await;
+
+    let on = autoplay(
+        &ts,
+        &ann.token,
+        &id,
+        json!({"enabled": true, "level": "expert"}),
+    )
+    .await;
+    assert_eq!(on.status, StatusCode::OK, "{}", on.text);
+    assert_eq!(seat(&on.json, 0)["autoplay"], true);
+    assert_eq!(seat(&on.json, 0)["bot_level"], "expert");
+    assert!(seat(&on.json, 1).get("bot_level").is_none(), "{}", on.text);
+
+    // Asking again for the same level changes nothing; another level is a
+    // change of its own.
+    let again = autoplay(
+        &ts,
+        &ann.token,
+        &id,
+        json!({"enabled": true, "level": "expert"}),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    let random = autoplay(
+        &ts,
+        &ann.token,
+        &id,
+        json!({"enabled": true, "level": "random"}),
+    )
+    .await;
+    assert_eq!(seat(&random.json, 0)["bot_level"], "random");
+    // No level: the sensible bot, as before levels existed.
+    let sensible = autoplay(&ts, &ann.token, &id, json!({"enabled": true})).await;
+    assert_eq!(seat(&sensible.json, 0)["bot_level"], "sensible");
+    let off = autoplay(&ts, &ann.token, &id, json!({"enabled": false})).await;
+    assert_eq!(seat(&off.json, 0)["autoplay"], false);
+    assert!(
+        seat(&off.json, 0).get("bot_level").is_none(),
+        "{}",
+        off.text
+    );
+
+    let (events, _) = ts.all_events(&id, None).await;
+    let changes: Vec<(Value, Value)> = events
+        .iter()
+        .filter(|e| e["type"] == "autoplay")
+        .map(|e| {
+            (
+                e["payload"]["enabled"].clone(),
+                e["payload"]["level"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            (json!(true), json!("expert")),
+            (json!(true), json!("random")),
+            (json!(true), json!("sensible")),
+            (json!(false), Value::Null),
+        ]
+    );
+
+    // The expert plays Ann's seat to the end while Bob plays his.
+    let on = autoplay(
+        &ts,
+        &ann.token,
+        &id,
+        json!({"enabled": true, "level": "expert"}),
+    )
+    .await;
+    assert_eq!(on.status, StatusCode::OK, "{}", on.text);
+    ts.play_out(&id, std::slice::from_ref(&bob), &mut rng(5))
+        .await;
+    let finished = ts.wait_finished(&id, Duration::from_secs(240)).await;
+    assert_eq!(seat(&finished, 0)["bot_level"], "expert");
+    ts.server.stop().await;
+}
+
+on_both_backends!(autoplay_hands_a_seat_to_the_level_asked_for);
+
+async fn an_unknown_level_is_refused_and_changes_nothing(backend: Backend) {
+    let ts = server(backend).await;
+    let ann = ts.register("Ann").await;
+    let refused = ts
+        .post(
+            "/v1/games",
+            Some(&ann.token),
+            &json!({"kind": "lost-heir", "config": {"players": 2},
+                    "seats": ["open", "bot_grandmaster"], "take_seat": 0}),
+        )
+        .await;
+    refused.assert_problem(422, "invalid_body");
+    assert!(refused.text.contains("bot_grandmaster"), "{}", refused.text);
+    let mine = ts.get("/v1/games?mine=true", Some(&ann.token)).await;
+    assert_eq!(
+        mine.json["games"].as_array().unwrap().len(),
+        0,
+        "{}",
+        mine.text
+    );
+
+    let (ann, _bob, id) = ts.ann_and_bob_playing(json!({"players": 2})).await;
+    let before = ts.game(&id, None).await.json["version"].clone();
+    let bad = autoplay(
+        &ts,
+        &ann.token,
+        &id,
+        json!({"enabled": true, "level": "genius"}),
+    )
+    .await;
+    bad.assert_problem(422, "invalid_body");
+    let after = ts.game(&id, None).await;
+    assert_eq!(after.json["version"], before);
+    assert_eq!(seat(&after.json, 0)["autoplay"], false);
+    ts.server.stop().await;
+}
+
+on_both_backends!(an_unknown_level_is_refused_and_changes_nothing);
+
+async fn each_level_is_rated_on_its_own(backend: Backend) {
+    let ts = server(backend).await;
+    let ann = ts.register("Ann").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2, "target": 5}),
+            &["open", "bot_expert"],
+            Some(0),
+        )
+        .await;
+    let id = game["id"].as_str().unwrap();
+    ts.play_out(id, std::slice::from_ref(&ann), &mut rng(3))
+        .await;
+    ts.server.state.games.rate_queued().await.unwrap();
+    let board = ts.get("/v1/leaderboards/lost-heir", None).await;
+    assert_eq!(board.status, StatusCode::OK, "{}", board.text);
+    let entries = board.json["entries"].as_array().unwrap();
+    let bot = entries.iter().find(|e| e["is_bot"] == true).unwrap();
+    assert_eq!(bot["subject"], "bot:expert", "{}", board.text);
+    assert_eq!(bot["display_name"], "Expert bot");
+    assert_eq!(bot["games"], 1);
+    assert!(!entries.iter().any(|e| e["subject"] == "bot:sensible"));
+    ts.server.stop().await;
+}
+
+on_both_backends!(each_level_is_rated_on_its_own);
