@@ -140,6 +140,12 @@ pub struct Metrics {
     pub timeouts: Counter,
     /// Open event streams (streams hold a guard from `open_streams.enter()`).
     pub open_streams: Gauge,
+    /// Expert bot decisions: the time each search took on its thread.
+    pub expert_think: Histogram,
+    /// Expert decisions being computed now (at most `BOT_THINKERS`).
+    pub experts_thinking: Gauge,
+    /// Expert decisions waiting for a thinking permit.
+    pub experts_waiting: Gauge,
 }
 
 /// The labels of one request series: (method, route, status).

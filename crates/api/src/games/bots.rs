@@ -112,17 +112,23 @@ impl GameService {
         version: i64,
         seat: Seat,
     ) -> Result<Option<BotPlan>, ServiceError> {
-        let _permit = Arc::clone(&self.bots.thinkers)
-            .acquire_owned()
-            .await
-            .map_err(|_| ServiceError::internal("the bot thinkers were closed"))?;
+        let metrics = self.metrics();
+        let permit = {
+            let _waiting = metrics.experts_waiting.enter();
+            Arc::clone(&self.bots.thinkers).acquire_owned().await
+        };
+        let _permit = permit.map_err(|_| ServiceError::internal("the bot thinkers were closed"))?;
+        let _thinking = metrics.experts_thinking.enter();
         let budget = self.bots.budget;
         let mut rng = rng_for(seed_hex, version, seat);
-        let mv = tokio::task::spawn_blocking(move || {
-            game.bot_move_at(cards::BotLevel::Expert, seat, budget, &mut rng)
+        let (mv, took) = tokio::task::spawn_blocking(move || {
+            let start = std::time::Instant::now();
+            let mv = game.bot_move_at(cards::BotLevel::Expert, seat, budget, &mut rng);
+            (mv, start.elapsed())
         })
         .await
         .map_err(|e| ServiceError::internal(format!("the expert bot failed: {e}")))?;
+        metrics.expert_think.observe(took);
         Ok(mv.map(|mv| BotPlan { seat, version, mv }))
     }
 

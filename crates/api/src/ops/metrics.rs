@@ -93,6 +93,15 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
         "cards_move_latency_seconds",
         &metrics.move_latency,
     );
+    out.push_str(
+        "# HELP cards_expert_think_seconds Time each expert bot decision searched (BOT_THINKERS at once).\n",
+    );
+    out.push_str("# TYPE cards_expert_think_seconds histogram\n");
+    render_histogram(
+        &mut out,
+        "cards_expert_think_seconds",
+        &metrics.expert_think,
+    );
     let counters: [(&str, &str, &Counter); 8] = [
         (
             "cards_appends_total",
@@ -157,6 +166,16 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
             "cards_open_streams",
             "Event streams open now.",
             metrics.open_streams.get(),
+        ),
+        (
+            "cards_experts_thinking",
+            "Expert bot decisions being computed now.",
+            metrics.experts_thinking.get(),
+        ),
+        (
+            "cards_experts_waiting",
+            "Expert bot decisions waiting for a thinking permit.",
+            metrics.experts_waiting.get(),
         ),
     ];
     if let Some(active) = sampled.active_games {

@@ -13,10 +13,27 @@ use serde_json::{Value, json};
 /// A server whose expert thinks briefly: debug builds are slow, and what is
 /// tested here is the plumbing, not the strength (`docs/bots.md`).
 async fn server(backend: Backend) -> TestServer {
+    server_with(backend, 2).await
+}
+
+async fn server_with(backend: Backend, thinkers: usize) -> TestServer {
     let target = tokio::task::spawn_blocking(move || backend.fresh_target())
         .await
         .unwrap();
-    start_tuned(target, |c| c.bots.expert_playouts = 24).await
+    start_tuned(target, |c| {
+        c.bots.expert_playouts = 24;
+        c.bots.thinkers = thinkers;
+    })
+    .await
+}
+
+/// A value of the server's `/metrics`.
+async fn metric(ts: &TestServer, name: &str) -> f64 {
+    let m = ts.get("/metrics", None).await;
+    m.text
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("{name} missing:\n{}", m.text))
 }
 
 fn seat(game: &Value, n: usize) -> &Value {
@@ -80,10 +97,68 @@ async fn bots_of_every_level_play_a_game_to_its_end(backend: Backend) {
     );
     let verify = ts.get(&format!("/v1/games/{id}/verify"), None).await;
     assert_eq!(verify.json["ok"], true, "{}", verify.text);
+
+    // The expert's decisions were searched (and counted) off the write path.
+    let expert_moves = events
+        .iter()
+        .filter(|e| e["type"] == "move" && e["actor"]["seat"] == 2)
+        .count();
+    assert!(metric(&ts, "cards_expert_think_seconds_count").await >= 1.0);
+    assert!(metric(&ts, "cards_expert_think_seconds_count").await <= expert_moves as f64 * 2.0);
+    assert_eq!(metric(&ts, "cards_experts_thinking").await, 0.0);
     ts.server.stop().await;
 }
 
 on_both_backends!(bots_of_every_level_play_a_game_to_its_end);
+
+/// Experts in several games think one at a time with `BOT_THINKERS=1`,
+/// and every game still ends.
+async fn expert_decisions_are_bounded_by_the_thinkers(backend: Backend) {
+    let ts = server_with(backend, 1).await;
+    let ann = ts.register("Ann").await;
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let game = ts
+            .create_game(
+                &ann,
+                "lost-heir",
+                json!({"players": 2, "target": 3}),
+                &["bot_expert", "bot_expert"],
+                None,
+            )
+            .await;
+        ids.push(game["id"].as_str().unwrap().to_owned());
+    }
+    let mut most = 0.0f64;
+    let mut waited = 0.0f64;
+    let start = std::time::Instant::now();
+    loop {
+        most = most.max(metric(&ts, "cards_experts_thinking").await);
+        waited = waited.max(metric(&ts, "cards_experts_waiting").await);
+        let mut done = 0;
+        for id in &ids {
+            if ts.game(id, None).await.json["status"] == "finished" {
+                done += 1;
+            }
+        }
+        if done == ids.len() {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(240),
+            "the games did not end"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    assert!(
+        most <= 1.0,
+        "{most} expert decisions at once with one thinker"
+    );
+    println!("at most {most} thinking, {waited} waiting at once");
+    ts.server.stop().await;
+}
+
+on_both_backends!(expert_decisions_are_bounded_by_the_thinkers);
 
 async fn autoplay_hands_a_seat_to_the_level_asked_for(backend: Backend) {
     let ts = server(backend).await;

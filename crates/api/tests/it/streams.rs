@@ -927,7 +927,10 @@ async fn autoplay_hands_the_seat_to_the_bot_and_back() {
     let (log, _) = ts.all_events(&id, Some(&ann.token)).await;
     let toggles: Vec<&Value> = log.iter().filter(|e| e["type"] == "autoplay").collect();
     assert_eq!(toggles.len(), 2);
-    assert_eq!(toggles[0]["payload"], json!({"seat": 0, "enabled": true, "level": "sensible"}));
+    assert_eq!(
+        toggles[0]["payload"],
+        json!({"seat": 0, "enabled": true, "level": "sensible"})
+    );
     assert_eq!(toggles[1]["payload"], json!({"seat": 0, "enabled": false}));
     let (on_seq, off_seq) = (
         toggles[0]["seq"].as_i64().unwrap(),
