@@ -522,20 +522,21 @@ impl GameService {
         heartbeat: Duration,
         tx: mpsc::Sender<Box<PlayerStreamEntry>>,
     ) -> Result<(), ServiceError> {
+        // The reads below are boxed: a future is as large as the largest
+        // one it awaits, and this one lives as long as the stream, almost
+        // always idle in the `select!` (an unboxed read made the task ~4 KB
+        // per open stream; docs/performance.md, section 12).
         let mut followed = start.games;
         if !send(&tx, PlayerStreamItem::Position, &followed).await {
             return Ok(());
         }
         if start.resumed {
-            let ids = self.all_games_of(&player_id, &followed).await?;
-            if !self
-                .check_games(&player_id, ids, &mut followed, &tx)
-                .await?
-            {
+            let ids = Box::pin(self.all_games_of(&player_id, &followed)).await?;
+            if !Box::pin(self.check_games(&player_id, ids, &mut followed, &tx)).await? {
                 return Ok(());
             }
         } else {
-            for turn in self.inbox(&player_id).await? {
+            for turn in Box::pin(self.inbox(&player_id)).await? {
                 if let Some(f) = followed.get_mut(&turn.game_id) {
                     f.announced = true;
                 }
@@ -561,7 +562,7 @@ impl GameService {
                 Ok(Changed::Message { .. }) => continue,
                 // After a lag or a reconnect: look again at every game of
                 // the player's (new ones included).
-                Ok(Changed::Anything) => self.all_games_of(&player_id, &followed).await?,
+                Ok(Changed::Anything) => Box::pin(self.all_games_of(&player_id, &followed)).await?,
                 // A quiet spell: a heartbeat, and another look at the games
                 // followed (a signal lost between processes only delays).
                 // A stream that follows none reads nothing: every change
@@ -578,10 +579,7 @@ impl GameService {
                     followed.keys().cloned().collect()
                 }
             };
-            if !self
-                .check_games(&player_id, to_check, &mut followed, &tx)
-                .await?
-            {
+            if !Box::pin(self.check_games(&player_id, to_check, &mut followed, &tx)).await? {
                 return Ok(());
             }
         }
