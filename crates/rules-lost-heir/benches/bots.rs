@@ -1,8 +1,9 @@
 //! Complete games with the sensible bot in every seat.
 //!
 //! `cargo bench -p rules-lost-heir --bench bots` prints moves per second (the
-//! items counter counts moves): each move builds the seat's view and lets
-//! `bot::choose` decide, as a server would.
+//! items counter counts moves): each move builds the seat's view (without
+//! the score sheet, which the bot never reads: `LostHeir`'s `bot_move`) and
+//! lets `bot::choose` decide, as a server would.
 
 use cards::{Bot, GameRng, Ruleset, Seed};
 use divan::counter::ItemsCount;

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p rules-lost-heir --example lost_heir_expert_strength -- \
-//!     GAMES [--playouts N] [--bidder-contract] [--tables 2,3,4p,4a] [--vs sensible,random]
+//!     GAMES [--playouts N] [--bidder-contract] [--tables 2,3,4p,4a] [--vs sensible,random] [--threads 2]
 //! ```
 //!
 //! For each table (2 and 3 players, 4 in partnerships, 4 alone), on the same
@@ -22,7 +22,8 @@
 //! with a 95% interval, the seat share (1 / sides), the expert's time per
 //! searched decision (mean and max, ms, in this build; decisions with one
 //! legal move or more than `MAX_CANDIDATES` are not searched), and the
-//! line's elapsed time. Games run on two threads (`std::thread::scope`).
+//! line's elapsed time. Games run on two threads (`std::thread::scope`;
+//! `--threads 1` for cleaner decision times on a busy machine).
 //! `--playouts N` sets the expert's budget (default `Budget::DEFAULT`).
 
 use std::time::{Duration, Instant};
@@ -119,13 +120,14 @@ fn run_line(
     tested: BotLevel,
     others: BotLevel,
     budget: Budget,
+    threads: u64,
 ) -> Vec<GameResult> {
     let mut results: Vec<(u64, GameResult)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..2u64)
+        let handles: Vec<_> = (0..threads)
             .map(|t| {
                 scope.spawn(move || {
                     (0..games)
-                        .filter(|g| g % 2 == t)
+                        .filter(|g| g % threads == t)
                         .map(|g| (g, play_game(config, g, tested, others, budget)))
                         .collect::<Vec<_>>()
                 })
@@ -154,6 +156,9 @@ fn main() {
     });
     let table_filter = value("--tables").unwrap_or_else(|| "2,3,4p,4a".to_owned());
     let vs_filter = value("--vs").unwrap_or_else(|| "sensible,random".to_owned());
+    let threads: u64 = value("--threads")
+        .map_or(2, |t| t.parse().expect("--threads: a number"))
+        .max(1);
     let mut skip_next = false;
     let games: u64 = args
         .iter()
@@ -162,7 +167,7 @@ fn main() {
                 skip_next = false;
                 return false;
             }
-            if matches!(a.as_str(), "--playouts" | "--tables" | "--vs") {
+            if matches!(a.as_str(), "--playouts" | "--tables" | "--vs" | "--threads") {
                 skip_next = true;
             }
             !a.starts_with("--")
@@ -205,7 +210,7 @@ fn main() {
             }
             for tested in [BotLevel::Expert, BotLevel::Sensible] {
                 let start = Instant::now();
-                let results = run_line(config, games, tested, others, budget);
+                let results = run_line(config, games, tested, others, budget, threads);
                 let elapsed = start.elapsed();
                 let wins: Vec<f64> = results.iter().map(|r| r.win).collect();
                 let margins: Vec<f64> = results.iter().map(|r| r.margin).collect();

@@ -84,6 +84,32 @@ fn choose_is_the_trait_method() {
     }
 }
 
+/// `LostHeir` overrides `Bot::bot_move` to build the seat's view without
+/// the score sheet (cheaper in the expert's playouts): the move must be the
+/// one `bot::choose` makes on the full view, at every move of whole games
+/// (later rounds have a long sheet), for the same random stream.
+#[test]
+fn bot_move_is_choose_on_the_full_view() {
+    for config in configs() {
+        for g in 0..3u64 {
+            let mut game = LostHeir::new(config, Seed::from_u64(g)).unwrap();
+            let mut rng = Seed::from_u64(g + 30).rng();
+            while let Some(seat) = game.turn() {
+                let view = game.view(Viewer::Seat(seat));
+                let r = game.round_number().into();
+                let a = bot::choose(&view, &game.legal_moves(seat), &mut Seed::from_u64(r).rng());
+                let b = game.bot_move(seat, &mut Seed::from_u64(r).rng());
+                assert_eq!(a, b);
+                let idle = seat.left(game.player_count());
+                assert_eq!(game.bot_move(idle, &mut rng), None);
+                let mv = game.bot_move(seat, &mut rng).unwrap();
+                game.play(seat, &mv).unwrap();
+            }
+            assert!(game.score_sheet().len() > 1);
+        }
+    }
+}
+
 /// The cards each seat played in `moves`.
 fn played_by(players: usize, moves: &[(Seat, Move)]) -> Vec<Hand<HeirCard>> {
     let mut played = vec![Hand::EMPTY; players];
