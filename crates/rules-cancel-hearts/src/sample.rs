@@ -92,7 +92,12 @@ fn try_deal<R: Rng + ?Sized>(
     let mut cards: Vec<Card> = rest.iter().collect();
     shuffle(&mut cards, rng);
     // Most constrained first: the cards fewest buckets may hold.
-    cards.sort_by_cached_key(|&card| buckets.iter().filter(|b| !b.excluded.contains(card)).count());
+    cards.sort_by_cached_key(|&card| {
+        buckets
+            .iter()
+            .filter(|b| !b.excluded.contains(card))
+            .count()
+    });
     let mut clean = true;
     for card in cards {
         let room: u32 = buckets
@@ -183,7 +188,11 @@ mod tests {
                 Bucket::new(3, CardMask::EMPTY, hand("QS")),
                 Bucket::new(3, Suit::Clubs.mask(), Hand::EMPTY),
             ];
-            assert!(deal_hidden(pool, &mut buckets, &mut Seed::from_u64(s).rng()));
+            assert!(deal_hidden(
+                pool,
+                &mut buckets,
+                &mut Seed::from_u64(s).rng()
+            ));
             assert_eq!(buckets[0].cards, hand("2C 3C 4C 5C"));
             assert!(buckets[1].cards.contains(Card::QUEEN_OF_SPADES));
             let mut all = Hand::EMPTY;
@@ -199,7 +208,11 @@ mod tests {
     fn an_impossible_deal_still_ends_complete() {
         let pool = hand("2H 3H 4H");
         let mut buckets = [Bucket::new(3, Suit::Hearts.mask(), Hand::EMPTY)];
-        assert!(!deal_hidden(pool, &mut buckets, &mut Seed::from_u64(1).rng()));
+        assert!(!deal_hidden(
+            pool,
+            &mut buckets,
+            &mut Seed::from_u64(1).rng()
+        ));
         assert_eq!(buckets[0].cards, pool);
     }
 }
