@@ -1,7 +1,7 @@
 //! How strong is the expert (search) bot? Simulated games, deterministic seeds.
 //!
 //! ```text
-//! cargo run --release -p rules-cancel-hearts --example cancel_hearts_expert_strength -- GAMES [--playouts N] [--tables 6,7,8,9,10] [--timing DECISIONS]
+//! cargo run --release -p rules-cancel-hearts --example cancel_hearts_expert_strength -- GAMES [--playouts N] [--tables 6,7,8,9,10] [--against sensible|random] [--timing DECISIONS]
 //! ```
 //!
 //! For every table size (6 to 10 players), `GAMES` games (default 200) on
@@ -19,6 +19,9 @@
 //! a 95% interval (normal approximation), the seat share `1 / n`, the
 //! expert's mean and max time per searched decision, and the line's elapsed
 //! time. Games run on two threads (`std::thread::scope`).
+//!
+//! `--against sensible` runs only (a) and (b), `--against random` only (c)
+//! and (d).
 //!
 //! With `--timing DECISIONS`, instead: the time of `DECISIONS` expert
 //! decisions per table at the budget (default `Budget::DEFAULT`), on one
@@ -194,6 +197,7 @@ fn main() {
     let mut budget = Budget::DEFAULT;
     let mut tables: Vec<u8> = (6..=10).collect();
     let mut timing_decisions = None;
+    let mut against: Option<String> = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--playouts" => {
@@ -207,6 +211,7 @@ fn main() {
                     .map(|t| t.parse().expect("a table size"))
                     .collect()
             }
+            "--against" => against = args.next(),
             "--timing" => timing_decisions = args.next().and_then(|a| a.parse().ok()),
             other => games = other.parse().expect("GAMES: a number"),
         }
@@ -236,6 +241,14 @@ fn main() {
             (Level::Expert, Level::Random),
             (Level::Sensible, Level::Random),
         ] {
+            let wanted = match against.as_deref() {
+                Some("sensible") => others == Level::Sensible,
+                Some("random") => others == Level::Random,
+                _ => true,
+            };
+            if !wanted {
+                continue;
+            }
             let start = Instant::now();
             let tally = run_line(players, games, tested, others, budget);
             let (win, win_ci) = mean_ci(&tally.wins);
