@@ -51,10 +51,10 @@ impl Determinize for CancelHearts {
             .sum::<f64>()
             / (n - 1) as f64;
         let mut standing = others - mine;
-        if let Some(outcome) = self.outcome() {
-            if outcome.winners.contains(seat) {
-                standing += WIN_BONUS / f64::from(outcome.winners.len());
-            }
+        if let Some(outcome) = self.outcome()
+            && outcome.winners.contains(seat)
+        {
+            standing += WIN_BONUS / f64::from(outcome.winners.len());
         }
         standing
     }

@@ -374,6 +374,29 @@ impl CancelHearts {
             Phase::Discarding { seat } => Some(seat.index()),
             _ => None,
         };
+        // A receiver that took the kitty may have discarded them (CH-10):
+        // each goes to its hand or its hidden discards, to the discards
+        // when its hand has shown it lacks the kind.
+        let mut discarded_passes = Hand::EMPTY;
+        let passed_to = passed_to.map(|(r, still)| {
+            let taker_discarded = self.kitty_taker == Some(Seat::new(r as u8))
+                && discarding.is_none()
+                && !self.discards.is_empty();
+            if !taker_discarded {
+                return (r, still);
+            }
+            let (held, hidden) = (self.hands[r].len(), self.discards.len());
+            let mut in_hand = Hand::EMPTY;
+            for card in still.iter() {
+                if self.known_missing[r].contains(card) || random_below(rng, held + hidden) >= held
+                {
+                    add(&mut discarded_passes, card);
+                } else {
+                    add(&mut in_hand, card);
+                }
+            }
+            (r, in_hand)
+        });
         for s in (0..self.n()).filter(|&s| s != m) {
             let mut required = match passed_to {
                 Some((r, still)) if r == s => still,
@@ -415,11 +438,13 @@ impl CancelHearts {
                 buckets.push(Bucket::new(
                     self.discards.len(),
                     CardMask::EMPTY,
-                    Hand::EMPTY,
+                    discarded_passes,
                 ));
             }
             _ => {}
         }
+        // A deal always ends; were the constraints ever contradictory (they
+        // cannot be: the real deal meets them), it drops some exclusions.
         deal_hidden(pool, &mut buckets, rng);
 
         // Passes `me` may not see are forgotten: none of them is in play.
