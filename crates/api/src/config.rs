@@ -438,7 +438,7 @@ const SETTINGS: &[Setting] = &[
         default: "the number of CPUs",
         help: "expert bot decisions computed at once, off the HTTP workers; more wait their turn",
         apply: |c, v| {
-            c.bots.thinkers = parse_positive(v)? as usize;
+            c.bots.thinkers = parse_positive(v)?;
             Ok(())
         },
     },
