@@ -348,7 +348,10 @@ mod tests {
         assert_eq!(taken.audience, Audience::Everyone);
         assert_eq!(
             visible_payload(&taken, None, false),
-            (json!({"seat": 2, "player_id": null, "bot": true}), false)
+            (
+                json!({"seat": 2, "player_id": null, "bot": true, "bot_level": "sensible"}),
+                false
+            )
         );
     }
 
