@@ -3,9 +3,10 @@
 
 mod common;
 
-use cards::heir::HeirCard;
-use cards::{Bot, GameRng, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer, shuffle};
-use rules_lost_heir::{Config, LostHeir, Move, bot};
+use common::{Pairs, hidden_pairs};
+
+use cards::{Bot, GameRng, LegalMoves, Ruleset, Seat, Seed, Viewer};
+use rules_lost_heir::{Config, LostHeir, bot};
 
 fn configs() -> [Config; 6] {
     [
@@ -110,96 +111,26 @@ fn bot_move_is_choose_on_the_full_view() {
     }
 }
 
-/// The cards each seat played in `moves`.
-fn played_by(players: usize, moves: &[(Seat, Move)]) -> Vec<Hand<HeirCard>> {
-    let mut played = vec![Hand::EMPTY; players];
-    for (seat, mv) in moves {
-        if let Move::Play { card } = mv {
-            played[seat.index()].insert(*card).unwrap();
-        }
-    }
-    played
-}
-
 /// G-2: two games that differ only in cards hidden from a seat (the other
 /// hands' unplayed cards, dealt differently among the other seats) give that
-/// seat the same view, and the bot the same move.
+/// seat the same view, and the bot the same move. Checkpoints fall every
+/// three moves through a whole first round (bidding, the decision, trumps
+/// and play).
 #[test]
 fn bot_never_reads_hidden_state() {
-    let mut compared = 0;
-    for config in configs() {
-        let n = usize::from(config.players);
-        for g in 0..12u64 {
-            // A random deal, played to the end of its first round by bots.
-            let (mut deck, len) = cards::heir::deck(n != 3);
-            shuffle(&mut deck[..len], &mut Seed::from_u64(g).rng());
-            let size = len / n;
-            let hands: Vec<Hand<HeirCard>> = (0..n)
-                .map(|s| deck[s * size..(s + 1) * size].iter().copied().collect())
-                .collect();
-            let dealer = Seat::new((g % n as u64) as u8);
-            let seed = Seed::from_u64(77);
-            let start = LostHeir::from_deal(config, dealer, &hands, seed).unwrap();
-            let mut game = start.clone();
-            let mut rng = Seed::from_u64(g + 500).rng();
-            let mut moves = Vec::new();
-            while game.round_number() == 1 && !game.is_over() {
-                let seat = game.turn().unwrap();
-                let mv = game.bot_move(seat, &mut rng).unwrap();
-                game.play(seat, &mv).unwrap();
-                moves.push((seat, mv));
-            }
-            // Checkpoints through the round.
-            for k in (0..moves.len()).step_by(3) {
-                let prefix = &moves[..k];
-                let mut a = start.clone();
-                for (seat, mv) in prefix {
-                    a.play(*seat, mv).unwrap();
-                }
-                let me = a.turn().unwrap();
-                let played = played_by(n, prefix);
-                // Pool the others' unplayed cards and deal them out again.
-                let mut pool = Vec::new();
-                let mut remaining = hands.clone();
-                for s in (0..n).filter(|&s| s != me.index()) {
-                    assert!(remaining[s].remove_all(&played[s]));
-                    pool.extend(remaining[s].iter());
-                }
-                for attempt in 0..8u64 {
-                    shuffle(
-                        &mut pool,
-                        &mut Seed::from_u64(g * 100 + k as u64 * 8 + attempt).rng(),
-                    );
-                    let mut other = hands.clone();
-                    let mut next = pool.iter().copied();
-                    for s in (0..n).filter(|&s| s != me.index()) {
-                        let mut h = played[s];
-                        for _ in 0..remaining[s].len() {
-                            h.insert(next.next().unwrap()).unwrap();
-                        }
-                        other[s] = h;
-                    }
-                    if other == hands {
-                        continue;
-                    }
-                    let mut b = LostHeir::from_deal(config, dealer, &other, seed).unwrap();
-                    // The same public history must be legal in the other deal.
-                    if prefix.iter().any(|(seat, mv)| b.play(*seat, mv).is_err()) {
-                        continue;
-                    }
-                    assert_ne!(a.view(Viewer::Omniscient), b.view(Viewer::Omniscient));
-                    assert_eq!(a.view(Viewer::Seat(me)), b.view(Viewer::Seat(me)));
-                    for r in 0..4 {
-                        let mv_a = a.bot_move(me, &mut Seed::from_u64(r).rng());
-                        let mv_b = b.bot_move(me, &mut Seed::from_u64(r).rng());
-                        assert_eq!(mv_a, mv_b, "hidden cards changed the bot's move");
-                    }
-                    compared += 1;
-                    break;
-                }
-            }
+    let pairs = Pairs {
+        deals: 12,
+        stride: 3,
+        staggered: false,
+        other_seed: 77,
+    };
+    let compared = hidden_pairs(&configs(), pairs, |a, b, me| {
+        for r in 0..4 {
+            let mv_a = a.bot_move(me, &mut Seed::from_u64(r).rng());
+            let mv_b = b.bot_move(me, &mut Seed::from_u64(r).rng());
+            assert_eq!(mv_a, mv_b, "hidden cards changed the bot's move");
         }
-    }
+    });
     println!("{compared} pairs compared");
     assert!(compared > 200, "only {compared} comparisons");
 }

@@ -8,12 +8,10 @@ mod common;
 
 use cards::heir::{City, HeirCard};
 use cards::search::{Budget, expert_move};
-use cards::{
-    Bot, BotLevel, Determinize, GameRng, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer, shuffle,
-};
+use cards::{Bot, BotLevel, Determinize, GameRng, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer};
 use rules_lost_heir::{Config, LostHeir, Move};
 
-use common::{act, fill_deal, game_from, play_cards};
+use common::{Pairs, act, fill_deal, game_from, hidden_pairs, play_cards};
 
 fn configs() -> [Config; 6] {
     [
@@ -196,111 +194,27 @@ fn lh_9_a_seat_that_did_not_follow_is_dealt_none_of_the_suit() {
     }
 }
 
-/// The cards each seat played in `moves`.
-fn played_by(players: usize, moves: &[(Seat, Move)]) -> Vec<Hand<HeirCard>> {
-    let mut played = vec![Hand::EMPTY; players];
-    for (seat, mv) in moves {
-        if let Move::Play { card } = mv {
-            played[seat.index()].insert(*card).unwrap();
-        }
-    }
-    played
-}
-
-/// Pairs of games that differ only in cards hidden from the seat to act:
-/// the same public history replayed on a deal where the other seats'
-/// unplayed cards were dealt out again (as in `tests/bot.rs`). Calls `f`
-/// with each pair and the seat; returns the number of pairs.
-fn hidden_pairs(
-    configs: &[Config],
-    deals: u64,
-    stride: usize,
-    mut f: impl FnMut(&LostHeir, &LostHeir, Seat),
-) -> usize {
-    let mut compared = 0;
-    for &config in configs {
-        let n = usize::from(config.players);
-        for g in 0..deals {
-            let (mut deck, len) = cards::heir::deck(n != 3);
-            shuffle(&mut deck[..len], &mut Seed::from_u64(g).rng());
-            let size = len / n;
-            let hands: Vec<Hand<HeirCard>> = (0..n)
-                .map(|s| deck[s * size..(s + 1) * size].iter().copied().collect())
-                .collect();
-            let dealer = Seat::new((g % n as u64) as u8);
-            let seed = Seed::from_u64(77);
-            let start = LostHeir::from_deal(config, dealer, &hands, seed).unwrap();
-            let mut game = start.clone();
-            let mut rng = Seed::from_u64(g + 500).rng();
-            let mut moves = Vec::new();
-            while game.round_number() == 1 && !game.is_over() {
-                let seat = game.turn().unwrap();
-                let mv = game.bot_move(seat, &mut rng).unwrap();
-                game.play(seat, &mv).unwrap();
-                moves.push((seat, mv));
-            }
-            for k in (g as usize % stride..moves.len()).step_by(stride) {
-                let prefix = &moves[..k];
-                let mut a = start.clone();
-                for (seat, mv) in prefix {
-                    a.play(*seat, mv).unwrap();
-                }
-                let me = a.turn().unwrap();
-                let played = played_by(n, prefix);
-                let mut pool = Vec::new();
-                let mut remaining = hands.clone();
-                for s in (0..n).filter(|&s| s != me.index()) {
-                    assert!(remaining[s].remove_all(&played[s]));
-                    pool.extend(remaining[s].iter());
-                }
-                for attempt in 0..8u64 {
-                    shuffle(
-                        &mut pool,
-                        &mut Seed::from_u64(g * 100 + k as u64 * 8 + attempt).rng(),
-                    );
-                    let mut other = hands.clone();
-                    let mut next = pool.iter().copied();
-                    for s in (0..n).filter(|&s| s != me.index()) {
-                        let mut h = played[s];
-                        for _ in 0..remaining[s].len() {
-                            h.insert(next.next().unwrap()).unwrap();
-                        }
-                        other[s] = h;
-                    }
-                    if other == hands {
-                        continue;
-                    }
-                    // A different later-round seed too: the game's seed is
-                    // secret (G-2) and must not matter either.
-                    let mut b =
-                        LostHeir::from_deal(config, dealer, &other, Seed::from_u64(78)).unwrap();
-                    if prefix.iter().any(|(seat, mv)| b.play(*seat, mv).is_err()) {
-                        continue;
-                    }
-                    assert_ne!(a.view(Viewer::Omniscient), b.view(Viewer::Omniscient));
-                    assert_eq!(a.view(Viewer::Seat(me)), b.view(Viewer::Seat(me)));
-                    f(&a, &b, me);
-                    compared += 1;
-                    break;
-                }
-            }
-        }
-    }
-    compared
-}
-
 /// G-2: the sample depends only on what the seat knows: two games the seat
 /// cannot tell apart give the same sampled world for the same random stream
 /// (the whole world, later rounds' seed included).
 #[test]
 fn determinize_never_reads_hidden_state() {
-    let compared = hidden_pairs(&configs(), 10, 3, |a, b, me| {
-        for r in 0..3 {
-            let wa = a.determinize(me, &mut Seed::from_u64(r).rng());
-            let wb = b.determinize(me, &mut Seed::from_u64(r).rng());
-            assert_eq!(wa, wb, "hidden cards changed the sampled world");
-        }
-    });
+    let compared = hidden_pairs(
+        &configs(),
+        Pairs {
+            deals: 10,
+            stride: 3,
+            staggered: true,
+            other_seed: 78,
+        },
+        |a, b, me| {
+            for r in 0..3 {
+                let wa = a.determinize(me, &mut Seed::from_u64(r).rng());
+                let wb = b.determinize(me, &mut Seed::from_u64(r).rng());
+                assert_eq!(wa, wb, "hidden cards changed the sampled world");
+            }
+        },
+    );
     println!("{compared} pairs compared");
     assert!(compared > 150, "only {compared} comparisons");
 }
@@ -311,12 +225,21 @@ fn determinize_never_reads_hidden_state() {
 #[test]
 fn expert_never_reads_hidden_state() {
     let budget = Budget::playouts(24);
-    let compared = hidden_pairs(&configs(), 4, 4, |a, b, me| {
-        let mv_a = expert_move(a, me, budget, &mut Seed::from_u64(9).rng());
-        let mv_b = expert_move(b, me, budget, &mut Seed::from_u64(9).rng());
-        assert_eq!(mv_a, mv_b, "hidden cards changed the expert's move");
-        assert!(a.legal_moves(me).contains(&mv_a.unwrap()));
-    });
+    let compared = hidden_pairs(
+        &configs(),
+        Pairs {
+            deals: 4,
+            stride: 4,
+            staggered: true,
+            other_seed: 78,
+        },
+        |a, b, me| {
+            let mv_a = expert_move(a, me, budget, &mut Seed::from_u64(9).rng());
+            let mv_b = expert_move(b, me, budget, &mut Seed::from_u64(9).rng());
+            assert_eq!(mv_a, mv_b, "hidden cards changed the expert's move");
+            assert!(a.legal_moves(me).contains(&mv_a.unwrap()));
+        },
+    );
     println!("{compared} pairs compared");
     assert!(compared > 40, "only {compared} comparisons");
 }

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use cards::heir::{City, HeirCard};
-use cards::{CardKind, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer};
+use cards::{Bot, CardKind, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer, shuffle};
 use rules_lost_heir::{CompletedTrickView, Config, LostHeir, Move, RuleError};
 
 pub fn card(code: &str) -> HeirCard {
@@ -129,4 +129,118 @@ pub fn assert_all_cards_accounted_for(game: &LostHeir) {
         expected[c.index() as usize] += 1;
     }
     assert_eq!(counts, expected, "cards lost or duplicated");
+}
+
+/// The cards each seat played in `moves`.
+pub fn played_by(players: usize, moves: &[(Seat, Move)]) -> Vec<Hand<HeirCard>> {
+    let mut played = vec![Hand::EMPTY; players];
+    for (seat, mv) in moves {
+        if let Move::Play { card } = mv {
+            played[seat.index()].insert(*card).unwrap();
+        }
+    }
+    played
+}
+
+/// Which pairs [`hidden_pairs`] makes: `deals` random deals per config,
+/// a checkpoint every `stride` moves of the deal's first round (the first
+/// at `g % stride` for deal `g` when `staggered`, else at 0), and the
+/// second game of a pair seeded with `other_seed` (the first with 77).
+#[derive(Debug, Clone, Copy)]
+pub struct Pairs {
+    pub deals: u64,
+    pub stride: usize,
+    pub staggered: bool,
+    pub other_seed: u64,
+}
+
+/// Pairs of games that differ only in cards hidden from the seat to act
+/// (G-2): the same public history, played by bots, replayed on a deal
+/// where the other seats' unplayed cards were dealt out again. Both games
+/// give that seat the same view (checked) and differ omnisciently
+/// (checked). Calls `f` with each pair and the seat; returns the number of
+/// pairs.
+pub fn hidden_pairs(
+    configs: &[Config],
+    pairs: Pairs,
+    mut f: impl FnMut(&LostHeir, &LostHeir, Seat),
+) -> usize {
+    let Pairs {
+        deals,
+        stride,
+        staggered,
+        other_seed,
+    } = pairs;
+    let mut compared = 0;
+    for &config in configs {
+        let n = usize::from(config.players);
+        for g in 0..deals {
+            let (mut deck, len) = cards::heir::deck(n != 3);
+            shuffle(&mut deck[..len], &mut Seed::from_u64(g).rng());
+            let size = len / n;
+            let hands: Vec<Hand<HeirCard>> = (0..n)
+                .map(|s| deck[s * size..(s + 1) * size].iter().copied().collect())
+                .collect();
+            let dealer = Seat::new((g % n as u64) as u8);
+            let seed = Seed::from_u64(77);
+            let start = LostHeir::from_deal(config, dealer, &hands, seed).unwrap();
+            let mut game = start.clone();
+            let mut rng = Seed::from_u64(g + 500).rng();
+            let mut moves = Vec::new();
+            while game.round_number() == 1 && !game.is_over() {
+                let seat = game.turn().unwrap();
+                let mv = game.bot_move(seat, &mut rng).unwrap();
+                game.play(seat, &mv).unwrap();
+                moves.push((seat, mv));
+            }
+            let first = if staggered { g as usize % stride } else { 0 };
+            for k in (first..moves.len()).step_by(stride) {
+                let prefix = &moves[..k];
+                let mut a = start.clone();
+                for (seat, mv) in prefix {
+                    a.play(*seat, mv).unwrap();
+                }
+                let me = a.turn().unwrap();
+                let played = played_by(n, prefix);
+                let mut pool = Vec::new();
+                let mut remaining = hands.clone();
+                for s in (0..n).filter(|&s| s != me.index()) {
+                    assert!(remaining[s].remove_all(&played[s]));
+                    pool.extend(remaining[s].iter());
+                }
+                for attempt in 0..8u64 {
+                    shuffle(
+                        &mut pool,
+                        &mut Seed::from_u64(g * 100 + k as u64 * 8 + attempt).rng(),
+                    );
+                    let mut other = hands.clone();
+                    let mut next = pool.iter().copied();
+                    for s in (0..n).filter(|&s| s != me.index()) {
+                        let mut h = played[s];
+                        for _ in 0..remaining[s].len() {
+                            h.insert(next.next().unwrap()).unwrap();
+                        }
+                        other[s] = h;
+                    }
+                    if other == hands {
+                        continue;
+                    }
+                    // With another seed, later rounds differ too: the
+                    // game's seed is secret (G-2) and must not matter.
+                    let other_seed = Seed::from_u64(other_seed);
+                    let mut b = LostHeir::from_deal(config, dealer, &other, other_seed).unwrap();
+                    // The same public history must be legal in the other deal.
+                    if prefix.iter().any(|(seat, mv)| b.play(*seat, mv).is_err()) {
+                        continue;
+                    }
+                    assert_ne!(a.view(Viewer::Omniscient), b.view(Viewer::Omniscient));
+                    assert_eq!(a.view(Viewer::Seat(me)), b.view(Viewer::Seat(me)));
+                    f(&a, &b, me);
+                    compared += 1;
+                    break;
+                }
+            }
+        }
+    }
+    compared
 }
