@@ -3,9 +3,11 @@
 
 mod common;
 
-use cards::standard::{Card, double_deck};
-use cards::{Bot, GameRng, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer, shuffle};
-use rules_cancel_hearts::{AllCancelled, CancelHearts, Config, Deal, Move, bot};
+use common::{Pairs, hidden_pairs};
+
+use cards::standard::Card;
+use cards::{Bot, GameRng, LegalMoves, Ruleset, Seat, Seed, Viewer};
+use rules_cancel_hearts::{AllCancelled, CancelHearts, Config, Move, bot};
 
 /// Plays a game to the end, bots where `bots[seat]`, random elsewhere;
 /// every bot move is checked against the seat's legal moves first.
@@ -126,93 +128,21 @@ fn passes_danger_and_discards_no_points() {
 /// the other seats) give that seat the same view, and the bot the same move.
 #[test]
 fn bot_never_reads_hidden_state() {
-    let mut compared = 0;
-    for players in [6u8, 7, 8, 10] {
-        let n = usize::from(players);
-        let config = Config::new(players);
-        for g in 0..6u64 {
-            let mut cards = double_deck().to_vec();
-            shuffle(&mut cards, &mut Seed::from_u64(g).rng());
-            let size = 104 / n;
-            let hands: Vec<Hand<Card>> = (0..n)
-                .map(|s| cards[s * size..(s + 1) * size].iter().copied().collect())
-                .collect();
-            let kitty: Hand<Card> = cards[n * size..].iter().copied().collect();
-            let deal = Deal::new(Seat::new((g % n as u64) as u8), hands.clone(), kitty)
-                .with_round((g % 4) as u32);
-            let seed = Seed::from_u64(77);
-            let start = CancelHearts::from_deal(config.clone(), seed, deal.clone()).unwrap();
-            let mut game = start.clone();
-            let mut rng = Seed::from_u64(g + 500).rng();
-            let mut moves = Vec::new();
-            while game.round() == start.round() && !game.is_over() {
-                let seat = game.to_act().first().unwrap();
-                let mv = game.bot_move(seat, &mut rng).unwrap();
-                game.play(seat, &mv).unwrap();
-                moves.push((seat, mv));
-            }
-            for k in (0..moves.len()).step_by(5) {
-                let prefix = &moves[..k];
-                let mut a = start.clone();
-                for (seat, mv) in prefix {
-                    a.play(*seat, mv).unwrap();
-                }
-                let me = a.to_act().first().unwrap();
-                // Each other seat's dealt cards it still holds may be dealt
-                // differently among the other seats.
-                let mut kept = vec![Hand::EMPTY; n];
-                let mut gone = hands.clone();
-                let mut pool = Vec::new();
-                for s in (0..n).filter(|&s| s != me.index()) {
-                    for card in a.hand(Seat::new(s as u8)).iter() {
-                        if gone[s].remove(card) {
-                            kept[s].insert(card).unwrap();
-                            pool.push(card);
-                        }
-                    }
-                }
-                for attempt in 0..8u64 {
-                    shuffle(
-                        &mut pool,
-                        &mut Seed::from_u64(g * 1000 + k as u64 * 8 + attempt).rng(),
-                    );
-                    let mut other = hands.clone();
-                    let mut next = pool.iter().copied();
-                    for s in (0..n).filter(|&s| s != me.index()) {
-                        let mut h = gone[s];
-                        for _ in 0..kept[s].len() {
-                            h.insert(next.next().unwrap()).unwrap();
-                        }
-                        other[s] = h;
-                    }
-                    if other == hands {
-                        continue;
-                    }
-                    let deal_b = Deal {
-                        hands: other,
-                        ..deal.clone()
-                    };
-                    let mut b = CancelHearts::from_deal(config.clone(), seed, deal_b).unwrap();
-                    if prefix.iter().any(|(seat, mv)| b.play(*seat, mv).is_err()) {
-                        continue;
-                    }
-                    // Who holds a two of clubs decides who leads (CH-4), a
-                    // public fact: such a deal is not "the same but hidden".
-                    if a.view(Viewer::Seat(me)) != b.view(Viewer::Seat(me)) {
-                        continue;
-                    }
-                    assert_ne!(a.view(Viewer::Omniscient), b.view(Viewer::Omniscient));
-                    for r in 0..4 {
-                        let mv_a = a.bot_move(me, &mut Seed::from_u64(r).rng());
-                        let mv_b = b.bot_move(me, &mut Seed::from_u64(r).rng());
-                        assert_eq!(mv_a, mv_b, "hidden cards changed the bot's move");
-                    }
-                    compared += 1;
-                    break;
-                }
-            }
+    let pairs = Pairs {
+        players: &[6, 7, 8, 10],
+        deals: 6,
+        deal_seeds: 0,
+        game_seed: 77,
+        bot_seeds: 500,
+        stride: 5,
+    };
+    let compared = hidden_pairs(pairs, |a, b, me| {
+        for r in 0..4 {
+            let mv_a = a.bot_move(me, &mut Seed::from_u64(r).rng());
+            let mv_b = b.bot_move(me, &mut Seed::from_u64(r).rng());
+            assert_eq!(mv_a, mv_b, "hidden cards changed the bot's move");
         }
-    }
+    });
     println!("{compared} pairs compared");
     assert!(compared > 100, "only {compared} comparisons");
 }

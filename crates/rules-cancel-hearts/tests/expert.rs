@@ -3,12 +3,14 @@
 //! it reads only its seat's view (G-2), its moves are legal, games with it
 //! end, and it is deterministic for a seed.
 
+mod common;
+
 use cards::search::{Budget, expert_move};
 use cards::standard::{Card, Suit, deck, double_deck};
-use cards::{
-    Bot, CardMask, Determinize, GameRng, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer, shuffle,
-};
+use cards::{Bot, CardMask, Determinize, GameRng, Hand, LegalMoves, Ruleset, Seat, Seed, Viewer};
 use rules_cancel_hearts::{AllCancelled, CancelHearts, Config, Deal, Move, Phase};
+
+use common::{Pairs, hidden_pairs};
 
 /// Public facts a test tracks from the moves as they are played, to check
 /// the samples against: suits each seat has shown it lacks (CH-5, CH-8; a
@@ -246,101 +248,31 @@ fn standing_counts_the_round_so_far() {
 /// random source (like `bot_never_reads_hidden_state` in `tests/bot.rs`).
 #[test]
 fn expert_never_reads_hidden_state() {
-    let mut compared = 0u32;
+    let pairs = Pairs {
+        players: &[6, 7, 9, 10],
+        deals: 4,
+        deal_seeds: 40,
+        game_seed: 78,
+        bot_seeds: 600,
+        stride: 4,
+    };
     let mut searched = 0;
-    for players in [6u8, 7, 9, 10] {
-        let n = usize::from(players);
-        let config = Config::new(players);
-        for g in 0..4u64 {
-            let mut cards = double_deck().to_vec();
-            shuffle(&mut cards, &mut Seed::from_u64(g + 40).rng());
-            let size = 104 / n;
-            let hands: Vec<Hand<Card>> = (0..n)
-                .map(|s| cards[s * size..(s + 1) * size].iter().copied().collect())
-                .collect();
-            let kitty: Hand<Card> = cards[n * size..].iter().copied().collect();
-            let deal = Deal::new(Seat::new((g % n as u64) as u8), hands.clone(), kitty)
-                .with_round((g % 4) as u32);
-            let seed = Seed::from_u64(78);
-            let start = CancelHearts::from_deal(config.clone(), seed, deal.clone()).unwrap();
-            let mut game = start.clone();
-            let mut rng = Seed::from_u64(g + 600).rng();
-            let mut moves = Vec::new();
-            while game.round() == start.round() && !game.is_over() {
-                let seat = game.to_act().first().unwrap();
-                let mv = game.bot_move(seat, &mut rng).unwrap();
-                game.play(seat, &mv).unwrap();
-                moves.push((seat, mv));
-            }
-            for k in (0..moves.len()).step_by(4) {
-                let prefix = &moves[..k];
-                let mut a = start.clone();
-                for (seat, mv) in prefix {
-                    a.play(*seat, mv).unwrap();
-                }
-                let me = a.to_act().first().unwrap();
-                // The other seats' dealt cards they still hold, dealt again
-                // among them; the kitty kept.
-                let mut kept = vec![Hand::EMPTY; n];
-                let mut gone = hands.clone();
-                let mut pool = Vec::new();
-                for s in (0..n).filter(|&s| s != me.index()) {
-                    for card in a.hand(Seat::new(s as u8)).iter() {
-                        if gone[s].remove(card) {
-                            kept[s].insert(card).unwrap();
-                            pool.push(card);
-                        }
-                    }
-                }
-                for attempt in 0..8u64 {
-                    shuffle(
-                        &mut pool,
-                        &mut Seed::from_u64(g * 1000 + k as u64 * 8 + attempt).rng(),
-                    );
-                    let mut other = hands.clone();
-                    let mut next = pool.iter().copied();
-                    for s in (0..n).filter(|&s| s != me.index()) {
-                        let mut h = gone[s];
-                        for _ in 0..kept[s].len() {
-                            h.insert(next.next().unwrap()).unwrap();
-                        }
-                        other[s] = h;
-                    }
-                    if other == hands {
-                        continue;
-                    }
-                    let deal_b = Deal {
-                        hands: other,
-                        ..deal.clone()
-                    };
-                    let mut b = CancelHearts::from_deal(config.clone(), seed, deal_b).unwrap();
-                    if prefix.iter().any(|(seat, mv)| b.play(*seat, mv).is_err()) {
-                        continue;
-                    }
-                    // Who holds a two of clubs decides who leads (CH-4), a
-                    // public fact: such a deal is not "the same but hidden".
-                    if a.view(Viewer::Seat(me)) != b.view(Viewer::Seat(me)) {
-                        continue;
-                    }
-                    assert_ne!(a.view(Viewer::Omniscient), b.view(Viewer::Omniscient));
-                    for r in 0..2 {
-                        let wa = a.determinize(me, &mut Seed::from_u64(r).rng());
-                        let wb = b.determinize(me, &mut Seed::from_u64(r).rng());
-                        assert!(wa == wb, "hidden cards changed the sample");
-                    }
-                    if compared.is_multiple_of(3) && a.legal_moves(me).count() > 1 {
-                        let budget = Budget::playouts(12);
-                        let mv_a = expert_move(&a, me, budget, &mut Seed::from_u64(5).rng());
-                        let mv_b = expert_move(&b, me, budget, &mut Seed::from_u64(5).rng());
-                        assert_eq!(mv_a, mv_b, "hidden cards changed the expert's move");
-                        searched += 1;
-                    }
-                    compared += 1;
-                    break;
-                }
-            }
+    let mut compared = 0u32;
+    hidden_pairs(pairs, |a, b, me| {
+        for r in 0..2 {
+            let wa = a.determinize(me, &mut Seed::from_u64(r).rng());
+            let wb = b.determinize(me, &mut Seed::from_u64(r).rng());
+            assert!(wa == wb, "hidden cards changed the sample");
         }
-    }
+        if compared.is_multiple_of(3) && a.legal_moves(me).count() > 1 {
+            let budget = Budget::playouts(12);
+            let mv_a = expert_move(a, me, budget, &mut Seed::from_u64(5).rng());
+            let mv_b = expert_move(b, me, budget, &mut Seed::from_u64(5).rng());
+            assert_eq!(mv_a, mv_b, "hidden cards changed the expert's move");
+            searched += 1;
+        }
+        compared += 1;
+    });
     println!("{compared} pairs compared, {searched} searched");
     assert!(compared > 60, "only {compared} comparisons");
     assert!(searched > 15, "only {searched} searches");

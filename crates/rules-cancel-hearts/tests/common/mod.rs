@@ -1,8 +1,8 @@
 //! Hand-built deals and small helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use cards::standard::{Card, deck};
-use cards::{Hand, Ruleset, Seat, Seed, Viewer};
+use cards::standard::{Card, deck, double_deck};
+use cards::{Bot, Hand, Ruleset, Seat, Seed, Viewer, shuffle};
 use rules_cancel_hearts::{CancelHearts, Config, Deal, Move, Phase, RuleError, View};
 
 pub fn c(code: &str) -> Card {
@@ -126,4 +126,116 @@ pub fn all_of(view: &rules_cancel_hearts::View) -> Hand<Card> {
         }
     }
     all
+}
+
+/// Which pairs [`hidden_pairs`] makes: `deals` random deals per player
+/// count (deal `g` shuffled from `Seed::from_u64(deal_seeds + g)`, its game
+/// seeded with `game_seed`, its first round played by bots drawing from
+/// `Seed::from_u64(bot_seeds + g)`), a checkpoint every `stride` moves.
+#[derive(Debug, Clone, Copy)]
+pub struct Pairs<'a> {
+    pub players: &'a [u8],
+    pub deals: u64,
+    pub deal_seeds: u64,
+    pub game_seed: u64,
+    pub bot_seeds: u64,
+    pub stride: usize,
+}
+
+/// Pairs of games that differ only in cards hidden from the seat to act
+/// (G-2): the same public history, played by bots, replayed on a deal in
+/// which the other seats' dealt cards they still hold (not yet passed,
+/// played or discarded) were dealt again among them. Both give that seat
+/// the same view (pairs where they do not, because who holds a two of
+/// clubs decides who leads, CH-4, are skipped) and differ omnisciently
+/// (checked). Calls `f` with each pair and the seat; returns the number of
+/// pairs.
+pub fn hidden_pairs(
+    pairs: Pairs<'_>,
+    mut f: impl FnMut(&CancelHearts, &CancelHearts, Seat),
+) -> usize {
+    let mut compared = 0;
+    for &players in pairs.players {
+        let n = usize::from(players);
+        let config = Config::new(players);
+        for g in 0..pairs.deals {
+            let mut cards = double_deck().to_vec();
+            shuffle(&mut cards, &mut Seed::from_u64(pairs.deal_seeds + g).rng());
+            let size = 104 / n;
+            let hands: Vec<Hand<Card>> = (0..n)
+                .map(|s| cards[s * size..(s + 1) * size].iter().copied().collect())
+                .collect();
+            let kitty: Hand<Card> = cards[n * size..].iter().copied().collect();
+            let deal = Deal::new(Seat::new((g % n as u64) as u8), hands.clone(), kitty)
+                .with_round((g % 4) as u32);
+            let seed = Seed::from_u64(pairs.game_seed);
+            let start = CancelHearts::from_deal(config.clone(), seed, deal.clone()).unwrap();
+            let mut game = start.clone();
+            let mut rng = Seed::from_u64(pairs.bot_seeds + g).rng();
+            let mut moves = Vec::new();
+            while game.round() == start.round() && !game.is_over() {
+                let seat = game.to_act().first().unwrap();
+                let mv = game.bot_move(seat, &mut rng).unwrap();
+                game.play(seat, &mv).unwrap();
+                moves.push((seat, mv));
+            }
+            for k in (0..moves.len()).step_by(pairs.stride) {
+                let prefix = &moves[..k];
+                let mut a = start.clone();
+                for (seat, mv) in prefix {
+                    a.play(*seat, mv).unwrap();
+                }
+                let me = a.to_act().first().unwrap();
+                // Each other seat's dealt cards it still holds may be dealt
+                // differently among the other seats; the kitty is kept.
+                let mut kept = vec![Hand::EMPTY; n];
+                let mut gone = hands.clone();
+                let mut pool = Vec::new();
+                for s in (0..n).filter(|&s| s != me.index()) {
+                    for card in a.hand(Seat::new(s as u8)).iter() {
+                        if gone[s].remove(card) {
+                            kept[s].insert(card).unwrap();
+                            pool.push(card);
+                        }
+                    }
+                }
+                for attempt in 0..8u64 {
+                    shuffle(
+                        &mut pool,
+                        &mut Seed::from_u64(g * 1000 + k as u64 * 8 + attempt).rng(),
+                    );
+                    let mut other = hands.clone();
+                    let mut next = pool.iter().copied();
+                    for s in (0..n).filter(|&s| s != me.index()) {
+                        let mut h = gone[s];
+                        for _ in 0..kept[s].len() {
+                            h.insert(next.next().unwrap()).unwrap();
+                        }
+                        other[s] = h;
+                    }
+                    if other == hands {
+                        continue;
+                    }
+                    let deal_b = Deal {
+                        hands: other,
+                        ..deal.clone()
+                    };
+                    let mut b = CancelHearts::from_deal(config.clone(), seed, deal_b).unwrap();
+                    if prefix.iter().any(|(seat, mv)| b.play(*seat, mv).is_err()) {
+                        continue;
+                    }
+                    // Who holds a two of clubs decides who leads (CH-4), a
+                    // public fact: such a deal is not "the same but hidden".
+                    if a.view(Viewer::Seat(me)) != b.view(Viewer::Seat(me)) {
+                        continue;
+                    }
+                    assert_ne!(a.view(Viewer::Omniscient), b.view(Viewer::Omniscient));
+                    f(&a, &b, me);
+                    compared += 1;
+                    break;
+                }
+            }
+        }
+    }
+    compared
 }
