@@ -134,6 +134,9 @@ pub struct Metrics {
     /// Game streams: appends sent as this process's append handed them
     /// over, with no read (`games::notify::Appended`).
     pub stream_handed: Counter,
+    /// Game streams: frames of an append sent as another stream of a
+    /// viewer without a seat rendered them (`notify::Appended`).
+    pub stream_frames_shared: Counter,
     /// Requests refused by the rate limit.
     pub rate_limited: Counter,
     /// Requests that ran past the request timeout.

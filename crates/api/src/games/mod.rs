@@ -37,6 +37,6 @@ pub use domain::{
     CreateGame, DeadlinePolicy, MAX_MOVE_DEADLINE_SECS, Rematch, ResignPolicy, SeatSpec,
 };
 pub use error::{Refusal, ServiceError};
-pub use reads::{ListQuery, LogPage, VisibleEvent};
+pub use reads::{Handed, ListQuery, LogPage, VisibleEvent, unseated_event};
 pub use service::{GameService, Snapshot};
 pub use write::{Command, Render};

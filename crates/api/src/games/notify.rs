@@ -14,18 +14,25 @@
 //! signal whose players are unknown, or "anything may have changed" (a
 //! `LISTEN` reconnect), goes to every player stream.
 //!
+//! A game's signals go through a broadcast ring shared by all its streams;
+//! a player's through a [`Mailbox`] per stream that keeps the latest
+//! version of each game changed, so an idle player stream costs a few
+//! words, not a ring (docs/performance.md, section 12).
+//!
 //! One exception to "only a wake-up", for the game's streams: a signal of
 //! this process's own append may carry what that append wrote, the rows as
 //! stored ([`Appended`]), so that a stream exactly up to date with the log
 //! sends them without reading it (a game with many spectators would
-//! otherwise cost a read of the log per spectator per move). Anything else,
-//! a stream behind or a signal without rows, reads the log as before.
+//! otherwise cost a read of the log per spectator per move). What a viewer
+//! without a seat is sent for an append is the same for all of them, so
+//! the first such stream renders it and the others send the same bytes.
 
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use tokio::sync::broadcast;
+use bytes::Bytes;
+use tokio::sync::{Notify, broadcast};
 
 use crate::db::listen::Heard;
 use crate::db::models::{EventRow, GameRow, SeatWithName};
@@ -56,12 +63,53 @@ pub enum Changed {
 
 /// What one append wrote, exactly as a read of the store would give it
 /// back: its events (seqs `version - events.len() + 1 ..= version`) and the
-/// game's row and seats after it.
+/// game's row and seats after it; and, once a stream of a viewer without a
+/// seat has rendered them, that viewer's frames.
 #[derive(Debug)]
 pub struct Appended {
     pub events: Vec<EventRow>,
     pub row: GameRow,
     pub seats: Vec<SeatWithName>,
+    /// One frame per event, then the state after them, as every viewer
+    /// without a seat is sent them (G-2: they all read the same).
+    unseated: Box<[OnceLock<Bytes>]>,
+}
+
+impl Appended {
+    pub fn new(events: Vec<EventRow>, row: GameRow, seats: Vec<SeatWithName>) -> Appended {
+        let unseated = (0..=events.len()).map(|_| OnceLock::new()).collect();
+        Appended {
+            events,
+            row,
+            seats,
+            unseated,
+        }
+    }
+
+    /// The frame of event `i` for a viewer without a seat: rendered by
+    /// `render` (from the event as that viewer reads it,
+    /// `reads::unseated_event`) by the first stream that asks, the same
+    /// bytes for every other; and whether another stream had rendered it.
+    pub fn unseated_frame(&self, i: usize, render: impl FnOnce() -> Bytes) -> (Bytes, bool) {
+        shared(&self.unseated[i], render)
+    }
+
+    /// The frame of the game's state after the append, rendered once as
+    /// [`Appended::unseated_frame`] (it is the same for every viewer).
+    pub fn state_frame(&self, render: impl FnOnce(&GameRow) -> Bytes) -> (Bytes, bool) {
+        let last = self.unseated.len() - 1;
+        shared(&self.unseated[last], || render(&self.row))
+    }
+}
+
+/// `cell`'s bytes, rendered by `render` when empty; whether they were there.
+fn shared(cell: &OnceLock<Bytes>, render: impl FnOnce() -> Bytes) -> (Bytes, bool) {
+    let mut rendered_here = false;
+    let bytes = cell.get_or_init(|| {
+        rendered_here = true;
+        render()
+    });
+    (bytes.clone(), !rendered_here)
 }
 
 /// An [`Appended`], shared by every receiver of the signal (equal only to
@@ -124,25 +172,30 @@ pub fn seated_players<'a>(
     players.into()
 }
 
-/// Signals one player's receiver may hold before it lags (and then
-/// re-reads all its games). Small: a player topic's ring is allocated whole
-/// when the topic is made, one per open player stream (256 slots cost ~20 KB
-/// a stream, 10,000 idle streams ~200 MB: docs/performance.md), and a stream
-/// that falls 16 signals behind only re-reads its games.
-const PLAYER_CAPACITY: usize = 16;
+/// The games a player stream's [`Mailbox`] keeps apart before it reads as
+/// `Anything` (a look at every game of the player's): more than a player
+/// plays at once, and a bound on what one stream may hold.
+const MAILBOX_GAMES: usize = 64;
 
-/// The same for a game's receivers. Larger: one ring per game followed,
-/// shared by all its streams, and a game's spectators gather its appends
-/// for a spell (`sse::SPECTATOR_GATHER`: each append signals twice with
-/// Postgres, once here and once as heard back) and must not lag meanwhile,
-/// or each of them reads the log instead of taking the appends handed over.
+/// The signals a game's receiver may hold before it lags (and then reads
+/// the log). One ring per game followed, shared by all its streams, and a
+/// game's spectators gather its appends for a spell
+/// (`sse::SPECTATOR_GATHER`: each append signals twice with Postgres, once
+/// here and once as heard back) and must not lag meanwhile, or each of
+/// them reads the log instead of taking the appends handed over.
 const GAME_CAPACITY: usize = 256;
 
 /// The same for the signals to every player stream (rare: unknown players,
 /// a `LISTEN` reconnect).
 const EVERYONE_CAPACITY: usize = 1024;
 
-/// One broadcast per key that somebody listens to.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic elsewhere cannot leave what these guard half-written: each
+    // change under them is one insert, push or remove.
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One broadcast per game that somebody follows.
 #[derive(Debug)]
 struct Topics<K> {
     senders: Mutex<HashMap<K, broadcast::Sender<Changed>>>,
@@ -158,22 +211,16 @@ impl<K: Eq + Hash + Clone> Topics<K> {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<K, broadcast::Sender<Changed>>> {
-        // A panic elsewhere cannot leave the map half-written.
-        self.senders.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn subscribe(&self, key: &K) -> broadcast::Receiver<Changed> {
         let capacity = self.capacity;
-        let mut topics = self.lock();
-        topics
+        lock(&self.senders)
             .entry(key.clone())
             .or_insert_with(|| broadcast::channel(capacity).0)
             .subscribe()
     }
 
     fn send(&self, key: &K, changed: &Changed) {
-        if let Some(tx) = self.lock().get(key) {
+        if let Some(tx) = lock(&self.senders).get(key) {
             // No receiver left is not an error: `unsubscribe` removes it.
             let _ = tx.send(changed.clone());
         }
@@ -181,7 +228,7 @@ impl<K: Eq + Hash + Clone> Topics<K> {
 
     /// Drops `rx` and, when it was the key's last receiver, the key.
     fn unsubscribe(&self, key: &K, rx: broadcast::Receiver<Changed>) {
-        let mut topics = self.lock();
+        let mut topics = lock(&self.senders);
         drop(rx);
         if topics.get(key).is_some_and(|tx| tx.receiver_count() == 0) {
             topics.remove(key);
@@ -189,7 +236,7 @@ impl<K: Eq + Hash + Clone> Topics<K> {
     }
 
     fn len(&self) -> usize {
-        self.lock().len()
+        lock(&self.senders).len()
     }
 
     fn contains<Q>(&self, key: &Q) -> bool
@@ -197,14 +244,108 @@ impl<K: Eq + Hash + Clone> Topics<K> {
         K: std::borrow::Borrow<Q>,
         Q: Eq + Hash + ?Sized,
     {
-        self.lock().contains_key(key)
+        lock(&self.senders).contains_key(key)
+    }
+}
+
+/// A player stream's signals not taken yet: the latest version of each of
+/// its games that changed. It never lags behind a busy game and holds
+/// nothing while the stream is idle, where a ring would be allocated whole
+/// for every open stream.
+#[derive(Debug, Default)]
+struct Mailbox {
+    pending: Mutex<Pending>,
+    posted: Notify,
+}
+
+#[derive(Debug, Default)]
+struct Pending {
+    /// One entry per game, in the order they first changed.
+    games: Vec<(Arc<str>, i64)>,
+    /// More than [`MAILBOX_GAMES`] games changed before the stream looked:
+    /// it looks at all of them (`Anything`).
+    overflowed: bool,
+}
+
+impl Mailbox {
+    fn post(&self, game_id: &Arc<str>, version: i64) {
+        {
+            let mut pending = lock(&self.pending);
+            if let Some(entry) = pending.games.iter_mut().find(|(g, _)| g == game_id) {
+                entry.1 = entry.1.max(version);
+            } else if pending.games.len() < MAILBOX_GAMES {
+                pending.games.push((game_id.clone(), version));
+            } else {
+                pending.overflowed = true;
+            }
+        }
+        // Stores a wake-up when the stream is not waiting yet.
+        self.posted.notify_one();
+    }
+
+    fn take(&self) -> Option<Changed> {
+        let mut pending = lock(&self.pending);
+        if std::mem::take(&mut pending.overflowed) {
+            pending.games.clear();
+            return Some(Changed::Anything);
+        }
+        if pending.games.is_empty() {
+            return None;
+        }
+        let (game_id, version) = pending.games.remove(0);
+        Some(Changed::Game {
+            game_id,
+            version,
+            players: None,
+            appended: None,
+        })
+    }
+}
+
+/// Each player's open streams' mailboxes.
+#[derive(Debug, Default)]
+struct Mailboxes {
+    by_player: Mutex<HashMap<String, Vec<Arc<Mailbox>>>>,
+}
+
+impl Mailboxes {
+    fn open(&self, player_id: &str) -> Arc<Mailbox> {
+        let mailbox = Arc::new(Mailbox::default());
+        lock(&self.by_player)
+            .entry(player_id.to_owned())
+            .or_default()
+            .push(mailbox.clone());
+        mailbox
+    }
+
+    fn post(&self, player_id: &str, game_id: &Arc<str>, version: i64) {
+        if let Some(mailboxes) = lock(&self.by_player).get(player_id) {
+            for mailbox in mailboxes {
+                mailbox.post(game_id, version);
+            }
+        }
+    }
+
+    /// Removes `mailbox` and, when it was the player's last, the player.
+    fn close(&self, player_id: &str, mailbox: &Arc<Mailbox>) {
+        let mut by_player = lock(&self.by_player);
+        if let Some(mailboxes) = by_player.get_mut(player_id) {
+            mailboxes.retain(|m| !Arc::ptr_eq(m, mailbox));
+            if mailboxes.is_empty() {
+                by_player.remove(player_id);
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        lock(&self.by_player).len()
     }
 }
 
 #[derive(Debug)]
 struct Routes {
     games: Topics<Arc<str>>,
-    players: Topics<String>,
+    players: Mailboxes,
     /// Signals for every player stream: unknown players, `Anything`.
     everyone: broadcast::Sender<Changed>,
 }
@@ -220,40 +361,49 @@ impl Default for Notifier {
         Notifier {
             routes: Arc::new(Routes {
                 games: Topics::new(GAME_CAPACITY),
-                players: Topics::new(PLAYER_CAPACITY),
+                players: Mailboxes::default(),
                 everyone: broadcast::channel(EVERYONE_CAPACITY).0,
             }),
         }
     }
 }
 
-/// What a subscription listens to.
-#[derive(Debug, Clone)]
-enum Topic {
-    Game(Arc<str>),
-    Player(String),
+/// Where a subscription's own signals come from.
+#[derive(Debug)]
+enum Inbox {
+    /// The game's ring (taken out when dropped, to unsubscribe).
+    Game {
+        game_id: Arc<str>,
+        rx: Option<broadcast::Receiver<Changed>>,
+    },
+    Player {
+        player_id: String,
+        mailbox: Arc<Mailbox>,
+    },
 }
 
 impl Notifier {
     /// The signals concerning one game (and `Anything`).
     pub fn subscribe_game(&self, game_id: &str) -> Subscription {
         let game_id: Arc<str> = game_id.into();
-        let rx = self.routes.games.subscribe(&game_id);
-        self.subscription(Topic::Game(game_id), rx)
+        let rx = Some(self.routes.games.subscribe(&game_id));
+        self.subscription(Inbox::Game { game_id, rx })
     }
 
     /// The signals concerning the games `player_id` sits in, those whose
     /// players are unknown, and `Anything`.
     pub fn subscribe_player(&self, player_id: &str) -> Subscription {
-        let rx = self.routes.players.subscribe(&player_id.to_owned());
-        self.subscription(Topic::Player(player_id.to_owned()), rx)
+        let mailbox = self.routes.players.open(player_id);
+        self.subscription(Inbox::Player {
+            player_id: player_id.to_owned(),
+            mailbox,
+        })
     }
 
-    fn subscription(&self, topic: Topic, rx: broadcast::Receiver<Changed>) -> Subscription {
+    fn subscription(&self, inbox: Inbox) -> Subscription {
         Subscription {
             routes: self.routes.clone(),
-            topic,
-            rx: Some(rx),
+            inbox,
             everyone: self.routes.everyone.subscribe(),
         }
     }
@@ -262,13 +412,16 @@ impl Notifier {
         let routes = &self.routes;
         match &changed {
             Changed::Game {
-                game_id, players, ..
+                game_id,
+                version,
+                players,
+                ..
             } => {
                 routes.games.send(game_id, &changed);
                 match players {
                     Some(players) => {
                         for player in players.iter() {
-                            routes.players.send(player, &changed);
+                            routes.players.post(player, game_id, *version);
                         }
                     }
                     None => {
@@ -295,41 +448,63 @@ impl Notifier {
     }
 }
 
-/// One receiver: its own topic and the signals for everyone (a game's
+/// One receiver: its own signals and the signals for everyone (a game's
 /// subscription takes only `Anything` from those).
 #[derive(Debug)]
 pub struct Subscription {
     routes: Arc<Routes>,
-    topic: Topic,
-    rx: Option<broadcast::Receiver<Changed>>,
+    inbox: Inbox,
     everyone: broadcast::Receiver<Changed>,
 }
 
+/// A signal received, or a lag (`Anything`).
+fn received<E>(signal: Result<Changed, E>, lagged: impl Fn(&E) -> bool) -> Option<Changed> {
+    match signal {
+        Ok(changed) => Some(changed),
+        Err(e) if lagged(&e) => Some(Changed::Anything),
+        Err(_) => None,
+    }
+}
+
 impl Subscription {
-    /// Whether a signal received is this subscription's: a game's own
-    /// topic brings all its signals, so from those for everyone it needs
-    /// only `Anything`.
-    fn wants(&self, for_everyone: bool, changed: &Changed) -> bool {
-        let game_stream = matches!(self.topic, Topic::Game(_));
-        !(for_everyone && game_stream && *changed != Changed::Anything)
+    /// Whether a signal for everyone is this subscription's: a game's own
+    /// topic brings all its signals, so from those it needs only
+    /// `Anything`.
+    fn wants_for_everyone(&self, changed: &Changed) -> bool {
+        matches!(self.inbox, Inbox::Player { .. }) || *changed == Changed::Anything
     }
 
     /// The next signal; a lag (missed signals) reads as `Anything`.
     pub async fn next(&mut self) -> Changed {
+        use broadcast::error::RecvError;
+        let lagged = |e: &RecvError| matches!(e, RecvError::Lagged(_));
         loop {
-            let rx = self.rx.as_mut().expect("held until dropped");
-            let (for_everyone, received) = tokio::select! {
-                own = rx.recv() => (false, own),
-                all = self.everyone.recv() => (true, all),
+            let for_everyone = match &mut self.inbox {
+                Inbox::Game { rx, .. } => {
+                    let rx = rx.as_mut().expect("held until dropped");
+                    tokio::select! {
+                        own = rx.recv() => match received(own, lagged) {
+                            Some(changed) => return changed,
+                            None => None,
+                        },
+                        all = self.everyone.recv() => received(all, lagged),
+                    }
+                }
+                Inbox::Player { mailbox, .. } => {
+                    if let Some(changed) = mailbox.take() {
+                        return changed;
+                    }
+                    tokio::select! {
+                        () = mailbox.posted.notified() => continue,
+                        all = self.everyone.recv() => received(all, lagged),
+                    }
+                }
             };
-            let changed = match received {
-                Ok(changed) => changed,
-                Err(broadcast::error::RecvError::Lagged(_)) => Changed::Anything,
+            match for_everyone {
+                Some(changed) if self.wants_for_everyone(&changed) => return changed,
+                Some(_) => {}
                 // The senders live as long as the service: wait forever.
-                Err(broadcast::error::RecvError::Closed) => std::future::pending().await,
-            };
-            if self.wants(for_everyone, &changed) {
-                return changed;
+                None => std::future::pending().await,
             }
         }
     }
@@ -338,18 +513,19 @@ impl Subscription {
     /// `Anything`), without waiting.
     pub fn try_next(&mut self) -> Option<Changed> {
         use broadcast::error::TryRecvError;
+        let lagged = |e: &TryRecvError| matches!(e, TryRecvError::Lagged(_));
+        let own = match &mut self.inbox {
+            Inbox::Game { rx, .. } => {
+                received(rx.as_mut().expect("held until dropped").try_recv(), lagged)
+            }
+            Inbox::Player { mailbox, .. } => mailbox.take(),
+        };
+        if own.is_some() {
+            return own;
+        }
         loop {
-            let rx = self.rx.as_mut().expect("held until dropped");
-            let (for_everyone, received) = match rx.try_recv() {
-                Err(TryRecvError::Empty | TryRecvError::Closed) => (true, self.everyone.try_recv()),
-                own => (false, own),
-            };
-            let changed = match received {
-                Ok(changed) => changed,
-                Err(TryRecvError::Lagged(_)) => Changed::Anything,
-                Err(TryRecvError::Empty | TryRecvError::Closed) => return None,
-            };
-            if self.wants(for_everyone, &changed) {
+            let changed = received(self.everyone.try_recv(), lagged)?;
+            if self.wants_for_everyone(&changed) {
                 return Some(changed);
             }
         }
@@ -377,10 +553,15 @@ impl Subscription {
 
 impl Drop for Subscription {
     fn drop(&mut self) {
-        let Some(rx) = self.rx.take() else { return };
-        match &self.topic {
-            Topic::Game(game_id) => self.routes.games.unsubscribe(game_id, rx),
-            Topic::Player(player_id) => self.routes.players.unsubscribe(player_id, rx),
+        match &mut self.inbox {
+            Inbox::Game { game_id, rx } => {
+                if let Some(rx) = rx.take() {
+                    self.routes.games.unsubscribe(game_id, rx);
+                }
+            }
+            Inbox::Player { player_id, mailbox } => {
+                self.routes.players.close(player_id, mailbox);
+            }
         }
     }
 }
@@ -418,10 +599,8 @@ mod tests {
             heard(&mut game_a).await,
             Some(changed("a", Some(&["ann", "bob"])))
         );
-        assert_eq!(
-            heard(&mut ann).await,
-            Some(changed("a", Some(&["ann", "bob"])))
-        );
+        // A player stream hears which game and version, nothing more.
+        assert_eq!(heard(&mut ann).await, Some(changed("a", None)));
         assert_eq!(heard(&mut game_b).await, None);
         assert_eq!(heard(&mut cid).await, None, "cid sits elsewhere");
     }
@@ -469,18 +648,58 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_lagging_receiver_reads_anything() {
+    async fn a_player_stream_keeps_the_latest_version_of_each_game() {
         let notifier = Notifier::default();
         let mut ann = notifier.subscribe_player("ann");
-        for version in 0..(PLAYER_CAPACITY as i64 + 10) {
-            notifier.send(Changed::Game {
-                game_id: "a".into(),
-                version,
-                players: Some(vec!["ann".to_owned()].into()),
-                appended: None,
-            });
+        let signal = |game: &str, version| Changed::Game {
+            game_id: game.into(),
+            version,
+            players: Some(vec!["ann".to_owned()].into()),
+            appended: None,
+        };
+        for version in 1..=300 {
+            notifier.send(signal("a", version));
+        }
+        notifier.send(signal("b", 7));
+        notifier.send(signal("a", 301));
+        let taken = |game: &str, version| Changed::Game {
+            game_id: game.into(),
+            version,
+            players: None,
+            appended: None,
+        };
+        assert_eq!(heard(&mut ann).await, Some(taken("a", 301)), "no lag");
+        assert_eq!(heard(&mut ann).await, Some(taken("b", 7)));
+        assert_eq!(heard(&mut ann).await, None);
+    }
+
+    #[tokio::test]
+    async fn a_player_stream_with_too_many_games_changed_reads_anything() {
+        let notifier = Notifier::default();
+        let mut ann = notifier.subscribe_player("ann");
+        for game in 0..=MAILBOX_GAMES {
+            notifier.send(changed(&format!("g{game}"), Some(&["ann"])));
         }
         assert_eq!(heard(&mut ann).await, Some(Changed::Anything));
+        assert_eq!(
+            heard(&mut ann).await,
+            None,
+            "the games are looked at anyway"
+        );
+    }
+
+    #[tokio::test]
+    async fn every_stream_of_a_player_hears_its_games() {
+        let notifier = Notifier::default();
+        let mut first = notifier.subscribe_player("ann");
+        let mut second = notifier.subscribe_player("ann");
+        notifier.send(changed("a", Some(&["ann"])));
+        assert!(heard(&mut first).await.is_some());
+        assert!(heard(&mut second).await.is_some());
+        drop(first);
+        assert_eq!(notifier.topics(), (0, 1));
+        drop(second);
+        assert_eq!(notifier.topics(), (0, 0));
     }
 
     #[tokio::test]

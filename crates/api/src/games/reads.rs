@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::error::ServiceError;
 use super::log;
-use super::notify::{Appended, Changed};
+use super::notify::{Appended, Changed, Rows};
 use super::service::{GameService, seat_of};
 use super::status::GameStatus;
 use crate::db::GameFilter;
@@ -70,16 +70,65 @@ impl GameService {
     }
 }
 
-impl LogPage {
-    /// The page a read after `after` would give right after `appended`,
-    /// when `after` is exactly where it starts (a stream up to date); `None`
-    /// for a reader behind it or past it, who reads the log.
-    pub fn of_append(appended: &Appended, player_id: Option<&str>, after: i64) -> Option<LogPage> {
-        let first = appended.events.first()?.seq;
-        (first == after + 1).then(|| {
-            let events = appended.events.clone();
-            visible_page(appended.row.clone(), &appended.seats, player_id, events)
-        })
+/// What this process's own appends hand a game stream that is exactly up
+/// to date with the log: what a read after its cursor would give, without
+/// the read.
+#[derive(Debug)]
+pub enum Handed {
+    /// For a viewer without a seat in any of them: the appends themselves,
+    /// whose frames every such viewer shares (`Appended::unseated_frame`,
+    /// rendered from [`unseated_event`]).
+    Unseated(Vec<Rows>),
+    /// For a seat's holder: the page as it may read it (boxed: a stream
+    /// keeps this between two reads, and a page holds the game's row).
+    Page(Box<LogPage>),
+}
+
+impl Handed {
+    /// What the appends `signals` carry hand a reader after `after`, when
+    /// they carry all of them in order from `after` on; `None` when the log
+    /// must be read (a signal without rows, a gap, a lag, nothing new).
+    /// Signals of appends sent already are passed over.
+    pub fn of_signals(
+        signals: impl IntoIterator<Item = Changed>,
+        player_id: Option<&str>,
+        mut after: i64,
+    ) -> Option<Handed> {
+        let mut appends: Vec<Rows> = Vec::new();
+        for signal in signals {
+            let Changed::Game {
+                version, appended, ..
+            } = signal
+            else {
+                return None;
+            };
+            if version <= after {
+                continue;
+            }
+            let rows = appended?;
+            if rows.0.events.first()?.seq != after + 1 {
+                return None;
+            }
+            after = version;
+            appends.push(rows);
+        }
+        if appends.is_empty() {
+            return None;
+        }
+        let seated = |rows: &Rows| player_id.is_some_and(|p| seat_of(&rows.0.seats, p).is_some());
+        if !appends.iter().any(seated) {
+            return Some(Handed::Unseated(appends));
+        }
+        let page = appends
+            .iter()
+            .map(|rows| {
+                let Appended {
+                    events, row, seats, ..
+                } = &*rows.0;
+                visible_page(row.clone(), seats, player_id, events.clone())
+            })
+            .reduce(LogPage::then)?;
+        Some(Handed::Page(Box::new(page)))
     }
 }
 
@@ -92,35 +141,18 @@ impl LogPage {
             ..next
         }
     }
+}
 
-    /// The page a read after `after` would give once the appends `signals`
-    /// carry are in, when they carry all of them in order from `after` on;
-    /// `None` when the log must be read (a signal without rows, a gap, a
-    /// lag). Signals of appends sent already are passed over.
-    pub fn of_appends(
-        signals: impl IntoIterator<Item = Changed>,
-        player_id: Option<&str>,
-        mut after: i64,
-    ) -> Option<LogPage> {
-        let mut page: Option<LogPage> = None;
-        for signal in signals {
-            let Changed::Game {
-                version, appended, ..
-            } = signal
-            else {
-                return None;
-            };
-            if version <= after {
-                continue;
-            }
-            let next = LogPage::of_append(&appended?.0, player_id, after)?;
-            after = version;
-            page = Some(match page {
-                Some(page) => page.then(next),
-                None => next,
-            });
-        }
-        page
+/// Event `i` of `appended` as a viewer without a seat reads it (G-2), as
+/// a read of the log right after the append would give it.
+pub fn unseated_event(appended: &Appended, i: usize) -> VisibleEvent {
+    let row = appended.events[i].clone();
+    let finished = appended.row.status == GameStatus::Finished;
+    let (payload, redacted) = log::visible_payload(&row, None, finished);
+    VisibleEvent {
+        row,
+        payload,
+        redacted,
     }
 }
 

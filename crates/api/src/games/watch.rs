@@ -14,8 +14,8 @@ use tokio::sync::mpsc;
 
 use super::error::ServiceError;
 use super::event::GameEvent;
-use super::notify::{Changed, Subscription};
-use super::reads::{LogPage, VisibleEvent};
+use super::notify::{Changed, Rows, Subscription};
+use super::reads::{Handed, LogPage, VisibleEvent};
 use super::service::{GameService, seat_of};
 use super::status::GameStatus;
 use crate::db::models::GameRow;
@@ -30,6 +30,13 @@ pub enum GameStreamItem {
     Event(Box<VisibleEvent>),
     /// The game's row after the latest events sent: where it stands.
     State(Box<GameRow>),
+    /// The events of one of this process's appends, as every viewer
+    /// without a seat reads them: the same frames for all such streams
+    /// (`notify::Appended::unseated_frame`, rendered from
+    /// `reads::unseated_event`).
+    UnseatedEvents(Rows),
+    /// The game's state after that append, its frame shared likewise.
+    UnseatedState(Rows),
     /// A message of table talk the viewer may read (`chat.rs`): not a log
     /// event, and no part of the log's cursor.
     Message(Box<crate::db::chat::MessageRow>),
@@ -68,9 +75,9 @@ struct Following {
     cursor: i64,
     /// The seq of the last message of table talk looked at.
     messages: i64,
-    /// What this process's own append handed over, when the stream was
+    /// What this process's own appends handed over, when the stream was
     /// exactly up to date: sent without reading the log.
-    pushed: Option<LogPage>,
+    pushed: Option<Handed>,
     /// Read the messages after `messages` before waiting again.
     talk: bool,
     /// Only messages were signalled: the log need not be read.
@@ -223,6 +230,28 @@ fn encode(games: &BTreeMap<String, Followed>) -> String {
     out
 }
 
+/// Sends appends handed over to a stream whose viewer has no seat: the
+/// events of each, then the game's state after the last. Whether the
+/// stream goes on: false once the receiver is gone, or the game is over
+/// and all of it sent.
+async fn send_unseated(
+    f: &mut Following,
+    appends: Vec<Rows>,
+    tx: &mpsc::Sender<GameStreamItem>,
+) -> bool {
+    let Some(last) = appends.last().cloned() else {
+        return true;
+    };
+    for rows in appends {
+        f.cursor = rows.0.row.version;
+        if tx.send(GameStreamItem::UnseatedEvents(rows)).await.is_err() {
+            return false;
+        }
+    }
+    let closed = last.0.row.status.is_closed();
+    tx.send(GameStreamItem::UnseatedState(last)).await.is_ok() && !closed
+}
+
 /// What one look at a game found: the notices, each with the game's state
 /// just after it (none: the stream drops the game), and its state after
 /// them all.
@@ -370,9 +399,18 @@ impl GameService {
                 continue;
             }
             let page = match f.pushed.take() {
-                Some(page) => {
+                Some(Handed::Unseated(appends)) => {
                     self.metrics().stream_handed.inc();
-                    page
+                    if !send_unseated(&mut f, appends, &tx).await
+                        || !self.wait_next(&mut f, &mut sub, &mut stop, &tx).await?
+                    {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                Some(Handed::Page(page)) => {
+                    self.metrics().stream_handed.inc();
+                    *page
                 }
                 None => {
                     self.metrics().stream_reads.inc();
@@ -501,7 +539,7 @@ impl GameService {
                     if signals.contains(&Changed::Anything) {
                         f.talk = true;
                     }
-                    f.pushed = LogPage::of_appends(signals, f.player_id.as_deref(), f.cursor);
+                    f.pushed = Handed::of_signals(signals, f.player_id.as_deref(), f.cursor);
                 }
             }
             return Ok(true);

@@ -438,11 +438,11 @@ fn appended_rows(
         .zip(events)
         .map(|(seq, e)| e.stored_as(game_id, seq, row.updated_at))
         .collect::<Option<Vec<_>>>()?;
-    Some(super::notify::Appended {
+    Some(super::notify::Appended::new(
         events,
-        row: row.clone(),
-        seats: seats.to_vec(),
-    })
+        row.clone(),
+        seats.to_vec(),
+    ))
 }
 
 /// The seats a deadline moved for in `events` (bits by seat number).

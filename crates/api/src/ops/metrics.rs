@@ -102,7 +102,7 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
         "cards_expert_think_seconds",
         &metrics.expert_think,
     );
-    let counters: [(&str, &str, &Counter); 8] = [
+    let counters: [(&str, &str, &Counter); 9] = [
         (
             "cards_appends_total",
             "Transactions appended to game logs.",
@@ -132,6 +132,11 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
             "cards_stream_appends_handed_total",
             "Appends game streams sent as handed over by this process's append, without a read.",
             &metrics.stream_handed,
+        ),
+        (
+            "cards_stream_frames_shared_total",
+            "Frames of an append game streams sent as another spectator's stream rendered them.",
+            &metrics.stream_frames_shared,
         ),
         (
             "cards_rate_limited_total",

@@ -66,25 +66,25 @@ pub const SPECTATOR_GATHER: Duration = Duration::from_millis(200);
 /// The most bytes one write gathers.
 const MAX_WRITE: usize = 64 * 1024;
 
-/// The items a producer sends on `rx`, framed by `to_bytes`, as a stream:
-/// each chunk is an item and every other item ready by then (one write to
-/// the connection for a batch the producer sent at once).
+/// The items a producer sends on `rx`, each framed by `write` into the
+/// chunk, as a stream: a chunk is an item and every other item ready by
+/// then (one write to the connection for a batch the producer sent at
+/// once).
 pub fn from_channel<T: 'static>(
     rx: tokio::sync::mpsc::Receiver<T>,
-    to_bytes: fn(T) -> Bytes,
+    write: impl Fn(T, &mut BytesMut) + Clone + 'static,
 ) -> impl Stream<Item = Bytes> + 'static {
-    futures_util::stream::unfold(rx, move |mut rx| async move {
-        let first = to_bytes(rx.recv().await?);
-        let Ok(next) = rx.try_recv() else {
-            return Some((first, rx));
-        };
-        let mut chunk = BytesMut::from(&first[..]);
-        chunk.extend_from_slice(&to_bytes(next));
-        while chunk.len() < MAX_WRITE {
-            let Ok(item) = rx.try_recv() else { break };
-            chunk.extend_from_slice(&to_bytes(item));
+    futures_util::stream::unfold(rx, move |mut rx| {
+        let write = write.clone();
+        async move {
+            let mut chunk = BytesMut::new();
+            write(rx.recv().await?, &mut chunk);
+            while chunk.len() < MAX_WRITE {
+                let Ok(item) = rx.try_recv() else { break };
+                write(item, &mut chunk);
+            }
+            Some((chunk.freeze(), rx))
         }
-        Some((chunk.freeze(), rx))
     })
 }
 

@@ -367,13 +367,18 @@ async fn a_stream_sends_appends_exactly_as_the_log_reads(backend: Backend) {
         .await;
     let id = id_of(&game);
     let path = format!("/v1/games/{id}/stream?after=0");
+    // Two viewers without a seat (one anonymous, one a player who sits
+    // elsewhere) share what is rendered for them; the seat's is its own.
+    let bob = ts.register("Bob").await;
     let mut spectator = Sse::open(&ts, &path, None, None).await;
+    let mut unseated = Sse::open(&ts, &path, Some(&bob.token), None).await;
     let mut seat = Sse::open(&ts, &path, Some(&ann.token), None).await;
-    for stream in [&mut spectator, &mut seat] {
+    for stream in [&mut spectator, &mut unseated, &mut seat] {
         assert_eq!(stream.next(WAIT).await.unwrap().event, "snapshot");
     }
     let metrics = ts.server.state.games.metrics();
     let handed_before = metrics.stream_handed.get();
+    let shared_before = metrics.stream_frames_shared.get();
     // Ann passes, the bots pass and play until Ann must act again: then the
     // game stands still and both streams must have sent the log so far.
     let mut r = rng(8);
@@ -390,6 +395,7 @@ async fn a_stream_sends_appends_exactly_as_the_log_reads(backend: Backend) {
     let version = ts.game(&id, None).await.json["version"].as_i64().unwrap();
     for (stream, token) in [
         (&mut spectator, None),
+        (&mut unseated, Some(bob.token.as_str())),
         (&mut seat, Some(ann.token.as_str())),
     ] {
         let mut sent = Vec::new();
@@ -409,6 +415,10 @@ async fn a_stream_sends_appends_exactly_as_the_log_reads(backend: Backend) {
     assert!(
         metrics.stream_handed.get() > handed_before,
         "appends were handed to the streams, not read"
+    );
+    assert!(
+        metrics.stream_frames_shared.get() > shared_before,
+        "the viewers without a seat shared their frames"
     );
     ts.server.stop().await;
 }

@@ -1,12 +1,16 @@
+use actix_web::web::{Bytes, BytesMut};
 use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::app::AppState;
 use crate::auth::StreamCaller;
+use crate::db::models::GameRow;
 use crate::error::{ApiError, Problem};
 use crate::games::watch::{GameStreamItem, Pace, StreamStart};
+use crate::games::{VisibleEvent, unseated_event};
 use crate::input::GameId;
+use crate::metrics::Metrics;
 use crate::resources::chat::MessageResource;
 use crate::resources::streams::{GameStateResource, GameStreamData, GameStreamEvent};
 use crate::resources::{EventResource, GameResource};
@@ -159,28 +163,55 @@ pub async fn stream_game(
             tracing::warn!(game_id = id, error = %e, "game stream ended");
         }
     });
+    let metrics = state.games.metrics_handle();
     let head = futures_util::stream::iter([sse::retry(), first]);
     Ok(sse::response(futures_util::StreamExt::chain(
         head,
-        sse::from_channel(rx, item_bytes),
+        sse::from_channel(rx, move |item, out| write_item(item, out, &metrics)),
     )))
 }
 
-fn item_bytes(item: GameStreamItem) -> actix_web::web::Bytes {
+/// One item's frames: an event, the state, a message or a heartbeat; the
+/// frames of an append that every viewer without a seat is sent are
+/// rendered by the first of their streams and copied by the others.
+fn write_item(item: GameStreamItem, out: &mut BytesMut, metrics: &Metrics) {
+    let mut send_shared = |(frame, shared): (Bytes, bool)| {
+        out.extend_from_slice(&frame);
+        if shared {
+            metrics.stream_frames_shared.inc();
+        }
+    };
     match item {
-        GameStreamItem::Event(event) => {
-            let event = EventResource::from_visible(*event);
-            let (name, seq) = (event.event_type.clone(), event.seq);
-            sse::frame(&name, Some(seq), &GameStreamData::Event(event))
+        GameStreamItem::UnseatedEvents(rows) => {
+            let appended = &rows.0;
+            for i in 0..appended.events.len() {
+                send_shared(
+                    appended.unseated_frame(i, || event_frame(unseated_event(appended, i))),
+                );
+            }
         }
-        GameStreamItem::State(row) => {
-            let state = GameStateResource::build(&row);
-            sse::frame("state", None, &GameStreamData::State(state))
-        }
+        GameStreamItem::UnseatedState(rows) => send_shared(rows.0.state_frame(state_frame)),
+        GameStreamItem::Event(event) => out.extend_from_slice(&event_frame(*event)),
+        GameStreamItem::State(row) => out.extend_from_slice(&state_frame(&row)),
         GameStreamItem::Message(message) => {
             let message = MessageResource::from(*message);
-            sse::frame("message", None, &GameStreamData::Message(message))
+            out.extend_from_slice(&sse::frame(
+                "message",
+                None,
+                &GameStreamData::Message(message),
+            ));
         }
-        GameStreamItem::Heartbeat => sse::heartbeat(),
+        GameStreamItem::Heartbeat => out.extend_from_slice(&sse::heartbeat()),
     }
+}
+
+fn event_frame(event: VisibleEvent) -> Bytes {
+    let event = EventResource::from_visible(event);
+    let (name, seq) = (event.event_type.clone(), event.seq);
+    sse::frame(&name, Some(seq), &GameStreamData::Event(event))
+}
+
+fn state_frame(row: &GameRow) -> Bytes {
+    let state = GameStateResource::build(row);
+    sse::frame("state", None, &GameStreamData::State(state))
 }

@@ -97,7 +97,7 @@ pub async fn stream_player(
     let head = futures_util::stream::iter([sse::retry()]);
     Ok(sse::response(futures_util::StreamExt::chain(
         head,
-        sse::from_channel(rx, |entry| item_bytes(*entry)),
+        sse::from_channel(rx, |entry, out| out.extend_from_slice(&item_bytes(*entry))),
     )))
 }
 
