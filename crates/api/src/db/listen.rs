@@ -5,6 +5,11 @@
 //! [`super::Db::notify_appended`]). The connection is re-established when it
 //! drops; after each (re)connect the listener reports a resync, because
 //! notifications sent while it was away are lost.
+//!
+//! Each payload opens with a line naming the process that sent it
+//! (`@<sender> 0 -`), so that a process passes over its own: it told its
+//! own streams when it appended. An older reader takes that line for an
+//! append to a game nobody follows, which changes nothing.
 
 use std::time::Duration;
 
@@ -31,12 +36,34 @@ pub enum Heard {
     Resync,
 }
 
-/// Parses a notification payload: lines `"<game_id> <version>"`, then
-/// optionally ` <player>,<player>…` (a game nobody sits in: ` -`), or
-/// `"<game_id> m<seq>"` for a message posted (table talk).
-pub fn parse_payload(payload: &str) -> Option<Vec<Heard>> {
-    payload
+/// A notification payload read: who sent it, and what it says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payload<'a> {
+    /// The sending process (its `@` line), if named.
+    pub sender: Option<&'a str>,
+    pub heard: Vec<Heard>,
+}
+
+/// The line naming the process that sent a payload.
+fn sender_line(sender: &str) -> String {
+    format!("@{sender} 0 -")
+}
+
+/// Parses a notification payload: an optional `"@<sender> 0 -"` line, then
+/// lines `"<game_id> <version>"`, then optionally ` <player>,<player>…` (a
+/// game nobody sits in: ` -`), or `"<game_id> m<seq>"` for a message
+/// posted (table talk).
+pub fn parse_payload(payload: &str) -> Option<Payload<'_>> {
+    let mut sender = None;
+    let heard = payload
         .lines()
+        .filter(|line| match line.strip_prefix('@') {
+            Some(named) => {
+                sender = named.split(' ').next();
+                false
+            }
+            None => true,
+        })
         .map(|line| {
             let mut parts = line.split(' ');
             let game_id = parts.next().filter(|g| !g.is_empty())?;
@@ -66,23 +93,28 @@ pub fn parse_payload(payload: &str) -> Option<Vec<Heard>> {
                 players,
             })
         })
-        .collect()
+        .collect::<Option<Vec<Heard>>>()?;
+    Some(Payload { sender, heard })
 }
 
-/// The payloads announcing `appended` (game, version, seated players):
-/// one line each, split so that no payload exceeds Postgres' limit (8000
-/// bytes). Game and player ids are UUIDs: no spaces, no commas.
+/// The payloads `sender` announces `appended` with (game, version, seated
+/// players): one line each, split so that no payload exceeds Postgres'
+/// limit (8000 bytes). Game and player ids are UUIDs: no spaces, no commas.
 pub fn payloads<'a>(
+    sender: &str,
     appended: impl IntoIterator<Item = (&'a str, i64, &'a [String])>,
 ) -> Vec<String> {
-    lines_in_payloads(appended.into_iter().map(|(game_id, version, players)| {
-        let players = if players.is_empty() {
-            "-".to_owned()
-        } else {
-            players.join(",")
-        };
-        format!("{game_id} {version} {players}")
-    }))
+    lines_in_payloads(
+        sender,
+        appended.into_iter().map(|(game_id, version, players)| {
+            let players = if players.is_empty() {
+                "-".to_owned()
+            } else {
+                players.join(",")
+            };
+            format!("{game_id} {version} {players}")
+        }),
+    )
 }
 
 /// The line announcing a message posted to `game_id` at `seq`.
@@ -90,8 +122,9 @@ pub fn message_line(game_id: &str, seq: i64) -> String {
     format!("{game_id} m{seq}")
 }
 
-/// `lines` joined into payloads under Postgres' limit.
-pub fn lines_in_payloads(lines: impl IntoIterator<Item = String>) -> Vec<String> {
+/// `lines` joined into payloads under Postgres' limit, each opening with
+/// the line naming `sender`.
+pub fn lines_in_payloads(sender: &str, lines: impl IntoIterator<Item = String>) -> Vec<String> {
     const MAX: usize = 7900;
     let mut out: Vec<String> = Vec::new();
     for line in lines {
@@ -100,16 +133,18 @@ pub fn lines_in_payloads(lines: impl IntoIterator<Item = String>) -> Vec<String>
                 last.push('\n');
                 last.push_str(&line);
             }
-            _ => out.push(line),
+            _ => out.push(format!("{}\n{line}", sender_line(sender))),
         }
     }
     out
 }
 
 /// Listens until `stop` turns true, reconnecting with a growing pause (up
-/// to 5 s) when the connection cannot be made or drops.
+/// to 5 s) when the connection cannot be made or drops. Payloads `own`
+/// sent are passed over.
 pub async fn listen(
     url: String,
+    own: String,
     mut stop: tokio::sync::watch::Receiver<bool>,
     deliver: impl Fn(Heard) + Send + 'static,
 ) {
@@ -130,7 +165,8 @@ pub async fn listen(
                                 _ = stop.changed() => return,
                                 next = notifications.next() => match next {
                                     Some(Ok(n)) => match parse_payload(&n.payload) {
-                                        Some(heard) => heard.into_iter().for_each(&deliver),
+                                        Some(p) if p.sender == Some(own.as_str()) => {}
+                                        Some(p) => p.heard.into_iter().for_each(&deliver),
                                         None => tracing::warn!(payload = n.payload, "odd notification"),
                                     },
                                     Some(Err(e)) => {
@@ -169,13 +205,11 @@ mod tests {
             version: v,
             players: p.map(|p| p.iter().map(|s| s.to_string()).collect()),
         };
+        let heard_in = |p: &str| parse_payload(p).map(|p| p.heard);
         // The old form (no players): every player stream looks.
+        assert_eq!(heard_in("0b6f-x 12"), Some(vec![heard("0b6f-x", 12, None)]));
         assert_eq!(
-            parse_payload("0b6f-x 12"),
-            Some(vec![heard("0b6f-x", 12, None)])
-        );
-        assert_eq!(
-            parse_payload("a 1 p,q\nb 2 -"),
+            heard_in("a 1 p,q\nb 2 -"),
             Some(vec![
                 heard("a", 1, Some(&["p", "q"])),
                 heard("b", 2, Some(&[]))
@@ -185,7 +219,7 @@ mod tests {
         assert_eq!(parse_payload("a 1\nnonsense"), None);
         assert_eq!(parse_payload("a 1 p q"), None);
         assert_eq!(
-            parse_payload(&format!("a 1 p\n{}", message_line("b", 4))),
+            heard_in(&format!("a 1 p\n{}", message_line("b", 4))),
             Some(vec![
                 heard("a", 1, Some(&["p"])),
                 Heard::Message {
@@ -196,18 +230,35 @@ mod tests {
         );
         assert_eq!(parse_payload("b mx"), None);
         assert_eq!(parse_payload("b m4 p"), None);
+        // Who sent it; a payload without the line names nobody.
+        let named = parse_payload("@9f2c 0 -\na 1 p").unwrap();
+        assert_eq!(named.sender, Some("9f2c"));
+        assert_eq!(named.heard, vec![heard("a", 1, Some(&["p"]))]);
+        assert_eq!(parse_payload("a 1 p").unwrap().sender, None);
+    }
+
+    #[test]
+    fn an_older_reader_takes_the_sender_line_for_a_game_nobody_follows() {
+        // What a reader without `@` lines makes of it: an append to a
+        // game whose id is `@…`, which no stream follows and no player
+        // sits in.
+        let line = sender_line("0123abcd");
+        let parts: Vec<&str> = line.split(' ').collect();
+        assert_eq!(parts, ["@0123abcd", "0", "-"]);
     }
 
     #[test]
     fn payloads_are_split_under_the_limit_and_read_back() {
         let ids: Vec<String> = (0..1000).map(|i| format!("{i:036}")).collect();
         let seated = vec![ids[0].clone(), ids[1].clone()];
-        let sent = payloads(ids.iter().map(|id| (id.as_str(), 7, seated.as_slice())));
+        let sent = payloads(
+            "0123abcd",
+            ids.iter().map(|id| (id.as_str(), 7, seated.as_slice())),
+        );
         assert!(sent.len() > 1 && sent.iter().all(|p| p.len() <= 7900));
-        let back: Vec<Heard> = sent
-            .iter()
-            .flat_map(|p| parse_payload(p).unwrap())
-            .collect();
+        let read: Vec<Payload> = sent.iter().map(|p| parse_payload(p).unwrap()).collect();
+        assert!(read.iter().all(|p| p.sender == Some("0123abcd")));
+        let back: Vec<Heard> = read.into_iter().flat_map(|p| p.heard).collect();
         assert_eq!(back.len(), 1000);
         assert_eq!(
             back[999],

@@ -180,9 +180,8 @@ const MAILBOX_GAMES: usize = 64;
 /// The signals a game's receiver may hold before it lags (and then reads
 /// the log). One ring per game followed, shared by all its streams, and a
 /// game's spectators gather its appends for a spell
-/// (`sse::SPECTATOR_GATHER`: each append signals twice with Postgres, once
-/// here and once as heard back) and must not lag meanwhile, or each of
-/// them reads the log instead of taking the appends handed over.
+/// (`sse::SPECTATOR_GATHER`) and must not lag meanwhile, or each of them
+/// reads the log instead of taking the appends handed over.
 const GAME_CAPACITY: usize = 256;
 
 /// The same for the signals to every player stream (rare: unknown players,

@@ -103,6 +103,9 @@ pub struct GameService {
     pub(super) chat_rate: crate::db::chat::ChatRate,
     /// With Postgres, once started: appends to announce to other processes.
     announce: std::sync::OnceLock<mpsc::UnboundedSender<Announced>>,
+    /// This process's name in its `NOTIFY` payloads, so that its `LISTEN`
+    /// passes over what it sent itself (`db::listen`).
+    instance: String,
     /// Wakes the ratings projector (`ratings.rs`) after a commit that
     /// finished a rated game.
     pub(super) ratings_kick: std::sync::Arc<tokio::sync::Notify>,
@@ -140,6 +143,7 @@ impl GameService {
             shutdown: tokio::sync::watch::channel(false).0,
             chat_rate: super::chat::DEFAULT_RATE,
             announce: Default::default(),
+            instance: hex::encode(&crate::random::secret_bytes()[..8]),
             ratings_kick: Default::default(),
         }
     }
@@ -238,6 +242,7 @@ impl GameService {
             let notifier = self.notifier.clone();
             self.runtime.spawn(crate::db::listen::listen(
                 url.to_owned(),
+                self.instance.clone(),
                 self.shutdown.subscribe(),
                 move |heard| notifier.send(heard.into()),
             ));
@@ -245,6 +250,7 @@ impl GameService {
             if self.announce.set(tx).is_ok() {
                 self.runtime.spawn(announce_appends(
                     self.db.clone(),
+                    self.instance.clone(),
                     rx,
                     self.shutdown.subscribe(),
                 ));
@@ -456,6 +462,7 @@ enum Announced {
 /// posted (table talk) ride the same batches, a line each per game.
 async fn announce_appends(
     db: Db,
+    instance: String,
     mut appends: mpsc::UnboundedReceiver<Announced>,
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
@@ -488,8 +495,9 @@ async fn announce_appends(
         let lines = latest
             .iter()
             .map(|(game_id, (version, players))| (&**game_id, *version, &**players));
-        let mut payloads = crate::db::listen::payloads(lines);
+        let mut payloads = crate::db::listen::payloads(&instance, lines);
         payloads.extend(crate::db::listen::lines_in_payloads(
+            &instance,
             messages
                 .iter()
                 .map(|(game_id, seq)| crate::db::listen::message_line(game_id, *seq)),

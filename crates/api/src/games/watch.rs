@@ -683,8 +683,9 @@ impl GameService {
         };
         // A game over that the stream does not follow is one it has said
         // `game_over` for (and dropped) or never saw running: a late or
-        // repeated signal for it (a NOTIFY echoing this process's own
-        // append) must not replay it from its first event.
+        // repeated signal for it (another process's NOTIFY of an append
+        // this one has sent already) must not replay it from its first
+        // event.
         if current.is_none() && row.status.is_closed() {
             return Ok(gone);
         }

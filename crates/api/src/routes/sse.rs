@@ -3,6 +3,7 @@
 //! streaming response.
 
 use std::convert::Infallible;
+use std::task::Poll;
 use std::time::Duration;
 
 use actix_web::HttpResponse;
@@ -66,25 +67,37 @@ pub const SPECTATOR_GATHER: Duration = Duration::from_millis(200);
 /// The most bytes one write gathers.
 const MAX_WRITE: usize = 64 * 1024;
 
-/// The items a producer sends on `rx`, each framed by `write` into the
-/// chunk, as a stream: a chunk is an item and every other item ready by
-/// then (one write to the connection for a batch the producer sent at
-/// once).
-pub fn from_channel<T: 'static>(
-    rx: tokio::sync::mpsc::Receiver<T>,
-    write: impl Fn(T, &mut BytesMut) + Clone + 'static,
+/// A stream's producer and the channel it sends its items on, as one
+/// body: the producer runs when the connection polls the body, on the
+/// connection's own task (nothing spawned per open stream, and one wake-up
+/// per batch where a task of its own would add a second), and waits when
+/// the client reads slower than it produces. Each chunk is an item framed
+/// by `write` and every other item ready by then (one write to the
+/// connection for a batch the producer sent at once). The body ends once
+/// the producer has returned and its items are sent; dropping it (the
+/// client left) drops the producer.
+pub fn produced<T: 'static>(
+    producer: impl Future<Output = ()> + 'static,
+    mut rx: tokio::sync::mpsc::Receiver<T>,
+    write: impl Fn(T, &mut BytesMut) + 'static,
 ) -> impl Stream<Item = Bytes> + 'static {
-    futures_util::stream::unfold(rx, move |mut rx| {
-        let write = write.clone();
-        async move {
-            let mut chunk = BytesMut::new();
-            write(rx.recv().await?, &mut chunk);
-            while chunk.len() < MAX_WRITE {
-                let Ok(item) = rx.try_recv() else { break };
-                write(item, &mut chunk);
-            }
-            Some((chunk.freeze(), rx))
+    let mut producer = Some(Box::pin(producer));
+    futures_util::stream::poll_fn(move |cx| {
+        if let Some(running) = producer.as_mut()
+            && running.as_mut().poll(cx).is_ready()
+        {
+            producer = None;
         }
+        let Some(first) = std::task::ready!(rx.poll_recv(cx)) else {
+            return Poll::Ready(None);
+        };
+        let mut chunk = BytesMut::new();
+        write(first, &mut chunk);
+        while chunk.len() < MAX_WRITE {
+            let Ok(item) = rx.try_recv() else { break };
+            write(item, &mut chunk);
+        }
+        Poll::Ready(Some(chunk.freeze()))
     })
 }
 

@@ -143,7 +143,7 @@ pub async fn stream_game(
     let (tx, rx) = tokio::sync::mpsc::channel(sse::BUFFER);
     let games = state.games.clone();
     let id = game_id.into_inner();
-    tokio::spawn(async move {
+    let producer = async move {
         let follow = games.follow_game(
             sub,
             id.clone(),
@@ -162,12 +162,14 @@ pub async fn stream_game(
         if let Err(e) = follow.await {
             tracing::warn!(game_id = id, error = %e, "game stream ended");
         }
-    });
+    };
     let metrics = state.games.metrics_handle();
     let head = futures_util::stream::iter([sse::retry(), first]);
     Ok(sse::response(futures_util::StreamExt::chain(
         head,
-        sse::from_channel(rx, move |item, out| write_item(item, out, &metrics)),
+        sse::produced(producer, rx, move |item, out| {
+            write_item(item, out, &metrics)
+        }),
     )))
 }
 

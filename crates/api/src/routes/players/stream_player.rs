@@ -88,16 +88,18 @@ pub async fn stream_player(
     };
     let (tx, rx) = tokio::sync::mpsc::channel(sse::BUFFER);
     let games = state.games.clone();
-    tokio::spawn(async move {
+    let producer = async move {
         let follow = games.follow_player(sub, player.id.clone(), start, sse::HEARTBEAT, tx);
         if let Err(e) = follow.await {
             tracing::warn!(player_id = player.id, error = %e, "player stream ended");
         }
-    });
+    };
     let head = futures_util::stream::iter([sse::retry()]);
     Ok(sse::response(futures_util::StreamExt::chain(
         head,
-        sse::from_channel(rx, |entry, out| out.extend_from_slice(&item_bytes(*entry))),
+        sse::produced(producer, rx, |entry, out| {
+            out.extend_from_slice(&item_bytes(*entry))
+        }),
     )))
 }
 
