@@ -7,6 +7,7 @@ use cards::{Seat, Viewer};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
 pub mod chat;
@@ -264,7 +265,7 @@ pub struct GameResource {
     /// empty (`{}`) while the game is open, since nothing is dealt before
     /// every seat is filled.
     #[schema(schema_with = crate::openapi::game_view)]
-    pub view: Value,
+    pub view: Box<RawValue>,
     /// Final scores and winners, once over.
     pub outcome: Option<OutcomeResource>,
     /// The server's shuffle seed (64 hex digits), once the game is over:
@@ -317,11 +318,11 @@ pub struct LegalMovesResource {
     /// Every legal move, exactly as `post_move` takes it, when there are at
     /// most 200; null for large card selections (use `legal`).
     #[schema(schema_with = crate::openapi::moves_or_null)]
-    pub moves: Option<Vec<Value>>,
+    pub moves: Option<Vec<Box<RawValue>>>,
     /// The engine's description of the choice, e.g.
     /// `{"prompt":"pass_cards","count":3,"from":[…]}`.
     #[schema(schema_with = crate::openapi::legal)]
-    pub legal: Value,
+    pub legal: Box<RawValue>,
 }
 
 /// A move that was accepted.
@@ -481,7 +482,7 @@ impl GameResource {
                 // provisionally it would let a player leave and rejoin until
                 // the deal suits them (docs/fairness.md). An expired game
                 // was never dealt for good either.
-                Value::Object(serde_json::Map::new())
+                RawValue::from_string("{}".to_owned()).expect("{} is JSON")
             } else {
                 snapshot.game.view(viewer)
             },

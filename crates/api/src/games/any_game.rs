@@ -13,16 +13,17 @@ use cards::{
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
-/// The moves a seat may make now, as JSON.
+/// The moves a seat may make now, as JSON text.
 #[derive(Debug, Clone)]
 pub struct LegalSet {
     /// How many moves there are.
     pub count: usize,
     /// Every move, in the form `post_move` takes, when there are few enough.
-    pub moves: Option<Vec<Value>>,
+    pub moves: Option<Vec<Box<RawValue>>>,
     /// The engine's description of the choice (e.g. which cards may be passed).
-    pub description: Value,
+    pub description: Box<RawValue>,
 }
 
 /// A move refused before or by the rules.
@@ -84,7 +85,10 @@ pub trait AnyGame: Send + Sync + fmt::Debug {
     ) -> Option<Value>;
     /// Parses and plays `mv` for `seat`; on `Err` nothing changed (G-3).
     fn play(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal>;
-    fn view(&self, viewer: Viewer) -> Value;
+    /// The game as `viewer` sees it, as JSON text: written straight from
+    /// the engine's view, with no `Value` tree on the way (a view is built
+    /// for every answer that carries the game).
+    fn view(&self, viewer: Viewer) -> Box<RawValue>;
     fn outcome(&self) -> Option<Outcome>;
     /// The seats that win or lose with `seat` (`Ruleset::side`).
     fn side(&self, seat: Seat) -> SeatSet;
@@ -128,6 +132,12 @@ impl<R> fmt::Debug for KindOf<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(std::any::type_name::<R>())
     }
+}
+
+/// `value` as JSON text (see [`to_json`]).
+fn to_raw<T: Serialize>(value: &T) -> Box<RawValue> {
+    serde_json::value::to_raw_value(value)
+        .unwrap_or_else(|_| RawValue::from_string("null".to_owned()).expect("null is JSON"))
 }
 
 fn to_json<T: Serialize>(value: &T) -> Value {
@@ -174,13 +184,13 @@ where
         let moves = (count <= list_limit).then(|| {
             (0..count)
                 .filter_map(|i| legal.nth(i))
-                .map(|mv| to_json(&mv))
+                .map(|mv| to_raw(&mv))
                 .collect()
         });
         LegalSet {
             count,
             moves,
-            description: to_json(&legal),
+            description: to_raw(&legal),
         }
     }
 
@@ -218,8 +228,8 @@ where
         })
     }
 
-    fn view(&self, viewer: Viewer) -> Value {
-        to_json(&self.0.view(viewer))
+    fn view(&self, viewer: Viewer) -> Box<RawValue> {
+        to_raw(&self.0.view(viewer))
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -284,7 +294,8 @@ mod tests {
         let legal = game.legal_moves(seat, 200);
         assert_eq!(legal.count, 680);
         assert!(legal.moves.is_none());
-        assert_eq!(legal.description["prompt"], "pass_cards");
+        let description: Value = serde_json::from_str(legal.description.get()).unwrap();
+        assert_eq!(description["prompt"], "pass_cards");
         let all = game.legal_moves(seat, 1000);
         assert_eq!(all.moves.unwrap().len(), 680);
     }
@@ -293,7 +304,7 @@ mod tests {
     fn refused_and_malformed_moves_change_nothing() {
         let mut game = new_game("lost-heir", json!({"players": 2}));
         let seat = game.to_act().first().unwrap();
-        let before = game.view(Viewer::Omniscient);
+        let before = game.view(Viewer::Omniscient).get().to_owned();
         let refused = game.play(seat, &json!({"type": "bid", "points": 99}));
         assert!(matches!(
             refused,
@@ -305,7 +316,7 @@ mod tests {
         ));
         let malformed = game.play(seat, &json!({"type": "bid"}));
         assert!(matches!(malformed, Err(MoveRefusal::Malformed(_))));
-        assert_eq!(game.view(Viewer::Omniscient), before);
+        assert_eq!(game.view(Viewer::Omniscient).get(), before);
     }
 
     #[test]
@@ -324,8 +335,8 @@ mod tests {
                 replay.play(seat, &played.json).unwrap();
             }
             assert_eq!(
-                game.view(Viewer::Omniscient),
-                replay.view(Viewer::Omniscient)
+                game.view(Viewer::Omniscient).get(),
+                replay.view(Viewer::Omniscient).get()
             );
         }
     }

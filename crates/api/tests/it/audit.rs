@@ -44,6 +44,14 @@ async fn raw_execute(target: &DatabaseTarget, sql: &str, game_id: &str) -> Resul
             let (path, sql, id) = (path.clone(), sql.to_owned(), game_id.to_owned());
             tokio::task::spawn_blocking(move || {
                 let mut conn = SqliteConnection::establish(path.to_str().unwrap()).unwrap();
+                // Wait out the server's own writers (the ratings projector
+                // rates the game just finished): a refusal must be the
+                // trigger's, not "database is locked".
+                diesel::connection::SimpleConnection::batch_execute(
+                    &mut conn,
+                    "PRAGMA busy_timeout = 5000",
+                )
+                .unwrap();
                 diesel::sql_query(sql)
                     .bind::<Text, _>(id)
                     .execute(&mut conn)

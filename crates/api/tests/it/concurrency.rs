@@ -4,6 +4,7 @@
 //! race answers 412 only to the loser; a server whose cached state another
 //! server made stale never plays a move twice.
 
+use crate::common::view_of;
 use crate::common::{Answer, Backend, Player, TestServer, random_move, rng, start, start_on};
 use futures_util::future::join_all;
 use serde_json::{Value, json};
@@ -38,8 +39,8 @@ async fn both_agree_with_the_log(a: &TestServer, b: &TestServer, id: &str) {
         let live = server.server.state.games.snapshot(id).await.unwrap();
         assert_eq!(live.row.version, rebuilt.row.version);
         assert_eq!(
-            live.game.view(cards::Viewer::Omniscient),
-            rebuilt.game.view(cards::Viewer::Omniscient)
+            view_of(&*live.game, cards::Viewer::Omniscient),
+            view_of(&*rebuilt.game, cards::Viewer::Omniscient)
         );
     }
 }

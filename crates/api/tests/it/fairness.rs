@@ -3,6 +3,7 @@
 //! game is dealt from the dealing seed that mixes them, nothing of it shows
 //! before the end, and all of it is revealed after.
 
+use crate::common::view_of;
 use crate::common::{Backend, rng, start};
 use cards::{Seat, Viewer};
 use serde_json::{Value, json};
@@ -68,15 +69,15 @@ async fn dealt_from_seed_and_entropy(backend: Backend) {
     // Ann's first hand is the dealing seed's, not the bare server seed's.
     let config = &end["config"];
     let hand = |entropy: &[Option<String>]| -> Value {
-        api::games::log::new_game("lost-heir", config, &seed.to_string(), entropy)
-            .unwrap()
-            .view(Viewer::Seat(Seat::new(0)))
+        let game =
+            api::games::log::new_game("lost-heir", config, &seed.to_string(), entropy).unwrap();
+        view_of(&*game, Viewer::Seat(Seat::new(0)))
     };
     assert_eq!(hand(&entropy), ann_at_start["view"]);
     assert_ne!(hand(&[None, None]), ann_at_start["view"]);
     // A state folded from the database (as after a restart) is dealt the same.
     let rebuilt = ts.server.state.games.rebuild_from_log(&id).await.unwrap();
-    assert_eq!(rebuilt.game.view(Viewer::Omniscient), end["view"]);
+    assert_eq!(view_of(&*rebuilt.game, Viewer::Omniscient), end["view"]);
     ts.server.stop().await;
 }
 

@@ -3,6 +3,7 @@
 //! searched for the codes of cards the viewer may not see. The truth comes
 //! from rebuilding the game from the database and asking the engine.
 
+use crate::common::view_of;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
@@ -39,10 +40,14 @@ async fn secret_codes(ts: &TestServer, id: &str, seat: Option<Seat>) -> (i64, BT
     let truth = ts.server.state.games.rebuild_from_log(id).await.unwrap();
     let kind_name = truth.row.kind.clone();
     let mut all = BTreeSet::new();
-    card_codes(&kind_name, &truth.game.view(Viewer::Omniscient), &mut all);
+    card_codes(
+        &kind_name,
+        &view_of(&*truth.game, Viewer::Omniscient),
+        &mut all,
+    );
     let mut known = BTreeSet::new();
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
-    card_codes(&kind_name, &truth.game.view(viewer), &mut known);
+    card_codes(&kind_name, &view_of(&*truth.game, viewer), &mut known);
     let log = ts.server.state.db.events(id, 0, 100_000).await.unwrap();
     // Face up: every move but a pass or a discard (CH-3, CH-10), judged
     // here from the move itself, not from the audience the server stored.

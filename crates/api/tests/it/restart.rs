@@ -2,6 +2,7 @@
 //! continues every game exactly where it was (bots included), and lists
 //! filter by kind, status and whose turn it is.
 
+use crate::common::view_of;
 use std::time::Duration;
 
 use crate::common::{Backend, rng, start, start_on};
@@ -68,7 +69,10 @@ async fn continues_after_restart(backend: Backend) {
         .rebuild_from_log(&id)
         .await
         .unwrap();
-    assert_eq!(rebuilt.game.view(Viewer::Omniscient), finished["view"]);
+    assert_eq!(
+        view_of(&*rebuilt.game, Viewer::Omniscient),
+        finished["view"]
+    );
     // The all-bot game was resumed by the new server and ran to its end.
     second
         .wait_finished(&bots_id, Duration::from_secs(60))

@@ -60,7 +60,8 @@ pub async fn get_legal_moves(
             prompt: None,
             count: 0,
             moves: Some(Vec::new()),
-            legal: json!({ "prompt": "none" }),
+            legal: serde_json::value::to_raw_value(&json!({ "prompt": "none" }))
+                .map_err(ApiError::internal)?,
         }
     };
     Ok(HttpResponse::Ok()

@@ -424,3 +424,8 @@ macro_rules! on_both_backends {
         }
     };
 }
+
+/// A game's view as a JSON value, to compare with an answer's `view`.
+pub fn view_of(game: &dyn api::games::AnyGame, viewer: cards::Viewer) -> Value {
+    serde_json::from_str(game.view(viewer).get()).expect("a view is JSON")
+}
