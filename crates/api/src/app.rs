@@ -43,6 +43,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
     let db = Db::connect_with(
         &config.database_target(),
         config.pool_size,
+        config.workers,
         config.db_timeout,
     )
     .await?

@@ -37,6 +37,7 @@ use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
 pub use queries::GameFilter;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::DatabaseTarget;
@@ -60,7 +61,11 @@ pub enum Pools {
 /// A handle on the database, cheap to clone.
 #[derive(Clone)]
 pub struct Db {
+    /// The pool of work off the HTTP workers (bots, deadlines, webhooks,
+    /// ratings, `NOTIFY`), and with SQLite of everything.
     pools: Pools,
+    /// With Postgres: each HTTP worker's own pool ([`WorkerPools`]).
+    workers: Option<WorkerPools>,
     /// The longest one query may take, the wait for its connection
     /// included ([`bounded!`]): past it, a 503 `unavailable`.
     timeout: std::time::Duration,
@@ -236,10 +241,10 @@ macro_rules! with_conn {
     }};
 }
 
-/// Establishes a connection on `runtime` (the one the pool was built on),
-/// not on whichever HTTP worker asked first: a connection keeps the runtime
-/// it was made on (Postgres' driver task, SQLite's blocking pool), and must
-/// outlive any one worker.
+/// Establishes a connection on `runtime` (the one the shared pool was built
+/// on), not on whichever task asked first: a connection keeps the runtime it
+/// was made on (Postgres' driver task, SQLite's blocking pool), and a shared
+/// one must outlive any one worker.
 fn on_runtime<C: Send + 'static>(
     runtime: &tokio::runtime::Handle,
     establish: impl Future<Output = diesel::ConnectionResult<C>> + Send + 'static,
@@ -249,6 +254,91 @@ fn on_runtime<C: Send + 'static>(
         task.await
             .map_err(|e| diesel::ConnectionError::BadConnection(e.to_string()))?
     })
+}
+
+/// With Postgres, a pool of connections per HTTP worker thread, made on
+/// that worker's runtime, so that the queries of a request are driven on
+/// the thread that serves it. A connection made elsewhere (the main
+/// runtime) costs every query two wake-ups across threads: the worker hands
+/// the query to the connection's task on another thread, which hands the
+/// rows back (docs/performance.md, section 1). An HTTP worker is an
+/// actix-rt thread: a single-threaded runtime of its own; any other caller
+/// (the main runtime's tasks) takes the shared pool.
+#[derive(Clone)]
+struct WorkerPools(Arc<WorkerPoolsConfig>);
+
+struct WorkerPoolsConfig {
+    /// Tells this `Db`'s pools apart from another's on the same thread (an
+    /// in-process test server beside another).
+    id: u64,
+    url: String,
+    size: usize,
+    timeout: Duration,
+    /// How many threads made a pool of their own so far.
+    made: std::sync::atomic::AtomicUsize,
+}
+
+thread_local! {
+    /// This thread's pool of each `Db` (by id) queried from it.
+    static WORKER_POOLS: std::cell::RefCell<Vec<(u64, Pool<AsyncPgConnection>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl WorkerPools {
+    fn new(url: &str, size: usize, timeout: Duration) -> WorkerPools {
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        WorkerPools(Arc::new(WorkerPoolsConfig {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            url: url.to_owned(),
+            size,
+            timeout,
+            made: Default::default(),
+        }))
+    }
+
+    /// The pool of this thread, when it is an HTTP worker's.
+    fn here(&self) -> Option<Pool<AsyncPgConnection>> {
+        let runtime = tokio::runtime::Handle::try_current().ok()?;
+        if runtime.runtime_flavor() != tokio::runtime::RuntimeFlavor::CurrentThread {
+            return None;
+        }
+        let config = &self.0;
+        WORKER_POOLS.with_borrow_mut(|pools| {
+            if let Some((_, pool)) = pools.iter().find(|(id, _)| *id == config.id) {
+                return Some(pool.clone());
+            }
+            let pool = pg_pool(&config.url, config.size, config.timeout, None).ok()?;
+            pools.push((config.id, pool.clone()));
+            config
+                .made
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Some(pool)
+        })
+    }
+}
+
+/// A Postgres pool of `size`, its connections made on `runtime` (or, with
+/// `None`, on the runtime of whichever task asks for one).
+fn pg_pool(
+    url: &str,
+    size: usize,
+    timeout: Duration,
+    runtime: Option<tokio::runtime::Handle>,
+) -> Result<Pool<AsyncPgConnection>, DbError> {
+    let mut config = ManagerConfig::<AsyncPgConnection>::default();
+    config.recycling_method = RecyclingMethod::Fast;
+    config.custom_setup = Box::new(move |url| {
+        let establish = establish_postgres(url.to_owned(), timeout);
+        match &runtime {
+            Some(runtime) => on_runtime(runtime, establish),
+            None => Box::pin(establish),
+        }
+    });
+    let manager = AsyncDieselConnectionManager::new_with_config(url, config);
+    Pool::builder(manager)
+        .max_size(size)
+        .build()
+        .map_err(DbError::pool)
 }
 
 /// The key of the session-level advisory lock every api process takes
@@ -356,32 +446,28 @@ async fn establish_sqlite(url: String) -> diesel::ConnectionResult<SqliteConn> {
 }
 
 impl Db {
-    /// Runs pending migrations on `target` and opens its pool of
-    /// `pool_size`, with `timeout` bounding every wait on the database: for
-    /// a pooled connection, for a new one, and for each query (on Postgres
+    /// Runs pending migrations on `target` and opens its pools: `pool_size`
+    /// connections for requests (with Postgres, split evenly among the
+    /// `workers` HTTP workers, each at least 2: [`WorkerPools`]) and, with
+    /// Postgres, a quarter of it (at least 2) for the work off the HTTP
+    /// workers. `timeout` bounds every wait on the database: for a pooled
+    /// connection, for a new one, and for each query (on Postgres
     /// `statement_timeout` too, so the server gives up when we do).
     pub async fn connect_with(
         target: &DatabaseTarget,
         pool_size: usize,
+        workers: usize,
         timeout: Duration,
     ) -> Result<Db, DbError> {
         let runtime = tokio::runtime::Handle::current();
         match target {
             DatabaseTarget::Postgres(url) => {
                 run_blocking(migrate_postgres, url).await?;
-                let mut config = ManagerConfig::<AsyncPgConnection>::default();
-                config.recycling_method = RecyclingMethod::Fast;
-                config.custom_setup = Box::new(move |url| {
-                    on_runtime(&runtime, establish_postgres(url.to_owned(), timeout))
-                });
-                let manager = AsyncDieselConnectionManager::new_with_config(url, config);
+                let per_worker = pool_size.div_ceil(workers.max(1)).max(2);
+                let background = (pool_size / 4).max(2);
                 Ok(Db {
-                    pools: Pools::Postgres(
-                        Pool::builder(manager)
-                            .max_size(pool_size)
-                            .build()
-                            .map_err(DbError::pool)?,
-                    ),
+                    pools: Pools::Postgres(pg_pool(url, background, timeout, Some(runtime))?),
+                    workers: Some(WorkerPools::new(url, per_worker, timeout)),
                     timeout,
                     pg_url: Some(url.clone()),
                     idempotency_ttl: None,
@@ -405,6 +491,7 @@ impl Db {
                             .build()
                             .map_err(DbError::pool)?,
                     ),
+                    workers: None,
                     timeout,
                     pg_url: None,
                     idempotency_ttl: None,
@@ -435,7 +522,20 @@ impl Db {
         self.pg_url.as_deref()
     }
 
-    pub fn pools(&self) -> &Pools {
-        &self.pools
+    /// How many HTTP workers (threads) have a pool of their own so far
+    /// (Postgres; 0 with SQLite).
+    pub fn worker_pools(&self) -> usize {
+        self.workers
+            .as_ref()
+            .map_or(0, |w| w.0.made.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// The pool for a query made here: an HTTP worker's own (Postgres),
+    /// else the shared one.
+    pub fn pools(&self) -> Pools {
+        match self.workers.as_ref().and_then(WorkerPools::here) {
+            Some(pool) => Pools::Postgres(pool),
+            None => self.pools.clone(),
+        }
     }
 }

@@ -520,7 +520,7 @@ impl Db {
                 outbox,
                 now: update.updated_at,
             };
-            return self.append_in_one_statement(pool, statement).await;
+            return self.append_in_one_statement(&pool, statement).await;
         }
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {

@@ -67,6 +67,8 @@ pub struct Sampled {
     pub cache_capacity: usize,
     /// `None` when the database could not be asked.
     pub active_games: Option<i64>,
+    /// HTTP workers with a database pool of their own (Postgres).
+    pub worker_pools: usize,
 }
 
 /// `metrics` and the values `sampled` at scrape time as the Prometheus
@@ -166,6 +168,11 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
             "cards_state_cache_capacity",
             "Most game states the cache holds (STATE_CACHE).",
             sampled.cache_capacity as i64,
+        ),
+        (
+            "cards_db_worker_pools",
+            "HTTP workers with a database pool of their own, made on their thread (Postgres).",
+            sampled.worker_pools as i64,
         ),
         (
             "cards_open_streams",

@@ -380,3 +380,34 @@ async fn metrics_token_protects_the_scrape(backend: Backend) {
     assert_eq!(ts.get("/healthz", None).await.status.as_u16(), 200);
 }
 on_both_backends!(metrics_token_protects_the_scrape);
+
+/// With Postgres, a request's queries run on a pool of its HTTP worker's
+/// own, whose connections live on the worker's thread (no hop to another
+/// thread and back per query); with SQLite there is one shared pool.
+async fn requests_query_on_their_workers_pools(backend: Backend) {
+    let ts = crate::common::start(backend).await;
+    let ann = ts.register("Ann").await;
+    for _ in 0..8 {
+        assert_eq!(
+            ts.get("/v1/games", Some(&ann.token)).await.status.as_u16(),
+            200
+        );
+    }
+    let made = ts.server.state.db.worker_pools();
+    let workers = Config::default().workers;
+    match backend {
+        Backend::Postgres => assert!((1..=workers).contains(&made), "{made} pools"),
+        Backend::Sqlite => assert_eq!(made, 0),
+    }
+    let metrics = ts.get("/metrics", None).await;
+    assert!(
+        metrics
+            .text
+            .contains(&format!("cards_db_worker_pools {made}\n")),
+        "{}",
+        metrics.text
+    );
+    ts.server.stop().await;
+}
+
+on_both_backends!(requests_query_on_their_workers_pools);

@@ -58,6 +58,7 @@ pub async fn metrics(
             cache_size,
             cache_capacity,
             active_games,
+            worker_pools: state.db.worker_pools(),
         },
     );
     HttpResponse::Ok()
