@@ -11,7 +11,8 @@
 # A level `sN` opens no idle streams but N spectator streams following the
 # games in play (N / STREAM_GAMES on each game, as it starts).
 #
-# Env: STREAM_LEVELS, STREAM_SECONDS (20), STREAM_GAMES (16), BENCH_OUT
+# Env: STREAM_LEVELS, STREAM_SECONDS (20), STREAM_GAMES (16), API and
+# LOADGEN (the binaries, default the release builds), BENCH_OUT
 # (target/bench), SKIP_BUILD=1 to use the release binaries as they are.
 # Each stream is a connection: the api and loadgen both need a file
 # descriptor per stream (the script raises its own limit; README, "Running
@@ -47,7 +48,7 @@ for level in $LEVELS; do
   PORT=$(free_port)
   DATABASE_URL=$URL PORT=$PORT RATE_LIMIT=0 RUST_LOG=warn \
     JWT_SECRET=bench-secret-0123456789abcdef0123456789 DATA_DIR="$OUT/streams-data" \
-    "$TARGET/release/api" >"$OUT/api-streams-$level.log" 2>&1 &
+    "${API:-$TARGET/release/api}" >"$OUT/api-streams-$level.log" 2>&1 &
   API_PID=$!
   wait_http "http://127.0.0.1:$PORT/readyz"
   PEAK=0
@@ -57,7 +58,7 @@ for level in $LEVELS; do
     s*) STREAMS=(--spectators "${level#s}"); IDLE=0 ;;
     *) STREAMS=(--idle-streams "$level"); IDLE=$level ;;
   esac
-  "$TARGET/release/loadgen" --url "http://127.0.0.1:$PORT" --games "$GAMES" \
+  "${LOADGEN:-$TARGET/release/loadgen}" --url "http://127.0.0.1:$PORT" --games "$GAMES" \
     --duration "$SECONDS_PER" "${STREAMS[@]}" --json \
     >"$OUT/streams-$level.json" 2>"$OUT/loadgen-streams-$level.log"
   kill $API_PID; wait $API_PID 2>/dev/null || true

@@ -11,8 +11,9 @@
 # Env: BENCH_SECONDS (15), BENCH_CONCURRENCY ("1 4 16 64"), BENCH_KIND (mixed),
 # BENCH_POOL (DB_POOL_SIZE for the api, 16), BENCH_PG_OPTS (extra -c options
 # for the private cluster; default: Postgres defaults, durable commits),
-# BENCH_OUT (results dir, default target/bench), LOADGEN (the loadgen binary,
-# default the release build: to compare two builds of it).
+# BENCH_OUT (results dir, default target/bench), LOADGEN and API (the
+# loadgen and api binaries, default the release builds: to compare two
+# builds, A B A B).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib-pg.sh
@@ -54,7 +55,7 @@ PORT=$(free_port)
 echo "== starting the api on :$PORT (Postgres, RATE_LIMIT=0, DB_POOL_SIZE=$POOL)"
 DATABASE_URL=$API_URL PORT=$PORT RATE_LIMIT=0 DB_POOL_SIZE=$POOL RUST_LOG=warn \
   JWT_SECRET=bench-secret-0123456789abcdef0123456789 DATA_DIR="$OUT/data" \
-  "$TARGET/release/api" >"$OUT/api.log" 2>&1 &
+  "${API:-$TARGET/release/api}" >"$OUT/api.log" 2>&1 &
 SERVER_PID=$!
 wait_http "http://127.0.0.1:$PORT/readyz"
 

@@ -134,6 +134,9 @@ pub struct Metrics {
     /// Game streams: appends sent as this process's append handed them
     /// over, with no read (`games::notify::Appended`).
     pub stream_handed: Counter,
+    /// Appends of other processes heard on `LISTEN` (Postgres; a process
+    /// passes over its own).
+    pub appends_heard: Counter,
     /// Game streams: frames of an append sent as another stream of a
     /// viewer without a seat rendered them (`notify::Appended`).
     pub stream_frames_shared: Counter,

@@ -240,11 +240,17 @@ impl GameService {
     pub fn start_background(self: &std::sync::Arc<Self>) {
         if let Some(url) = self.db.pg_url() {
             let notifier = self.notifier.clone();
+            let metrics = self.metrics.clone();
             self.runtime.spawn(crate::db::listen::listen(
                 url.to_owned(),
                 self.instance.clone(),
                 self.shutdown.subscribe(),
-                move |heard| notifier.send(heard.into()),
+                move |heard| {
+                    if matches!(heard, crate::db::listen::Heard::Appended { .. }) {
+                        metrics.appends_heard.inc();
+                    }
+                    notifier.send(heard.into())
+                },
             ));
             let (tx, rx) = mpsc::unbounded_channel();
             if self.announce.set(tx).is_ok() {

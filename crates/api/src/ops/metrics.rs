@@ -104,7 +104,7 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
         "cards_expert_think_seconds",
         &metrics.expert_think,
     );
-    let counters: [(&str, &str, &Counter); 9] = [
+    let counters: [(&str, &str, &Counter); 10] = [
         (
             "cards_appends_total",
             "Transactions appended to game logs.",
@@ -134,6 +134,11 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
             "cards_stream_appends_handed_total",
             "Appends game streams sent as handed over by this process's append, without a read.",
             &metrics.stream_handed,
+        ),
+        (
+            "cards_appends_heard_total",
+            "Appends of other api processes heard on LISTEN (Postgres).",
+            &metrics.appends_heard,
         ),
         (
             "cards_stream_frames_shared_total",

@@ -464,9 +464,19 @@ async fn a_move_on_one_process_reaches_a_stream_on_another() {
     } else {
         &bob
     };
+    // a made every append so far: b heard them, a none of its own.
+    let heard =
+        |ts: &crate::common::TestServer| ts.server.state.games.metrics().appends_heard.get();
+    assert!(heard(&b) > 0);
+    assert_eq!(heard(&a), 0, "a process passes over its own NOTIFY");
     let legal = b.legal(mover, &id).await;
     let mv = random_move(&legal.json, &mut r);
     assert_eq!(b.post_move(mover, &id, &mv).await.status.as_u16(), 200);
+    let waiting = Instant::now();
+    while heard(&a) == 0 {
+        assert!(waiting.elapsed() < WAIT, "a never heard b's append");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     a.server.stop().await;
     b.server.stop().await;
 }
