@@ -721,7 +721,11 @@ impl Db {
     }
 
     /// Ids of up to `limit` open games nobody changed since `cutoff`, the
-    /// longest idle first (the expiry sweep closes them one by one).
+    /// longest idle first (the expiry sweep closes them one by one). The
+    /// open games are read by status (`games_status_created`); no index
+    /// holds `updated_at`, which every move changes (one would make every
+    /// move's update of its game write into all the table's indexes:
+    /// `migrations/*/…_hot_game_updates`).
     pub async fn idle_open_games(
         &self,
         cutoff: chrono::DateTime<Utc>,
