@@ -21,6 +21,7 @@ mod lifecycle;
 pub mod log;
 mod moves;
 pub mod notify;
+pub mod outbox;
 pub mod ratings;
 mod reads;
 pub mod records;

@@ -10,11 +10,11 @@ use std::time::Duration;
 use cards::Seat;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
-use tokio::sync::mpsc;
 
 use super::error::ServiceError;
 use super::event::GameEvent;
 use super::notify::{Changed, Rows, Subscription};
+use super::outbox::Outbox;
 use super::reads::{Handed, LogPage, VisibleEvent};
 use super::service::{GameService, seat_of};
 use super::status::GameStatus;
@@ -99,10 +99,9 @@ pub enum PlayerStreamItem {
 }
 
 /// A player stream item and the stream's position just after it (its SSE
-/// `id:`, [`PlayerCursor::encode`]; none on heartbeats). Sent boxed: a
-/// stream's channel allocates its slots in blocks of 32, and an idle
-/// stream's first block of pointers is 256 bytes where one of entries
-/// (~150 bytes each) is ~5 KB (docs/performance.md, section 12).
+/// `id:`, [`PlayerCursor::encode`]; none on heartbeats). Sent boxed: the
+/// outbox keeps the room of its largest burst, a pointer a slot rather
+/// than an entry of ~150 bytes (`outbox.rs`).
 #[derive(Debug)]
 pub struct PlayerStreamEntry {
     pub item: PlayerStreamItem,
@@ -232,13 +231,9 @@ fn encode(games: &BTreeMap<String, Followed>) -> String {
 
 /// Sends appends handed over to a stream whose viewer has no seat: the
 /// events of each, then the game's state after the last. Whether the
-/// stream goes on: false once the receiver is gone, or the game is over
+/// stream goes on: false once the connection is gone, or the game is over
 /// and all of it sent.
-async fn send_unseated(
-    f: &mut Following,
-    appends: Vec<Rows>,
-    tx: &mpsc::Sender<GameStreamItem>,
-) -> bool {
+async fn send_unseated(f: &mut Following, appends: Vec<Rows>, tx: &Outbox<GameStreamItem>) -> bool {
     let Some(last) = appends.last().cloned() else {
         return true;
     };
@@ -261,9 +256,9 @@ struct GameNotices {
 }
 
 /// Sends `item` with the position `games` as its id; false once the
-/// receiver is gone.
+/// connection is gone.
 async fn send(
-    tx: &mpsc::Sender<Box<PlayerStreamEntry>>,
+    tx: &Outbox<Box<PlayerStreamEntry>>,
     item: PlayerStreamItem,
     games: &BTreeMap<String, Followed>,
 ) -> bool {
@@ -360,7 +355,7 @@ impl GameService {
     /// on each message signal and at each heartbeat. After a wake-up it
     /// waits `pace.gather` first, so that the appends made meanwhile are
     /// sent together (a spectator's stream: one wake-up and one write per
-    /// spell, not per move). Ends when the receiver is
+    /// spell, not per move). Ends when the connection is
     /// gone or, once the game is over, after its last event.
     pub async fn follow_game(
         self: Arc<Self>,
@@ -369,7 +364,7 @@ impl GameService {
         player_id: Option<String>,
         start: StreamStart,
         pace: Pace,
-        tx: mpsc::Sender<GameStreamItem>,
+        tx: Outbox<GameStreamItem>,
     ) -> Result<(), ServiceError> {
         let mut f = Following {
             game_id,
@@ -456,11 +451,11 @@ impl GameService {
     }
 
     /// Sends the messages after `f.messages` that the stream's viewer may
-    /// read, moving that cursor on; false once the receiver is gone.
+    /// read, moving that cursor on; false once the connection is gone.
     async fn send_messages(
         &self,
         f: &mut Following,
-        tx: &mpsc::Sender<GameStreamItem>,
+        tx: &Outbox<GameStreamItem>,
     ) -> Result<bool, ServiceError> {
         loop {
             let page = self
@@ -487,14 +482,14 @@ impl GameService {
     /// next in `f`: on a quiet spell a heartbeat, and a read of the log (and
     /// of the messages when there are any after `f.messages`); else the
     /// appends handed over (`f.pushed`), the messages (`f.talk`), or only
-    /// those (`f.talk_only`). False once the receiver is gone or the server
+    /// those (`f.talk_only`). False once the connection is gone or the server
     /// stops.
     async fn wait_next(
         &self,
         f: &mut Following,
         sub: &mut Subscription,
         stop: &mut tokio::sync::watch::Receiver<bool>,
-        tx: &mpsc::Sender<GameStreamItem>,
+        tx: &Outbox<GameStreamItem>,
     ) -> Result<bool, ServiceError> {
         let Pace { heartbeat, gather } = f.pace;
         loop {
@@ -558,7 +553,7 @@ impl GameService {
         player_id: String,
         start: PlayerCursor,
         heartbeat: Duration,
-        tx: mpsc::Sender<Box<PlayerStreamEntry>>,
+        tx: Outbox<Box<PlayerStreamEntry>>,
     ) -> Result<(), ServiceError> {
         // The reads below are boxed: a future is as large as the largest
         // one it awaits, and this one lives as long as the stream, almost
@@ -640,13 +635,13 @@ impl GameService {
     }
 
     /// Sends what is new in each of `game_ids`, each notice with the
-    /// position after it; false once the receiver is gone.
+    /// position after it; false once the connection is gone.
     async fn check_games(
         &self,
         player_id: &str,
         game_ids: Vec<String>,
         followed: &mut BTreeMap<String, Followed>,
-        tx: &mpsc::Sender<Box<PlayerStreamEntry>>,
+        tx: &Outbox<Box<PlayerStreamEntry>>,
     ) -> Result<bool, ServiceError> {
         for game_id in game_ids {
             let current = followed.get(&game_id).copied();

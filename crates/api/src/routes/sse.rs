@@ -11,10 +11,12 @@ use actix_web::web::{Bytes, BytesMut};
 use futures_util::{Stream, StreamExt};
 use serde::Serialize;
 
+use crate::games::outbox::Taker;
+
 /// How long a quiet stream waits before sending a heartbeat comment (and
 /// re-reading the log, in case a notification was lost).
 pub const HEARTBEAT: Duration = Duration::from_secs(15);
-/// Items buffered between the producer and the connection.
+/// Items queued between the producer and the connection.
 pub const BUFFER: usize = 64;
 
 /// One event: `id: {id}` (when given), `event: {name}`, `data: {json}`.
@@ -67,18 +69,18 @@ pub const SPECTATOR_GATHER: Duration = Duration::from_millis(200);
 /// The most bytes one write gathers.
 const MAX_WRITE: usize = 64 * 1024;
 
-/// A stream's producer and the channel it sends its items on, as one
-/// body: the producer runs when the connection polls the body, on the
+/// A stream's producer and the outbox it sends its items to, as one body:
+/// the producer runs when the connection polls the body, on the
 /// connection's own task (nothing spawned per open stream, and one wake-up
 /// per batch where a task of its own would add a second), and waits when
 /// the client reads slower than it produces. Each chunk is an item framed
-/// by `write` and every other item ready by then (one write to the
+/// by `write` and every other item queued by then (one write to the
 /// connection for a batch the producer sent at once). The body ends once
 /// the producer has returned and its items are sent; dropping it (the
 /// client left) drops the producer.
 pub fn produced<T: 'static>(
     producer: impl Future<Output = ()> + 'static,
-    mut rx: tokio::sync::mpsc::Receiver<T>,
+    queued: Taker<T>,
     write: impl Fn(T, &mut BytesMut) + 'static,
 ) -> impl Stream<Item = Bytes> + 'static {
     let mut producer = Some(Box::pin(producer));
@@ -88,13 +90,16 @@ pub fn produced<T: 'static>(
         {
             producer = None;
         }
-        let Some(first) = std::task::ready!(rx.poll_recv(cx)) else {
-            return Poll::Ready(None);
+        let Some(first) = queued.take() else {
+            return match producer {
+                Some(_) => Poll::Pending,
+                None => Poll::Ready(None),
+            };
         };
         let mut chunk = BytesMut::new();
         write(first, &mut chunk);
         while chunk.len() < MAX_WRITE {
-            let Ok(item) = rx.try_recv() else { break };
+            let Some(item) = queued.take() else { break };
             write(item, &mut chunk);
         }
         Poll::Ready(Some(chunk.freeze()))

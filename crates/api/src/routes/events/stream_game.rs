@@ -140,7 +140,7 @@ pub async fn stream_game(
         cursor.is_none().then_some(version),
         &GameStreamData::Snapshot(Box::new(GameResource::build(&snapshot, seat))),
     );
-    let (tx, rx) = tokio::sync::mpsc::channel(sse::BUFFER);
+    let (tx, rx) = crate::games::outbox::outbox(sse::BUFFER);
     let games = state.games.clone();
     let id = game_id.into_inner();
     let producer = async move {

@@ -86,7 +86,7 @@ pub async fn stream_player(
         Some(cursor) => cursor,
         None => state.games.player_cursor(&player.id).await?,
     };
-    let (tx, rx) = tokio::sync::mpsc::channel(sse::BUFFER);
+    let (tx, rx) = crate::games::outbox::outbox(sse::BUFFER);
     let games = state.games.clone();
     let producer = async move {
         let follow = games.follow_player(sub, player.id.clone(), start, sse::HEARTBEAT, tx);
