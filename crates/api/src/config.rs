@@ -299,7 +299,7 @@ const SETTINGS: &[Setting] = &[
         flag: "--db-pool-size",
         env: "DB_POOL_SIZE",
         default: "8",
-        help: "database connections per process for requests (Postgres: split among the HTTP workers, at least 2 each, each made on its worker's thread; plus max(2, DB_POOL_SIZE / 4) for background work)",
+        help: "database connections per process for requests (Postgres: split among the HTTP workers, at least 2 each, each made on its worker's thread; and as many again for background work: bots, deadlines, webhooks, ratings)",
         apply: |c, v| {
             c.pool_size = parse_positive(v)?;
             Ok(())

@@ -449,8 +449,9 @@ impl Db {
     /// Runs pending migrations on `target` and opens its pools: `pool_size`
     /// connections for requests (with Postgres, split evenly among the
     /// `workers` HTTP workers, each at least 2: [`WorkerPools`]) and, with
-    /// Postgres, a quarter of it (at least 2) for the work off the HTTP
-    /// workers. `timeout` bounds every wait on the database: for a pooled
+    /// Postgres, as many again for the work off the HTTP workers (bots,
+    /// which make most of the moves of a table of bots, deadlines,
+    /// webhooks, ratings). `timeout` bounds every wait on the database: for a pooled
     /// connection, for a new one, and for each query (on Postgres
     /// `statement_timeout` too, so the server gives up when we do).
     pub async fn connect_with(
@@ -464,7 +465,7 @@ impl Db {
             DatabaseTarget::Postgres(url) => {
                 run_blocking(migrate_postgres, url).await?;
                 let per_worker = pool_size.div_ceil(workers.max(1)).max(2);
-                let background = (pool_size / 4).max(2);
+                let background = pool_size;
                 Ok(Db {
                     pools: Pools::Postgres(pg_pool(url, background, timeout, Some(runtime))?),
                     workers: Some(WorkerPools::new(url, per_worker, timeout)),
