@@ -10,10 +10,14 @@
 //! listed is refused. Tokens issued before `kid` existed are tried against
 //! every listed key.
 //!
-//! Tokens can be revoked (`POST /v1/players/me/logout`, `…/revoke-tokens`):
-//! every authenticated request reads the database once (one indexed
-//! `SELECT EXISTS … , EXISTS …`, see `db::tokens`), so a revocation made
-//! by any process is seen by every process at once.
+//! Tokens can be revoked (`POST /v1/players/me/logout`, `…/revoke-tokens`).
+//! On Postgres each process keeps the revocations in memory, kept current
+//! by its `LISTEN` connection (`db::revocations`): the process that revokes
+//! refuses the token at once, the others as soon as the revocation's
+//! `NOTIFY` arrives, and never later than `revocations::TRUSTED_FOR`
+//! (3 s); while a process cannot vouch for its copy, each request reads
+//! the database (one indexed `SELECT EXISTS … , EXISTS …`, `db::tokens`),
+//! as every request does on SQLite.
 //!
 //! Stream tickets (`POST /v1/stream-tickets`): a browser's `EventSource`
 //! cannot send `Authorization`, and a bearer token must never go in a URL
@@ -361,17 +365,22 @@ async fn authenticate(req: HttpRequest) -> Result<Option<Authenticated>, ApiErro
     Ok(Some(auth))
 }
 
-/// [`Db::token_revoked`] in a task of its own: the extractor runs before
-/// the body is read, and actix drops a request's future when the
-/// connection goes (a body too large, a client gone). Dropping an SQLite
-/// query mid-way blocks in place, which panics on an HTTP worker's
-/// single-threaded runtime; a task runs the lookup to its end instead.
+/// Whether the token is revoked: from this process's copy when it may
+/// answer ([`Db::revoked_in_memory`]), else [`Db::token_revoked`] in a task
+/// of its own: the extractor runs before the body is read, and actix drops
+/// a request's future when the connection goes (a body too large, a client
+/// gone). Dropping an SQLite query mid-way blocks in place, which panics on
+/// an HTTP worker's single-threaded runtime; a task runs the lookup to its
+/// end instead.
 async fn revoked(
     db: &web::Data<Db>,
     token_id: &str,
     player_id: &str,
     issued_at: i64,
 ) -> Result<bool, ApiError> {
+    if let Some(answer) = db.revoked_in_memory(token_id, player_id, issued_at) {
+        return Ok(answer);
+    }
     let (db, token_id, player_id) = (db.clone(), token_id.to_owned(), player_id.to_owned());
     let lookup =
         actix_web::rt::spawn(

@@ -6,15 +6,21 @@
 //! drops; after each (re)connect the listener reports a resync, because
 //! notifications sent while it was away are lost.
 //!
+//! The same connection keeps this process's copy of the token revocations
+//! (channel [`revocations::CHANNEL`], see [`super::revocations`]).
+//!
 //! Each payload opens with a line naming the process that sent it
 //! (`@<sender> 0 -`), so that a process passes over its own: it told its
 //! own streams when it appended. An older reader takes that line for an
 //! append to a game nobody follows, which changes nothing.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-use futures_util::StreamExt;
+use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection as _};
+use futures_util::{FutureExt as _, StreamExt};
+
+use super::revocations::{self, HEARTBEAT, RELOAD_AFTER, Revocation, Revocations, TRUSTED_FOR};
 
 /// The notification channel of appends.
 pub const CHANNEL: &str = "cards_game_events";
@@ -141,43 +147,44 @@ pub fn lines_in_payloads(sender: &str, lines: impl IntoIterator<Item = String>) 
 
 /// Listens until `stop` turns true, reconnecting with a growing pause (up
 /// to 5 s) when the connection cannot be made or drops. Payloads `own`
-/// sent are passed over.
+/// sent are passed over. With `revocations`, the same connection also
+/// keeps that copy of the token revocations (see [`super::revocations`]):
+/// it loads it after each (re)connect and confirms itself every
+/// [`HEARTBEAT`]; the copy is distrusted the moment the connection is lost.
 pub async fn listen(
     url: String,
     own: String,
+    revocations: Option<Arc<Revocations>>,
     mut stop: tokio::sync::watch::Receiver<bool>,
     deliver: impl Fn(Heard) + Send + 'static,
 ) {
     let mut pause = Duration::from_millis(100);
+    let hearing = Hearing {
+        own,
+        revocations,
+        deliver,
+    };
     while !*stop.borrow() {
         match AsyncPgConnection::establish(&url).await {
             Ok(mut conn) => {
-                let listening = diesel::sql_query(format!("LISTEN {CHANNEL}"))
-                    .execute(&mut conn)
+                let listening = conn
+                    .batch_execute(&format!(
+                        "LISTEN {CHANNEL}; LISTEN {}",
+                        revocations::CHANNEL
+                    ))
                     .await;
                 match listening {
-                    Ok(_) => {
+                    Ok(()) => {
                         pause = Duration::from_millis(100);
-                        deliver(Heard::Resync);
-                        let mut notifications = std::pin::pin!(conn.notifications_stream());
-                        loop {
-                            tokio::select! {
-                                _ = stop.changed() => return,
-                                next = notifications.next() => match next {
-                                    Some(Ok(n)) => match parse_payload(&n.payload) {
-                                        Some(p) if p.sender == Some(own.as_str()) => {}
-                                        Some(p) => p.heard.into_iter().for_each(&deliver),
-                                        None => tracing::warn!(payload = n.payload, "odd notification"),
-                                    },
-                                    Some(Err(e)) => {
-                                        tracing::warn!(error = %e, "LISTEN connection failed; reconnecting");
-                                        break;
-                                    }
-                                    None => {
-                                        tracing::warn!("LISTEN connection closed; reconnecting");
-                                        break;
-                                    }
-                                },
+                        (hearing.deliver)(Heard::Resync);
+                        let ended = hearing.follow(&mut conn, &mut stop).await;
+                        if let Some(copy) = &hearing.revocations {
+                            copy.distrust();
+                        }
+                        match ended {
+                            Ended::Stopped => return,
+                            Ended::Lost(why) => {
+                                tracing::warn!(error = %why, "LISTEN connection lost; reconnecting");
                             }
                         }
                     }
@@ -193,6 +200,100 @@ pub async fn listen(
         pause = (pause * 2).min(Duration::from_secs(5));
     }
 }
+
+/// Why [`Hearing::follow`] returned.
+enum Ended {
+    Stopped,
+    Lost(String),
+}
+
+/// What the listener does with what it hears.
+struct Hearing<F> {
+    own: String,
+    revocations: Option<Arc<Revocations>>,
+    deliver: F,
+}
+
+impl<F: Fn(Heard)> Hearing<F> {
+    /// Hears `conn`'s notifications until `stop` or until the connection
+    /// fails, with a heartbeat every [`HEARTBEAT`] when keeping revocations.
+    async fn follow(
+        &self,
+        conn: &mut AsyncPgConnection,
+        stop: &mut tokio::sync::watch::Receiver<bool>,
+    ) -> Ended {
+        let mut beat = tokio::time::Instant::now();
+        let mut last_load: Option<std::time::Instant> = None;
+        loop {
+            {
+                let mut notifications = std::pin::pin!(conn.notifications_stream());
+                loop {
+                    tokio::select! {
+                        _ = stop.changed() => return Ended::Stopped,
+                        _ = tokio::time::sleep_until(beat), if self.revocations.is_some() => break,
+                        next = notifications.next() => match next {
+                            Some(Ok(n)) => self.hear(&n),
+                            Some(Err(e)) => return Ended::Lost(e.to_string()),
+                            None => return Ended::Lost("closed".to_owned()),
+                        },
+                    }
+                }
+            }
+            let Some(copy) = &self.revocations else {
+                continue;
+            };
+            let asked = std::time::Instant::now();
+            if !copy.loaded() && last_load.is_none_or(|at| at.elapsed() >= RELOAD_AFTER) {
+                last_load = Some(asked);
+                match tokio::time::timeout(TRUSTED_FOR, revocations::load(conn)).await {
+                    Ok(Ok(all)) => copy.replace(all),
+                    Ok(Err(e)) => return Ended::Lost(e.to_string()),
+                    Err(_) => return Ended::Lost("loading revocations timed out".to_owned()),
+                }
+            }
+            // The server sends the notifications of everything committed
+            // before it answers; the driver queues them before the answer.
+            match tokio::time::timeout(TRUSTED_FOR, conn.batch_execute(HEARTBEAT_SQL)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => return Ended::Lost(e.to_string()),
+                Err(_) => return Ended::Lost("heartbeat unanswered".to_owned()),
+            }
+            let mut notifications = std::pin::pin!(conn.notifications_stream());
+            while let Some(Some(next)) = notifications.next().now_or_never() {
+                match next {
+                    Ok(n) => self.hear(&n),
+                    Err(e) => return Ended::Lost(e.to_string()),
+                }
+            }
+            copy.confirm(asked);
+            beat = tokio::time::Instant::from_std(asked) + HEARTBEAT;
+        }
+    }
+
+    fn hear(&self, n: &diesel::pg::PgNotification) {
+        if n.channel == revocations::CHANNEL {
+            let Some(copy) = &self.revocations else {
+                return;
+            };
+            for line in n.payload.lines() {
+                match Revocation::parse(line) {
+                    Some(revocation) => copy.add(revocation),
+                    None => tracing::warn!(line, "odd revocation"),
+                }
+            }
+            return;
+        }
+        match parse_payload(&n.payload) {
+            Some(p) if p.sender == Some(self.own.as_str()) => {}
+            Some(p) => p.heard.into_iter().for_each(&self.deliver),
+            None => tracing::warn!(payload = n.payload, "odd notification"),
+        }
+    }
+}
+
+/// The listener's heartbeat, named so that an operator (or a test) can
+/// find the connection in `pg_stat_activity`.
+pub const HEARTBEAT_SQL: &str = "SELECT 'cards_listener_heartbeat'";
 
 #[cfg(test)]
 mod tests {

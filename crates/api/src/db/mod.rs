@@ -19,6 +19,7 @@ pub mod listen;
 pub mod models;
 mod queries;
 pub mod ratings;
+pub mod revocations;
 pub mod schema;
 mod series;
 mod tokens;
@@ -73,6 +74,9 @@ pub struct Db {
     pg_url: Option<String>,
     /// How long an idempotency record answers retries; `None`: for ever.
     idempotency_ttl: Option<Duration>,
+    /// With Postgres: this process's copy of the token revocations, kept
+    /// by the `LISTEN` connection ([`revocations`]).
+    revocations: Option<Arc<revocations::Revocations>>,
 }
 
 impl std::fmt::Debug for Db {
@@ -472,6 +476,7 @@ impl Db {
                     timeout,
                     pg_url: Some(url.clone()),
                     idempotency_ttl: None,
+                    revocations: Some(Arc::default()),
                 })
             }
             DatabaseTarget::Sqlite(path) => {
@@ -496,6 +501,7 @@ impl Db {
                     timeout,
                     pg_url: None,
                     idempotency_ttl: None,
+                    revocations: None,
                 })
             }
         }
@@ -521,6 +527,12 @@ impl Db {
     /// The Postgres URL (for `LISTEN`), or `None` with SQLite.
     pub fn pg_url(&self) -> Option<&str> {
         self.pg_url.as_deref()
+    }
+
+    /// With Postgres, this process's copy of the token revocations, for
+    /// the `LISTEN` connection to keep.
+    pub fn revocations(&self) -> Option<&Arc<revocations::Revocations>> {
+        self.revocations.as_ref()
     }
 
     /// How many HTTP workers (threads) have a pool of their own so far

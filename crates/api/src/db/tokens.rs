@@ -1,15 +1,19 @@
 //! Token revocation (see `auth`): tokens logged out one by one, kept until
 //! they expire, and per-player cut-offs ("every token issued so far").
 //!
-//! The auth path runs [`Db::token_revoked`] once per authenticated request:
-//! one statement with two primary-key lookups.
+//! The auth path asks [`Db::revoked_in_memory`] first (Postgres: the copy
+//! kept by the `LISTEN` connection, see [`super::revocations`]), and
+//! [`Db::token_revoked`] when it has no answer: one statement with two
+//! primary-key lookups. A revocation is written with its `NOTIFY` in one
+//! transaction, after this process's copy has it.
 
 use chrono::{DateTime, SubsecRound as _, Utc};
 use diesel::dsl::exists;
 use diesel::prelude::*;
 use diesel::upsert::excluded;
-use diesel_async::RunQueryDsl;
+use diesel_async::{AsyncConnection as _, RunQueryDsl};
 
+use super::revocations::{self, Revocation};
 use super::{Db, DbError};
 use crate::with_conn;
 
@@ -23,6 +27,32 @@ fn no_longer_verifying() -> DateTime<Utc> {
 }
 
 impl Db {
+    /// [`Db::token_revoked`] answered from this process's copy, when it may
+    /// answer (Postgres, its `LISTEN` connection confirmed lately); `None`:
+    /// ask the database.
+    pub fn revoked_in_memory(
+        &self,
+        token_id: &str,
+        player_id: &str,
+        issued_at: i64,
+    ) -> Option<bool> {
+        self.revocations()?.answer(token_id, player_id, issued_at)
+    }
+
+    /// Whether requests are answered from this process's copy now.
+    pub fn revocations_in_memory(&self) -> bool {
+        self.revocations().is_some_and(|r| r.trusted())
+    }
+
+    /// Adds `revocation` to this process's copy, and returns the line that
+    /// announces it to the others (Postgres), to send in its transaction.
+    fn announce(&self, revocation: Revocation) -> Option<String> {
+        let copy = self.revocations()?;
+        let line = revocation.line();
+        copy.add(revocation);
+        Some(line)
+    }
+
     /// Whether the token `token_id` of `player_id`, issued at `issued_at`
     /// (unix seconds), was logged out or issued at or before the player's
     /// cut-off.
@@ -57,21 +87,39 @@ impl Db {
         expires_at: DateTime<Utc>,
     ) -> Result<(), DbError> {
         let now = no_longer_verifying();
+        let announce = self.announce(Revocation::Token {
+            token_id: token_id.to_owned(),
+            expires_at: expires_at.timestamp(),
+        });
         with_conn!(self, |conn, s| {
-            diesel::insert_into(s::revoked_tokens::table)
-                .values((
-                    s::revoked_tokens::token_id.eq(token_id),
-                    s::revoked_tokens::player_id.eq(player_id),
-                    s::revoked_tokens::expires_at.eq(expires_at),
-                ))
-                .on_conflict(s::revoked_tokens::token_id)
-                .do_nothing()
+            conn.transaction(async |conn| {
+                diesel::insert_into(s::revoked_tokens::table)
+                    .values((
+                        s::revoked_tokens::token_id.eq(token_id),
+                        s::revoked_tokens::player_id.eq(player_id),
+                        s::revoked_tokens::expires_at.eq(expires_at),
+                    ))
+                    .on_conflict(s::revoked_tokens::token_id)
+                    .do_nothing()
+                    .execute(conn)
+                    .await?;
+                diesel::delete(
+                    s::revoked_tokens::table.filter(s::revoked_tokens::expires_at.lt(now)),
+                )
                 .execute(conn)
                 .await?;
-            diesel::delete(s::revoked_tokens::table.filter(s::revoked_tokens::expires_at.lt(now)))
-                .execute(conn)
-                .await?;
-            Ok(())
+                if let Some(line) = &announce {
+                    // Delivered if and only if this transaction commits; never
+                    // reached with SQLite (it keeps no copy).
+                    diesel::sql_query("SELECT pg_notify($1, $2)")
+                        .bind::<diesel::sql_types::Text, _>(revocations::CHANNEL)
+                        .bind::<diesel::sql_types::Text, _>(line)
+                        .execute(conn)
+                        .await?;
+                }
+                Ok::<_, DbError>(())
+            })
+            .await
         })
     }
 
@@ -83,23 +131,39 @@ impl Db {
         through: i64,
     ) -> Result<(), DbError> {
         let now = super::now();
+        let announce = self.announce(Revocation::Cutoff {
+            player_id: player_id.to_owned(),
+            through,
+        });
         with_conn!(self, |conn, s| {
-            diesel::insert_into(s::token_cutoffs::table)
-                .values((
-                    s::token_cutoffs::player_id.eq(player_id),
-                    s::token_cutoffs::revoked_through.eq(through),
-                    s::token_cutoffs::updated_at.eq(now),
-                ))
-                .on_conflict(s::token_cutoffs::player_id)
-                .do_update()
-                .set((
-                    s::token_cutoffs::revoked_through
-                        .eq(excluded(s::token_cutoffs::revoked_through)),
-                    s::token_cutoffs::updated_at.eq(excluded(s::token_cutoffs::updated_at)),
-                ))
-                .execute(conn)
-                .await?;
-            Ok(())
+            conn.transaction(async |conn| {
+                diesel::insert_into(s::token_cutoffs::table)
+                    .values((
+                        s::token_cutoffs::player_id.eq(player_id),
+                        s::token_cutoffs::revoked_through.eq(through),
+                        s::token_cutoffs::updated_at.eq(now),
+                    ))
+                    .on_conflict(s::token_cutoffs::player_id)
+                    .do_update()
+                    .set((
+                        s::token_cutoffs::revoked_through
+                            .eq(excluded(s::token_cutoffs::revoked_through)),
+                        s::token_cutoffs::updated_at.eq(excluded(s::token_cutoffs::updated_at)),
+                    ))
+                    .execute(conn)
+                    .await?;
+                if let Some(line) = &announce {
+                    // Delivered if and only if this transaction commits; never
+                    // reached with SQLite (it keeps no copy).
+                    diesel::sql_query("SELECT pg_notify($1, $2)")
+                        .bind::<diesel::sql_types::Text, _>(revocations::CHANNEL)
+                        .bind::<diesel::sql_types::Text, _>(line)
+                        .execute(conn)
+                        .await?;
+                }
+                Ok::<_, DbError>(())
+            })
+            .await
         })
     }
 
@@ -108,6 +172,9 @@ impl Db {
     /// nobody logs out of would keep them); returns how many.
     pub async fn purge_expired_revocations(&self, limit: i64) -> Result<usize, DbError> {
         let now = no_longer_verifying();
+        if let Some(copy) = self.revocations() {
+            copy.forget_expired(now.timestamp());
+        }
         with_conn!(self, |conn, s| {
             let expired: Vec<String> = s::revoked_tokens::table
                 .filter(s::revoked_tokens::expires_at.lt(now))

@@ -244,6 +244,7 @@ impl GameService {
             self.runtime.spawn(crate::db::listen::listen(
                 url.to_owned(),
                 self.instance.clone(),
+                self.db.revocations().cloned(),
                 self.shutdown.subscribe(),
                 move |heard| {
                     if matches!(heard, crate::db::listen::Heard::Appended { .. }) {

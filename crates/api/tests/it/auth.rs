@@ -1,5 +1,6 @@
 //! Tokens over HTTP: the `Bearer` scheme in any case, logout and "revoke all
-//! my tokens" (seen by every server on the database), signing-key rotation
+//! my tokens" (seen by every server on the database; on Postgres from each
+//! server's copy kept by its `LISTEN` connection), signing-key rotation
 //! by `kid`, and the private-cache marks and per-viewer ETags on
 //! personalised answers.
 
@@ -25,6 +26,20 @@ async fn fresh_target(backend: Backend) -> TestDatabase {
     tokio::task::spawn_blocking(move || backend.fresh_target())
         .await
         .unwrap()
+}
+
+/// Waits until `ts` refuses `token` as revoked: at once on the server that
+/// revoked it, within `revocations::TRUSTED_FOR` (3 s) on another one.
+async fn refused_soon(ts: &TestServer, token: &str) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let answer = ts.get("/v1/players/me/inbox", Some(token)).await;
+        if answer.status.as_u16() == 401 || std::time::Instant::now() > deadline {
+            answer.assert_problem(401, "token_revoked");
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 /// A second token for `player_id`, as the server (signing with the test
@@ -80,7 +95,12 @@ async fn logout_revokes_that_token_on_every_server(backend: Backend) {
         .await;
     assert_eq!(out.status.as_u16(), 204, "{}", out.text);
 
-    // Refused by the server that revoked it and by the other one.
+    // Refused at once by the server that revoked it, and by the other one
+    // as soon as it hears of it (Postgres: its NOTIFY, within TRUSTED_FOR).
+    a.get("/v1/players/me/inbox", Some(&ada.token))
+        .await
+        .assert_problem(401, "token_revoked");
+    refused_soon(&b, &ada.token).await;
     for ts in [&a, &b] {
         ts.get("/v1/players/me/inbox", Some(&ada.token))
             .await
@@ -115,6 +135,9 @@ async fn revoke_tokens_refuses_every_token_issued_so_far(backend: Backend) {
         .post("/v1/players/me/revoke-tokens", Some(&second), &json!({}))
         .await;
     assert_eq!(out.status.as_u16(), 204, "{}", out.text);
+    for token in [&ada.token, &second] {
+        refused_soon(&a, token).await;
+    }
     for ts in [&a, &b] {
         for token in [&ada.token, &second] {
             ts.get("/v1/players/me/inbox", Some(token))
@@ -136,6 +159,70 @@ async fn revoke_tokens_refuses_every_token_issued_so_far(backend: Backend) {
     assert_eq!(a_fresh.status.as_u16(), 200, "{}", a_fresh.text);
 }
 on_both_backends!(revoke_tokens_refuses_every_token_issued_so_far);
+
+/// Postgres: while its `LISTEN` connection vouches for it, a process
+/// answers the revocation check from its copy, without a statement (a
+/// revocation written behind its back, with no NOTIFY, is not seen); when
+/// that connection is lost it asks the database at once, and after
+/// reconnecting it loads the copy again (db::revocations' invariant).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revocations_are_checked_in_memory_while_the_listener_vouches() {
+    use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+    let target = fresh_target(Backend::Postgres).await;
+    let a = server_on(&target, |_| {}).await;
+    let ada = a.register("Ada").await;
+    let db = &a.server.state.db;
+    wait_until(|| db.revocations_in_memory()).await;
+
+    let api::config::DatabaseTarget::Postgres(url) = &*target else {
+        unreachable!()
+    };
+    let mut raw = AsyncPgConnection::establish(url).await.unwrap();
+    let behind_its_back = "INSERT INTO token_cutoffs (player_id, revoked_through, updated_at) \
+         VALUES ($1, extract(epoch FROM now())::bigint + 60, now())";
+    diesel::sql_query(behind_its_back)
+        .bind::<diesel::sql_types::Text, _>(&ada.id)
+        .execute(&mut raw)
+        .await
+        .unwrap();
+    let from_memory = a.get("/v1/players/me/inbox", Some(&ada.token)).await;
+    assert_eq!(from_memory.status.as_u16(), 200, "{}", from_memory.text);
+
+    // The listener's connection goes: the next requests read the table.
+    let killed: Vec<bool> = diesel::sql_query(
+        "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity \
+         WHERE datname = current_database() AND query = $1",
+    )
+    .bind::<diesel::sql_types::Text, _>(api::db::listen::HEARTBEAT_SQL)
+    .load::<Killed>(&mut raw)
+    .await
+    .unwrap()
+    .into_iter()
+    .map(|k| k.killed)
+    .collect();
+    assert_eq!(killed, [true]);
+    refused_soon(&a, &ada.token).await;
+    // Back, and loaded again: the copy now holds the cut-off too.
+    wait_until(|| db.revocations_in_memory()).await;
+    a.get("/v1/players/me/inbox", Some(&ada.token))
+        .await
+        .assert_problem(401, "token_revoked");
+}
+
+#[derive(diesel::QueryableByName)]
+struct Killed {
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    killed: bool,
+}
+
+/// Waits (up to 10 s) until `ready` holds.
+async fn wait_until(ready: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !ready() {
+        assert!(std::time::Instant::now() < deadline, "not ready in 10 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
 
 async fn a_rotated_key_verifies_old_tokens_until_it_is_removed(backend: Backend) {
     let target = fresh_target(backend).await;
