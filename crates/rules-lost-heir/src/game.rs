@@ -653,7 +653,8 @@ impl LostHeir {
     /// it at the round's start, would have made the call (LH-5), the
     /// dealer's decision (LH-6) and the choice of trumps (LH-7) it actually
     /// made is kept; failing that, the one with the fewest disagreements
-    /// (the first among equals).
+    /// (the first among equals). With 2 players the other hand is every
+    /// unseen card: there is nothing to infer.
     ///
     /// The sample depends only on what `seat` knows: the pool of unseen
     /// cards is the deck less its hand and the cards played, in index order,
@@ -689,7 +690,9 @@ impl LostHeir {
             };
             k += 1;
         }
-        let tries = if round.calls_made == 0 {
+        // Nothing to infer before the calls, nor with one other seat (2
+        // players), whose hand is then every unseen card.
+        let tries = if round.calls_made == 0 || k <= 1 {
             1
         } else {
             INFERENCE_TRIES
@@ -738,8 +741,18 @@ impl LostHeir {
     fn call_checks(&self, seat: Seat, at_deal: [Hand<HeirCard>; MAX_PLAYERS]) -> Vec<CallCheck> {
         let round = &self.round;
         let n = self.players;
-        let mut start = self.clone();
-        start.round = Round::new(round.number, round.dealer, at_deal, n);
+        // No score sheet: the calls do not end the round, and the bot's
+        // view is built without it (`seat_view_for_bot`).
+        let mut start = LostHeir {
+            config: self.config,
+            players: n,
+            rng: self.rng,
+            round: Round::new(round.number, round.dealer, at_deal, n),
+            last_trick: self.last_trick,
+            scores: self.scores,
+            winner: self.winner,
+            sheet: Vec::new(),
+        };
         let mut checks = Vec::new();
         let mut replay = |start: &mut LostHeir, made: Move| {
             let Some(maker) = start.turn() else {
