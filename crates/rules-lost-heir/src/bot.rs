@@ -66,11 +66,26 @@ impl cards::Bot for LostHeir {
 /// the view determines; the answer is always one of them. A view that is not
 /// a seat's (a spectator's) gets a random legal move.
 pub fn choose<R: Rng + ?Sized>(view: &View, legal: &Legal, rng: &mut R) -> Option<Move> {
-    let prompt = legal.prompt()?;
+    legal.prompt()?;
     let (Some(seat), Some(hand)) = (view.seat, view.hand.as_deref()) else {
         return legal.random(rng);
     };
     let hand: Hand<HeirCard> = Hand::try_from_cards(hand.iter().copied()).unwrap_or_default();
+    choose_holding(view, seat, hand, legal, rng)
+}
+
+/// [`choose`] for `seat` as if it held `hand` (`view.hand` is not read):
+/// the expert's sampled worlds ask what the seats would have called with
+/// the hands a world deals them (`LostHeir::determinized`), on one view per
+/// call rather than one per world.
+pub(crate) fn choose_holding<R: Rng + ?Sized>(
+    view: &View,
+    seat: Seat,
+    hand: Hand<HeirCard>,
+    legal: &Legal,
+    rng: &mut R,
+) -> Option<Move> {
+    let prompt = legal.prompt()?;
     let me = Me::new(view, seat, hand);
     let mv = match prompt {
         Prompt::Bid => me.bid(legal),

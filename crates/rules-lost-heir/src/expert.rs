@@ -3,8 +3,10 @@
 //!
 //! * `determinize(seat, rng)` is [`LostHeir::determinized`]: the other
 //!   seats' unplayed cards dealt again among them, respecting hand sizes and
-//!   the voids they have shown (LH-8, LH-9), future rounds shuffled from
-//!   `rng` (the game's seed is secret, G-2).
+//!   the voids they have shown (LH-8, LH-9), and, once the round has calls,
+//!   preferring deals with which the sensible bot in their seats would have
+//!   made the calls, decision and trumps they made (LH-5..LH-7); future
+//!   rounds shuffled from `rng` (the game's seed is secret, G-2).
 //! * `round_index` is the round number: playouts stop at the round's end.
 //! * `standing(seat)` is the seat's side's total less the mean of the other
 //!   sides' totals (LH-11: higher is better), plus [`WIN_BONUS`] when the

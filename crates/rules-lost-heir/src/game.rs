@@ -68,6 +68,11 @@ struct Round {
     /// from the cards played face up (G-2); read only by the expert bot's
     /// sampled worlds ([`LostHeir::determinized`]).
     voids: [cards::CardMask<HeirCard>; MAX_PLAYERS],
+    /// The cards each seat has played this round, in tricks taken or on the
+    /// table. Public (played face up, G-2); read only by the expert bot's
+    /// sampled worlds, which rebuild each seat's hand at the deal (its hand
+    /// now plus these) to replay the round's calls in them.
+    played: [Hand<HeirCard>; MAX_PLAYERS],
 }
 
 /// The most recently completed trick, kept for every viewer to see.
@@ -482,6 +487,8 @@ impl LostHeir {
             Move::Play { card } => {
                 let trumps = round.trumps.expect("trumps are named before play");
                 round.hands[seat.index()].remove(card);
+                // Cannot fail: the card came out of the seat's hand.
+                let _ = round.played[seat.index()].insert(card);
                 round.trick.push(card);
                 let shown = match round.suit {
                     // LH-9: not following shows a void in the suit led.
@@ -640,9 +647,19 @@ impl LostHeir {
     /// ([`LostHeir::shown_voids`]). Future rounds are shuffled from a seed
     /// drawn from `rng`, not from the game's own (which is secret, G-2).
     ///
+    /// Once the round has calls, the deal is inferred from them too: up to
+    /// [`INFERENCE_TRIES`] deals are drawn, and the first in which every
+    /// other seat, playing as the sensible bot with the hand that deal gives
+    /// it at the round's start, would have made the call (LH-5), the
+    /// dealer's decision (LH-6) and the choice of trumps (LH-7) it actually
+    /// made is kept; failing that, the one with the fewest disagreements
+    /// (the first among equals). With 2 players the other hand is every
+    /// unseen card: there is nothing to infer.
+    ///
     /// The sample depends only on what `seat` knows: the pool of unseen
     /// cards is the deck less its hand and the cards played, in index order,
-    /// never read from the other hands.
+    /// never read from the other hands; the calls, the decision, the trumps
+    /// and the cards each seat played are public.
     pub(crate) fn determinized<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> LostHeir {
         let mut game = self.clone();
         let mut seed = [0u8; 32];
@@ -656,11 +673,8 @@ impl LostHeir {
         let (deck, len) = heir::deck(n.get() != 3);
         let mut pool: Hand<HeirCard> = deck[..len].iter().copied().collect();
         pool.remove_all(&round.hands[seat.index()]);
-        for taken in &round.taken[..n.as_usize()] {
-            pool.remove_all(taken);
-        }
-        for card in round.trick.cards() {
-            pool.remove(card);
+        for played in &round.played[..n.as_usize()] {
+            pool.remove_all(played);
         }
         let mut slots = [Slot {
             size: 0,
@@ -676,11 +690,134 @@ impl LostHeir {
             };
             k += 1;
         }
-        let dealt = sample::deal(pool, &slots[..k], rng);
-        for (other, hand) in seats[..k].iter().zip(dealt) {
-            game.round.hands[other.index()] = hand;
+        // Nothing to infer before the calls, nor with one other seat (2
+        // players), whose hand is then every unseen card.
+        let tries = if round.calls_made == 0 || k <= 1 {
+            1
+        } else {
+            INFERENCE_TRIES
+        };
+        let mut checks: Option<Vec<CallCheck>> = None;
+        // Fixed: the sensible bot's calls draw nothing from it, and the
+        // check must not take from the search's stream more than the deals.
+        let mut bot_rng = Seed::from_u64(0).rng();
+        let mut best: Option<(usize, [Hand<HeirCard>; MAX_PLAYERS])> = None;
+        for _ in 0..tries {
+            let dealt = sample::deal(pool, &slots[..k], rng);
+            let mut hands = round.hands;
+            for (other, hand) in seats[..k].iter().zip(dealt) {
+                hands[other.index()] = hand;
+            }
+            if tries == 1 {
+                best = Some((0, hands));
+                break;
+            }
+            let mut at_deal = hands;
+            for (hand, played) in at_deal.iter_mut().zip(&round.played) {
+                hand.absorb(played);
+            }
+            let checks = checks.get_or_insert_with(|| self.call_checks(seat, at_deal));
+            let misses = checks
+                .iter()
+                .filter(|c| !c.agrees(at_deal[c.seat.index()], &mut bot_rng))
+                .count();
+            if best.is_none_or(|(fewest, _)| misses < fewest) {
+                best = Some((misses, hands));
+            }
+            if misses == 0 {
+                break;
+            }
+        }
+        if let Some((_, hands)) = best {
+            game.round.hands = hands;
         }
         game
+    }
+
+    /// The round's calls, decision and choice of trumps made by seats other
+    /// than `seat`, each with the view its maker had (at the round's start,
+    /// dealt `at_deal`: only the maker's own hand differs between deals,
+    /// and [`CallCheck::agrees`] replaces it).
+    fn call_checks(&self, seat: Seat, at_deal: [Hand<HeirCard>; MAX_PLAYERS]) -> Vec<CallCheck> {
+        let round = &self.round;
+        let n = self.players;
+        // No score sheet: the calls do not end the round, and the bot's
+        // view is built without it (`seat_view_for_bot`).
+        let mut start = LostHeir {
+            config: self.config,
+            players: n,
+            rng: self.rng,
+            round: Round::new(round.number, round.dealer, at_deal, n),
+            last_trick: self.last_trick,
+            scores: self.scores,
+            winner: self.winner,
+            sheet: Vec::new(),
+        };
+        let mut checks = Vec::new();
+        let mut replay = |start: &mut LostHeir, made: Move| {
+            let Some(maker) = start.turn() else {
+                return false;
+            };
+            if maker != seat {
+                checks.push(CallCheck {
+                    seat: maker,
+                    view: start.seat_view_for_bot(maker),
+                    legal: start.legal_moves(maker),
+                    made,
+                });
+            }
+            start.play(maker, &made).is_ok()
+        };
+        // LH-5: the calls, in turn from the dealer's left.
+        for i in 0..round.calls_made {
+            let caller = round.dealer.offset(1 + i, n);
+            let made = match round.calls[caller.index()] {
+                Some(Call::Bid { points }) => Move::Bid { points },
+                Some(Call::Pass) => Move::Pass,
+                None => return checks,
+            };
+            if !replay(&mut start, made) {
+                return checks;
+            }
+        }
+        // LH-6: the dealer's decision, when there was a bid.
+        let decided = match round.decision {
+            Some(Decision::Accepted) => Some(Move::Accept),
+            Some(Decision::Rejected) => Some(Move::Reject),
+            Some(Decision::AllPassed) | None => None,
+        };
+        if let Some(made) = decided
+            && !replay(&mut start, made)
+        {
+            return checks;
+        }
+        // LH-6, LH-7: trumps, named by the bidder or the dealer.
+        if let Some(city) = round.trumps {
+            replay(&mut start, Move::name_trumps(city));
+        }
+        checks
+    }
+}
+
+/// How many deals a sampled world draws at most, looking for one that
+/// agrees with the round's calls (see [`LostHeir::determinized`]).
+/// Measured: docs/bots.md, "Expert (search): Lost Heir".
+pub(crate) const INFERENCE_TRIES: u32 = 32;
+
+/// One public call (or decision, or choice of trumps) to check a sampled
+/// world against: who made it, the view and legal moves it had then.
+struct CallCheck {
+    seat: Seat,
+    view: View,
+    legal: Legal,
+    made: Move,
+}
+
+impl CallCheck {
+    /// Whether the sensible bot at this seat, holding `hand` at the deal,
+    /// makes the same call.
+    fn agrees<R: rand::Rng + ?Sized>(&self, hand: Hand<HeirCard>, rng: &mut R) -> bool {
+        crate::bot::choose_holding(&self.view, self.seat, hand, &self.legal, rng) == Some(self.made)
     }
 }
 
@@ -751,6 +888,7 @@ impl Round {
             trick: HeirTrick::new(dealer.left(n), n),
             suit: None,
             voids: [cards::CardMask::EMPTY; MAX_PLAYERS],
+            played: [Hand::EMPTY; MAX_PLAYERS],
         }
     }
 }

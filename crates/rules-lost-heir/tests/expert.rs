@@ -199,6 +199,9 @@ fn lh_9_a_seat_that_did_not_follow_is_dealt_none_of_the_suit() {
 /// (the whole world, later rounds' seed included).
 #[test]
 fn determinize_never_reads_hidden_state() {
+    // Positions after the calls, whose worlds are inferred from them
+    // (LH-5, LH-6, LH-7): the calls are public, the hands at the deal not.
+    let mut after_calls = 0;
     let compared = hidden_pairs(
         &configs(),
         Pairs {
@@ -208,6 +211,7 @@ fn determinize_never_reads_hidden_state() {
             other_seed: 78,
         },
         |a, b, me| {
+            after_calls += usize::from(a.trumps().is_some());
             for r in 0..3 {
                 let wa = a.determinize(me, &mut Seed::from_u64(r).rng());
                 let wb = b.determinize(me, &mut Seed::from_u64(r).rng());
@@ -215,8 +219,9 @@ fn determinize_never_reads_hidden_state() {
             }
         },
     );
-    println!("{compared} pairs compared");
+    println!("{compared} pairs compared, {after_calls} after the calls");
     assert!(compared > 150, "only {compared} comparisons");
+    assert!(after_calls > 100, "only {after_calls} after the calls");
 }
 
 /// G-2: the expert's move depends only on what the seat knows: the same
@@ -225,6 +230,9 @@ fn determinize_never_reads_hidden_state() {
 #[test]
 fn expert_never_reads_hidden_state() {
     let budget = Budget::playouts(24);
+    // Positions after the calls, whose worlds are inferred from them
+    // (LH-5, LH-6, LH-7): the calls are public, the hands at the deal not.
+    let mut after_calls = 0;
     let compared = hidden_pairs(
         &configs(),
         Pairs {
@@ -234,14 +242,16 @@ fn expert_never_reads_hidden_state() {
             other_seed: 78,
         },
         |a, b, me| {
+            after_calls += usize::from(a.trumps().is_some());
             let mv_a = expert_move(a, me, budget, &mut Seed::from_u64(9).rng());
             let mv_b = expert_move(b, me, budget, &mut Seed::from_u64(9).rng());
             assert_eq!(mv_a, mv_b, "hidden cards changed the expert's move");
             assert!(a.legal_moves(me).contains(&mv_a.unwrap()));
         },
     );
-    println!("{compared} pairs compared");
+    println!("{compared} pairs compared, {after_calls} after the calls");
     assert!(compared > 40, "only {compared} comparisons");
+    assert!(after_calls > 30, "only {after_calls} after the calls");
 }
 
 /// Expert moves are always legal and games with an expert end; the same
@@ -300,4 +310,104 @@ fn standing_is_the_side_margin() {
     assert_eq!(game.standing(Seat::new(2)), -6.0);
     assert_eq!(game.standing(Seat::new(3)), 6.0);
     assert_eq!(game.round_index(), 1);
+}
+
+/// How the sensible bot, dealt `hands` (a sampled world's hands at the
+/// deal), agrees with the calls `history` made by the seats other than `me`:
+/// (the choice of trumps agrees, every call, decision and choice agrees).
+fn agreement(
+    config: Config,
+    dealer: Seat,
+    hands: &[Hand<HeirCard>],
+    history: &[(Seat, Move)],
+    me: Seat,
+) -> (bool, bool) {
+    let mut replay = LostHeir::from_deal(config, dealer, hands, Seed::from_u64(0)).unwrap();
+    let (mut trumps, mut all) = (true, true);
+    let mut bot_rng = Seed::from_u64(0).rng();
+    for &(seat, mv) in history {
+        if seat != me {
+            let agrees = replay.bot_move(seat, &mut bot_rng) == Some(mv);
+            all &= agrees;
+            if matches!(mv, Move::NameTrumps { .. }) {
+                trumps = agrees;
+            }
+        }
+        replay.play(seat, &mv).unwrap();
+    }
+    (trumps, all)
+}
+
+/// LH-5, LH-6, LH-7: sampled worlds are inferred from the round's public
+/// calls. In 4 partnerships with sensible bots in every seat, once trumps
+/// are named (under LH-6 by the dealer, who practically always rejects, or
+/// by the bidder it accepted), the leader's sampled worlds deal the namer a
+/// hand (no card is played yet: its hand at the deal) with which the
+/// sensible bot names the same city, and make every other call the same,
+/// in (nearly) every world; a uniform deal of the same unseen cards does
+/// far less often.
+#[test]
+fn lh_5_lh_6_lh_7_sampled_worlds_agree_with_the_calls() {
+    let config = Config::new(4);
+    let (mut worlds, mut trumps_inferred, mut all_inferred) = (0u32, 0u32, 0u32);
+    let (mut trumps_uniform, mut all_uniform) = (0u32, 0u32);
+    for g in 0..60u64 {
+        let mut game = LostHeir::new(config, Seed::from_u64(g)).unwrap();
+        let mut rng = Seed::from_u64(g + 900).rng();
+        let mut history = Vec::new();
+        while game.trumps().is_none() {
+            let seat = game.turn().unwrap();
+            let mv = game.bot_move(seat, &mut rng).unwrap();
+            game.play(seat, &mv).unwrap();
+            history.push((seat, mv));
+        }
+        let (namer, _) = *history.last().unwrap();
+        let me = game.turn().unwrap();
+        if namer == me {
+            continue;
+        }
+        let dealer = game.dealer();
+        let seats: Vec<Seat> = game.player_count().seats().collect();
+        for r in 0..6u64 {
+            let world = game.determinize(me, &mut Seed::from_u64(r).rng());
+            let hands: Vec<Hand<HeirCard>> = seats.iter().map(|&s| world.hand(s)).collect();
+            let (t, a) = agreement(config, dealer, &hands, &history, me);
+            worlds += 1;
+            trumps_inferred += u32::from(t);
+            all_inferred += u32::from(a);
+            // The same unseen cards dealt uniformly among the other seats.
+            let mut unseen = deck_of(&game);
+            unseen.remove_all(&game.hand(me));
+            let mut unseen: Vec<HeirCard> = unseen.iter().collect();
+            cards::shuffle(&mut unseen, &mut Seed::from_u64(r + 50).rng());
+            let mut next = unseen.into_iter();
+            let hands: Vec<Hand<HeirCard>> = seats
+                .iter()
+                .map(|&s| {
+                    if s == me {
+                        game.hand(me)
+                    } else {
+                        next.by_ref().take(8).collect()
+                    }
+                })
+                .collect();
+            let (t, a) = agreement(config, dealer, &hands, &history, me);
+            trumps_uniform += u32::from(t);
+            all_uniform += u32::from(a);
+        }
+    }
+    println!(
+        "{worlds} worlds: trumps agree {trumps_inferred} inferred, {trumps_uniform} uniform; \
+         every call agrees {all_inferred} inferred, {all_uniform} uniform"
+    );
+    assert!(worlds >= 200, "only {worlds} worlds");
+    assert!(
+        trumps_inferred * 100 >= worlds * 95,
+        "inferred worlds name other trumps: {trumps_inferred}/{worlds}"
+    );
+    assert!(
+        trumps_uniform * 100 <= worlds * 60,
+        "uniform worlds agree as often: {trumps_uniform}/{worlds}"
+    );
+    assert!(all_inferred > all_uniform * 2);
 }
