@@ -16,9 +16,10 @@
 //!
 //! Use it through `cards::search::expert_move` or `cards::BotLevel::Expert`.
 
-use cards::{Determinize, Ruleset, Seat};
+use cards::{Determinize, Ruleset, Seat, Seed};
 use rand::Rng;
 
+use crate::bot;
 use crate::game::LostHeir;
 
 /// What winning the game is worth, in points of standing, when a playout's
@@ -27,7 +28,13 @@ pub const WIN_BONUS: f64 = 10.0;
 
 impl Determinize for LostHeir {
     fn determinize<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Self {
-        self.determinized(seat, rng)
+        // Fixed: the sensible bot's calls draw nothing from it, and the
+        // check must not take from the search's stream more than the deals.
+        let mut bot_rng = Seed::from_u64(0).rng();
+        self.determinized(seat, rng, |check, hand| {
+            bot::choose_holding(&check.view, check.seat, hand, &check.legal, &mut bot_rng)
+                == Some(check.made)
+        })
     }
 
     fn round_index(&self) -> u32 {

@@ -660,7 +660,12 @@ impl LostHeir {
     /// cards is the deck less its hand and the cards played, in index order,
     /// never read from the other hands; the calls, the decision, the trumps
     /// and the cards each seat played are public.
-    pub(crate) fn determinized<R: rand::Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> LostHeir {
+    pub(crate) fn determinized<R: rand::Rng + ?Sized>(
+        &self,
+        seat: Seat,
+        rng: &mut R,
+        mut agrees: impl FnMut(&CallCheck, Hand<HeirCard>) -> bool,
+    ) -> LostHeir {
         let mut game = self.clone();
         let mut seed = [0u8; 32];
         rng.fill_bytes(&mut seed);
@@ -698,9 +703,6 @@ impl LostHeir {
             INFERENCE_TRIES
         };
         let mut checks: Option<Vec<CallCheck>> = None;
-        // Fixed: the sensible bot's calls draw nothing from it, and the
-        // check must not take from the search's stream more than the deals.
-        let mut bot_rng = Seed::from_u64(0).rng();
         let mut best: Option<(usize, [Hand<HeirCard>; MAX_PLAYERS])> = None;
         for _ in 0..tries {
             let dealt = sample::deal(pool, &slots[..k], rng);
@@ -719,7 +721,7 @@ impl LostHeir {
             let checks = checks.get_or_insert_with(|| self.call_checks(seat, at_deal));
             let misses = checks
                 .iter()
-                .filter(|c| !c.agrees(at_deal[c.seat.index()], &mut bot_rng))
+                .filter(|c| !agrees(c, at_deal[c.seat.index()]))
                 .count();
             if best.is_none_or(|(fewest, _)| misses < fewest) {
                 best = Some((misses, hands));
@@ -805,20 +807,14 @@ impl LostHeir {
 pub(crate) const INFERENCE_TRIES: u32 = 32;
 
 /// One public call (or decision, or choice of trumps) to check a sampled
-/// world against: who made it, the view and legal moves it had then.
-struct CallCheck {
-    seat: Seat,
-    view: View,
-    legal: Legal,
-    made: Move,
-}
-
-impl CallCheck {
-    /// Whether the sensible bot at this seat, holding `hand` at the deal,
-    /// makes the same call.
-    fn agrees<R: rand::Rng + ?Sized>(&self, hand: Hand<HeirCard>, rng: &mut R) -> bool {
-        crate::bot::choose_holding(&self.view, self.seat, hand, &self.legal, rng) == Some(self.made)
-    }
+/// world against: who made it, the view and legal moves it had then. The
+/// check itself (would the sensible bot, holding a world's hand, make it?)
+/// is the expert's (`expert.rs`): `game` comes before `bot`.
+pub(crate) struct CallCheck {
+    pub(crate) seat: Seat,
+    pub(crate) view: View,
+    pub(crate) legal: Legal,
+    pub(crate) made: Move,
 }
 
 /// Every kind of card but the Blank (LH-1).
