@@ -120,6 +120,14 @@ impl Copy {
         }
     }
 
+    /// Whether requests may be answered from the copy now.
+    fn trusted(&self) -> bool {
+        self.loaded
+            && self
+                .trusted_until
+                .is_some_and(|until| Instant::now() < until)
+    }
+
     /// Drops the copy: requests ask the database until it is loaded again.
     fn forget(&mut self) {
         *self = Copy::default();
@@ -135,11 +143,7 @@ impl Revocations {
     /// is revoked, when the copy may answer; `None`: ask the database.
     pub fn answer(&self, token_id: &str, player_id: &str, issued_at: i64) -> Option<bool> {
         let copy = self.0.read().unwrap_or_else(PoisonError::into_inner);
-        if !copy.loaded
-            || copy
-                .trusted_until
-                .is_none_or(|until| Instant::now() >= until)
-        {
+        if !copy.trusted() {
             return None;
         }
         Some(
@@ -150,7 +154,10 @@ impl Revocations {
 
     /// Whether requests are answered from the copy now.
     pub fn trusted(&self) -> bool {
-        self.answer("", "", i64::MAX).is_some()
+        self.0
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .trusted()
     }
 
     /// Whether the copy is loaded (the listener loads it when not).

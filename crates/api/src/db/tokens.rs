@@ -26,6 +26,22 @@ fn no_longer_verifying() -> DateTime<Utc> {
     Utc::now().trunc_subsecs(0) - chrono::Duration::seconds(leeway)
 }
 
+/// Sends `$announce` (a revocation's line, `None` with SQLite) on
+/// [`revocations::CHANNEL`] from inside the revoking transaction on
+/// `$conn`: delivered if and only if it commits. A macro because the body
+/// is compiled once per backend (`with_conn!`); never run with SQLite.
+macro_rules! notify_revoked {
+    ($conn:ident, $announce:expr) => {
+        if let Some(line) = &$announce {
+            diesel::sql_query("SELECT pg_notify($1, $2)")
+                .bind::<diesel::sql_types::Text, _>(revocations::CHANNEL)
+                .bind::<diesel::sql_types::Text, _>(line)
+                .execute($conn)
+                .await?;
+        }
+    };
+}
+
 impl Db {
     /// [`Db::token_revoked`] answered from this process's copy, when it may
     /// answer (Postgres, its `LISTEN` connection confirmed lately); `None`:
@@ -108,15 +124,7 @@ impl Db {
                 )
                 .execute(conn)
                 .await?;
-                if let Some(line) = &announce {
-                    // Delivered if and only if this transaction commits; never
-                    // reached with SQLite (it keeps no copy).
-                    diesel::sql_query("SELECT pg_notify($1, $2)")
-                        .bind::<diesel::sql_types::Text, _>(revocations::CHANNEL)
-                        .bind::<diesel::sql_types::Text, _>(line)
-                        .execute(conn)
-                        .await?;
-                }
+                notify_revoked!(conn, announce);
                 Ok::<_, DbError>(())
             })
             .await
@@ -152,15 +160,7 @@ impl Db {
                     ))
                     .execute(conn)
                     .await?;
-                if let Some(line) = &announce {
-                    // Delivered if and only if this transaction commits; never
-                    // reached with SQLite (it keeps no copy).
-                    diesel::sql_query("SELECT pg_notify($1, $2)")
-                        .bind::<diesel::sql_types::Text, _>(revocations::CHANNEL)
-                        .bind::<diesel::sql_types::Text, _>(line)
-                        .execute(conn)
-                        .await?;
-                }
+                notify_revoked!(conn, announce);
                 Ok::<_, DbError>(())
             })
             .await
