@@ -360,6 +360,13 @@ async fn unfinished_games_keep_their_secrets_and_tampering_is_found() {
     tokio::task::spawn_blocking(move || {
         use diesel::{Connection, RunQueryDsl, SqliteConnection};
         let mut conn = SqliteConnection::establish(path.to_str().unwrap()).unwrap();
+        // Wait out the server's own writers (the ratings projector rates
+        // the game just finished) instead of failing "database is locked".
+        diesel::connection::SimpleConnection::batch_execute(
+            &mut conn,
+            "PRAGMA busy_timeout = 5000",
+        )
+        .unwrap();
         assert_eq!(diesel::sql_query(sql).execute(&mut conn).unwrap(), 1);
     })
     .await
