@@ -635,6 +635,7 @@ impl Db {
                     s::games::id.eq_any(
                         s::seats::table
                             .filter(s::seats::player_id.eq(player))
+                            .filter(s::seats::game_status.eq(GameStatus::InProgress))
                             .filter(s::seats::must_act)
                             .select(s::seats::game_id),
                     ),
@@ -690,13 +691,16 @@ impl Db {
 
     /// In-progress games where `player_id` must act now, with the seat they
     /// hold, the longest-waiting first (by when the game last changed): the
-    /// player's seats that must act (a partial index kept by triggers from
-    /// `games.to_act`), then each game by its key.
+    /// player's running seats (`seats_player_status`), those whose
+    /// `must_act` is set (kept by triggers from `games.to_act`; no index
+    /// holds it, so that a move's update of it is HOT), then each game by
+    /// its key.
     pub async fn games_awaiting(&self, player_id: &str) -> Result<Vec<(GameRow, i32)>, DbError> {
         with_conn!(self, |conn, s| {
             Ok(s::games::table
                 .inner_join(s::seats::table)
                 .filter(s::seats::player_id.eq(player_id))
+                .filter(s::seats::game_status.eq(GameStatus::InProgress))
                 .filter(s::seats::must_act)
                 .order((s::games::updated_at, s::games::id))
                 .select((s::games::all_columns, s::seats::seat))
