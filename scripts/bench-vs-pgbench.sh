@@ -13,7 +13,9 @@
 # for the private cluster; default: Postgres defaults, durable commits),
 # BENCH_OUT (results dir, default target/bench), LOADGEN and API (the
 # loadgen and api binaries, default the release builds: to compare two
-# builds, A B A B).
+# builds, A B A B), BENCH_FLOOR (1: also run `loadgen --http-floor` at each
+# concurrency, two no-op HTTP requests per "move", and print its moves/s and
+# its ratio to pgbench: the ceiling of any api build on this machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib-pg.sh
@@ -92,10 +94,17 @@ for C in $LEVELS; do
   API_P99=$(jq -r .post_move_ms.p99 "$OUT/loadgen-$C.json")
   ERRS=$(jq -r '[.errors[]] | add // 0' "$OUT/loadgen-$C.json")
   RATIO=$(awk -v a="$API" -v b="$TPS" 'BEGIN {printf "%.2f", a/b}')
+  FLOOR=""
+  if [ "${BENCH_FLOOR:-0}" = 1 ]; then
+    "${LOADGEN:-$TARGET/release/loadgen}" --url "http://127.0.0.1:$PORT" --games "$C" --http-floor \
+      --duration "$((SECONDS_PER + 2))" --warmup 2 --json >"$OUT/floor-$C.json"
+    FLOOR_MPS=$(jq -r .moves_per_sec "$OUT/floor-$C.json")
+    FLOOR=$(awk -v a="$FLOOR_MPS" -v b="$TPS" 'BEGIN {printf "   http floor %.1f moves/s (ratio %.2f)", a, a/b}')
+  fi
   P99R=$(awk -v a="$API_P99" -v b="$PG_P99" 'BEGIN {printf "%.2f", a/b}')
-  printf "%-6s %12.1f %12.1f %8s %12s %12.2f %10s %6s   cpu s: api %s, loadgen %s, postgres %s (of %s)\n" \
+  printf "%-6s %12.1f %12.1f %8s %12s %12.2f %10s %6s   cpu s: api %s, loadgen %s, postgres %s (of %s)%s\n" \
     "$C" "$TPS" "$API" "$RATIO" "$PG_P99" "$API_P99" "$P99R" "$ERRS" "$API_CPU" "$LG_CPU" "$PG_CPU" \
-    "$(( (SECONDS_PER + 2) * $(nproc) ))" | tee -a "$OUT/results.txt"
+    "$(( (SECONDS_PER + 2) * $(nproc) ))" "$FLOOR" | tee -a "$OUT/results.txt"
 done
 rm -f "$OUT"/pgbench_log*
 echo "(details: $OUT/loadgen-*.json, $OUT/pgbench-*.txt)"

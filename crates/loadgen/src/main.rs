@@ -13,6 +13,7 @@
 
 mod check;
 mod client;
+mod floor;
 mod idle;
 mod populate;
 mod run;
@@ -46,6 +47,9 @@ loadgen: play games through the card table api as fast as it answers
                      each one's player stream open for the whole run
   --spectators N     N spectator streams following the games in play
                      (N / --games on each game, opened as it starts)
+  --http-floor       each driver sends pairs of GET /healthz instead of
+                     playing (no database, no game): the most moves/s any
+                     api build could serve through this client here
   --json             print the report as one JSON object
 ";
 
@@ -56,6 +60,7 @@ struct Args {
     check: Option<String>,
     populate: Option<usize>,
     idle_streams: usize,
+    http_floor: bool,
     json: bool,
 }
 
@@ -78,6 +83,7 @@ fn parse_args() -> Result<Args, String> {
         check: None,
         populate: None,
         idle_streams: 0,
+        http_floor: false,
         json: false,
     };
     let mut spectators = 0;
@@ -85,6 +91,10 @@ fn parse_args() -> Result<Args, String> {
     while let Some(flag) = it.next() {
         if flag == "--json" {
             args.json = true;
+            continue;
+        }
+        if flag == "--http-floor" {
+            args.http_floor = true;
             continue;
         }
         if flag == "--one-game" {
@@ -192,6 +202,18 @@ async fn main() -> ExitCode {
         } else {
             ExitCode::FAILURE
         };
+    }
+    if args.http_floor {
+        let report = floor::run(api, args.run.games, args.run.duration, args.run.warmup).await;
+        if args.json {
+            println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        } else {
+            println!(
+                "http floor: {} clients, {:.1} pairs/s, second request {}",
+                report.games, report.moves_per_sec, report.post_move_ms
+            );
+        }
+        return ExitCode::SUCCESS;
     }
     let (idle, idle_report) = idle::open(&api, &args.url, args.idle_streams, 64).await;
     if args.idle_streams > 0 {

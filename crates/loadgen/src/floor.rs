@@ -1,0 +1,91 @@
+//! The HTTP floor (`--http-floor`): the same drivers, client and pacing as
+//! a run, but each "move" is two `GET /healthz`, which the api answers
+//! without a token, a database or a game. What this reaches is the most
+//! moves per second any build of the api could serve through this client
+//! on this machine, whatever it did about its database: a move is at least
+//! two requests (`get_legal_moves`, `post_move`). `scripts/bench-vs-pgbench.sh`
+//! prints it beside pgbench's figure (docs/performance.md, section 1).
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use crate::client::Api;
+use crate::stats::{Samples, Summary};
+
+/// What a floor run came to, with the field names of a run's report that
+/// the scripts read.
+#[derive(Debug, serde::Serialize)]
+pub struct FloorReport {
+    pub games: usize,
+    pub seconds: f64,
+    pub moves: u64,
+    pub moves_per_sec: f64,
+    /// The second request of each pair (where a move's `post_move` is).
+    pub post_move_ms: Summary,
+    /// The first request of each pair.
+    pub legal_moves_ms: Summary,
+    pub errors: BTreeMap<String, u64>,
+}
+
+#[derive(Default)]
+struct Driven {
+    moves: u64,
+    first: Samples,
+    second: Samples,
+    errors: BTreeMap<String, u64>,
+}
+
+/// `clients` drivers, each sending pairs of `GET /healthz` back to back
+/// for `duration`; pairs finished in the first `warmup` are not counted.
+pub async fn run(api: Api, clients: usize, duration: Duration, warmup: Duration) -> FloorReport {
+    let started = Instant::now();
+    let drivers: Vec<_> = (0..clients)
+        .map(|_| tokio::spawn(drive(api.clone(), started, duration, warmup)))
+        .collect();
+    let mut all = Driven::default();
+    for driver in drivers {
+        let Ok(driven) = driver.await else { continue };
+        all.moves += driven.moves;
+        all.first.extend(&driven.first);
+        all.second.extend(&driven.second);
+        for (what, n) in driven.errors {
+            *all.errors.entry(what).or_default() += n;
+        }
+    }
+    let counted = duration
+        .saturating_sub(warmup)
+        .as_secs_f64()
+        .max(f64::EPSILON);
+    FloorReport {
+        games: clients,
+        seconds: counted,
+        moves: all.moves,
+        moves_per_sec: all.moves as f64 / counted,
+        post_move_ms: all.second.summary(),
+        legal_moves_ms: all.first.summary(),
+        errors: all.errors,
+    }
+}
+
+async fn drive(api: Api, started: Instant, duration: Duration, warmup: Duration) -> Driven {
+    let mut driven = Driven::default();
+    let end = started + duration;
+    while Instant::now() < end {
+        let (first, took_first) = api
+            .call_as::<serde::de::IgnoredAny>(reqwest::Method::GET, "/healthz", None, None)
+            .await;
+        let (second, took_second) = api
+            .call_as::<serde::de::IgnoredAny>(reqwest::Method::GET, "/healthz", None, None)
+            .await;
+        if let Err(f) = first.and(second) {
+            *driven.errors.entry(format!("healthz: {f}")).or_default() += 1;
+            continue;
+        }
+        if Instant::now() >= started + warmup {
+            driven.moves += 1;
+            driven.first.push(took_first);
+            driven.second.push(took_second);
+        }
+    }
+    driven
+}
