@@ -62,6 +62,12 @@ pub struct StreamStart {
     /// cursor); false when it is the latest, read after subscribing, so
     /// that any later one signals.
     pub read_messages: bool,
+    /// Whether events may already follow `after` (a client's cursor); false
+    /// when `after` is the game's version read after subscribing (a fresh
+    /// stream's snapshot), so that any later append signals: the stream
+    /// then waits for a signal instead of reading the log first (a
+    /// spectator's stream opened three queries for nothing).
+    pub read_log: bool,
 }
 
 /// A game stream between reads: whose it is, its two cursors and what to
@@ -379,6 +385,14 @@ impl GameService {
         // A stopping server ends its streams, so that its graceful shutdown
         // need not wait for them; clients resume elsewhere with Last-Event-ID.
         let mut stop = self.shutdown.subscribe();
+        if !start.read_log {
+            if *stop.borrow()
+                || (std::mem::take(&mut f.talk) && !self.send_messages(&mut f, &tx).await?)
+                || !self.wait_next(&mut f, &mut sub, &mut stop, &tx).await?
+            {
+                return Ok(());
+            }
+        }
         loop {
             if *stop.borrow() {
                 return Ok(());

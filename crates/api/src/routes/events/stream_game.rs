@@ -120,7 +120,8 @@ pub async fn stream_game(
     let sub = state.games.subscribe_game(&game_id);
     let snapshot = state.games.snapshot(&game_id).await?;
     let version = snapshot.row.version;
-    if snapshot.status().is_closed() && cursor.is_some_and(|c| c >= version) {
+    let snapshot_closed = snapshot.status().is_closed();
+    if snapshot_closed && cursor.is_some_and(|c| c >= version) {
         return Ok(HttpResponse::NoContent().finish());
     }
     // Read before answering, so a message posted once the client has the
@@ -152,6 +153,10 @@ pub async fn stream_game(
                 after: cursor.unwrap_or(version),
                 messages_after: messages,
                 read_messages,
+                // A fresh stream starts at the snapshot's version, read
+                // after subscribing; a finished game's ends after its
+                // snapshot, which the first read finds.
+                read_log: cursor.is_some() || snapshot_closed,
             },
             Pace {
                 heartbeat: sse::HEARTBEAT,
