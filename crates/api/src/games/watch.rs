@@ -385,13 +385,14 @@ impl GameService {
         // A stopping server ends its streams, so that its graceful shutdown
         // need not wait for them; clients resume elsewhere with Last-Event-ID.
         let mut stop = self.shutdown.subscribe();
-        if !start.read_log {
-            if *stop.borrow()
+        // A fresh stream is at its snapshot's version: nothing to read
+        // before the first signal (its messages, if asked for, go first).
+        if !start.read_log
+            && (*stop.borrow()
                 || (std::mem::take(&mut f.talk) && !self.send_messages(&mut f, &tx).await?)
-                || !self.wait_next(&mut f, &mut sub, &mut stop, &tx).await?
-            {
-                return Ok(());
-            }
+                || !self.wait_next(&mut f, &mut sub, &mut stop, &tx).await?)
+        {
+            return Ok(());
         }
         loop {
             if *stop.borrow() {
