@@ -28,12 +28,27 @@ use rand::Rng;
 use crate::game::CancelHearts;
 use crate::legal::Legal;
 use crate::moves::{MoonChoice, Move};
-use crate::view::View;
+use crate::view::{BotView, View};
 
 /// The engine's [`cards::Bot`]: [`choose`] on a seat's view and legal moves.
 impl cards::Bot for CancelHearts {
     fn choose<R: Rng + ?Sized>(view: &View, legal: &Legal, rng: &mut R) -> Option<Move> {
         choose(view, legal, rng)
+    }
+
+    /// [`choose`]'s decision on the seat's [`BotView`] taken straight from
+    /// the game, which equals the one `choose` takes from the seat's view
+    /// (so the move is the same; `game.rs` and `tests/bot.rs` check it):
+    /// the expert's playouts call this for every move, and building the
+    /// whole view (vectors, the score sheet) was most of their cost.
+    fn bot_move<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Move> {
+        use cards::Ruleset;
+        let legal = self.legal_moves(seat);
+        legal.prompt()?;
+        match self.bot_view(seat) {
+            Some(view) => decide(&view, &legal, rng),
+            None => legal.random(rng),
+        }
     }
 }
 
@@ -43,10 +58,17 @@ impl cards::Bot for CancelHearts {
 /// the view determines; the answer is always one of them. A view that is not
 /// a seat's (a spectator's) gets a random legal move.
 pub fn choose<R: Rng + ?Sized>(view: &View, legal: &Legal, rng: &mut R) -> Option<Move> {
+    legal.prompt()?;
+    match BotView::of_view(view) {
+        Some(view) => decide(&view, legal, rng),
+        None => legal.random(rng),
+    }
+}
+
+/// [`choose`] on the bot's part of a seat's view.
+fn decide<R: Rng + ?Sized>(view: &BotView, legal: &Legal, rng: &mut R) -> Option<Move> {
     let prompt = legal.prompt()?;
-    let (Some(seat), Some(hand)) = (view.seat, view.hand) else {
-        return legal.random(rng);
-    };
+    let hand = view.hand;
     let mv =
         match prompt {
             "pass_cards" => select(legal, |card| pass_danger(card, &hand))
@@ -54,9 +76,9 @@ pub fn choose<R: Rng + ?Sized>(view: &View, legal: &Legal, rng: &mut R) -> Optio
             "discard" => select(legal, |card| discard_danger(card, &hand))
                 .map(|cards| Move::Discard { cards }),
             "moon" => Some(Move::Moon {
-                choice: moon_choice(view, seat),
+                choice: moon_choice(view, view.seat),
             }),
-            _ => play(view, legal, seat, &hand, rng),
+            _ => play(view, legal, view.seat, &hand, rng),
         };
     match mv {
         Some(mv) if legal.contains(&mv) => Some(mv),
@@ -138,12 +160,13 @@ fn discard_danger(card: Card, hand: &Hand<Card>) -> f32 {
 /// CH-12's automatic rule from the view: the option leaving the shooter's
 /// final standing better (sole win 3, shared win 2, game goes on 1, lost 0);
 /// subtract 26 when equal.
-fn moon_choice(view: &View, shooter: Seat) -> MoonChoice {
+fn moon_choice(view: &BotView, shooter: Seat) -> MoonChoice {
     let standing = |choice: MoonChoice| {
         let mut lowest = i32::MAX;
         let mut over = false;
         let mut mine = 0;
-        for (s, &score) in view.scores.iter().enumerate() {
+        let scores = &view.scores[..view.players];
+        for (s, &score) in scores.iter().enumerate() {
             let after = match choice {
                 MoonChoice::SubtractOwn if s == shooter.index() => score - 26,
                 MoonChoice::AddToOthers if s != shooter.index() => score + 26,
@@ -152,11 +175,10 @@ fn moon_choice(view: &View, shooter: Seat) -> MoonChoice {
             if s == shooter.index() {
                 mine = after;
             }
-            over |= after >= view.config.target;
+            over |= after >= view.target;
             lowest = lowest.min(after);
         }
-        let sharing = view
-            .scores
+        let sharing = scores
             .iter()
             .enumerate()
             .filter(|&(s, &score)| {
@@ -204,28 +226,17 @@ fn top_uncancelled(cards: &Hand<Card>, suit: Suit) -> Option<Card> {
 
 /// The cards this seat has not seen: two decks less its hand, every card
 /// played face up this round (taken piles, set-aside tricks, the trick on
-/// the table) and its own discards.
-fn unseen_cards(view: &View, hand: &Hand<Card>) -> Hand<Card> {
-    let all = CardMask::<Card>::from_bits((1 << 52) - 1);
-    let mut unseen = Hand::EMPTY;
-    unseen.absorb(&Hand::try_from_cards(all.iter()).unwrap_or_default());
-    unseen.absorb(&Hand::try_from_cards(all.iter()).unwrap_or_default());
-    let mut drop = |cards: &Hand<Card>| {
-        for card in cards.iter() {
-            unseen.remove(card);
-        }
-    };
-    drop(hand);
-    view.taken.iter().for_each(&mut drop);
-    drop(&view.set_aside);
-    if let Some(discards) = &view.discards {
-        drop(discards);
+/// the table) and its own discards. With bit operations: the seen cards
+/// added up (never more than the two decks hold) and taken from both decks.
+fn unseen_cards(view: &BotView) -> Hand<Card> {
+    let every_kind = Hand::from_kinds(CardMask::<Card>::from_bits((1 << 52) - 1));
+    let mut unseen = every_kind;
+    unseen.absorb(&every_kind);
+    let mut seen = view.hand;
+    for cards in [&view.taken, &view.set_aside, &view.discards, &view.trick] {
+        seen.absorb(cards);
     }
-    if let Some(trick) = &view.trick {
-        for play in &trick.plays {
-            unseen.remove(play.card);
-        }
-    }
+    unseen.remove_all(&seen);
     unseen
 }
 
@@ -360,23 +371,16 @@ fn shed_value(card: Card, hand: &Hand<Card>, unseen: &Hand<Card>) -> f32 {
 }
 
 fn play<R: Rng + ?Sized>(
-    view: &View,
+    view: &BotView,
     legal: &Legal,
     seat: Seat,
     hand: &Hand<Card>,
     rng: &mut R,
 ) -> Option<Move> {
     let playable = legal.playable();
-    let n = usize::from(view.config.players);
-    let unseen = unseen_cards(view, hand);
-    let (led, cards, played) = match &view.trick {
-        Some(trick) => (
-            trick.plays.first().map(|p| p.card.suit),
-            trick.plays.iter().map(|p| p.card).collect::<Hand<Card>>(),
-            trick.plays.len(),
-        ),
-        None => (None, Hand::EMPTY, 0),
-    };
+    let n = view.players;
+    let unseen = unseen_cards(view);
+    let (led, cards, played) = (view.led, view.trick, view.trick_len);
     let mut later = [0u32; 10];
     let later_len = n - 1 - played % n;
     for (k, slot) in later.iter_mut().enumerate().take(later_len) {
@@ -424,11 +428,11 @@ mod tests {
     use crate::Config;
     use cards::{Ruleset, Seed, Viewer};
 
-    fn view_with_scores(scores: &[i32]) -> View {
+    fn view_with_scores(scores: &[i32]) -> BotView {
         let game = CancelHearts::new(Config::new(6), Seed::from_u64(1)).unwrap();
         let mut view = game.view(Viewer::Seat(Seat::new(0)));
         view.scores = scores.to_vec();
-        view
+        BotView::of_view(&view).unwrap()
     }
 
     #[test]
