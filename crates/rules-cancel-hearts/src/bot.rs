@@ -22,7 +22,7 @@
 //!   shooter's final standing better; if equal, subtract 26.
 
 use cards::standard::{Card, Rank, Suit};
-use cards::{CardMask, Hand, LegalMoves, Seat, random_below};
+use cards::{CardKind, CardMask, Hand, LegalMoves, Seat, random_below};
 use rand::Rng;
 
 use crate::game::CancelHearts;
@@ -204,17 +204,6 @@ fn moon_choice(view: &BotView, shooter: Seat) -> MoonChoice {
     }
 }
 
-/// Points a card is worth to its taker (CH-11).
-fn card_points(card: Card) -> f32 {
-    if is_queen_of_spades(card) {
-        13.0
-    } else if card.suit == Suit::Hearts {
-        1.0
-    } else {
-        0.0
-    }
-}
-
 /// The highest card of `suit` held once (not cancelled, CH-7) in `cards`.
 fn top_uncancelled(cards: &Hand<Card>, suit: Suit) -> Option<Card> {
     cards
@@ -245,27 +234,62 @@ struct Table {
     /// The trick's cards as a multiset (a pair is cancelled, CH-7).
     cards: Hand<Card>,
     unseen: Hand<Card>,
-    /// Cards held by each player still to play in this circuit, in order.
-    later: [u32; 10],
+    /// For each player still to play in this circuit, in order: the chance
+    /// that one particular unseen card is not in its hand (its hand size
+    /// over the unseen cards). Computed once: every legal card asks.
+    miss: [f32; 10],
     later_len: usize,
     /// Fraction of the round played, 0 to 1.
     progress: f32,
+    /// [`Table::expected_additions`] by [`additions_key`]: it depends on the
+    /// card only through that, and is asked for every card that would win.
+    additions: [Option<f32>; 5],
 }
 
 impl Table {
-    fn unseen_len(&self) -> f32 {
-        self.unseen.len().max(1) as f32
+    /// `later` holds the hand sizes of the players still to play, in order.
+    fn new(
+        led: Option<Suit>,
+        cards: Hand<Card>,
+        unseen: Hand<Card>,
+        later: &[u32],
+        progress: f32,
+    ) -> Table {
+        let unseen_len = unseen.len().max(1) as f32;
+        let mut miss = [0.0; 10];
+        for (slot, &held) in miss.iter_mut().zip(later) {
+            *slot = 1.0 - (held as f32 / unseen_len).min(1.0);
+        }
+        Table {
+            led,
+            cards,
+            unseen,
+            miss,
+            later_len: later.len(),
+            progress,
+            additions: [None; 5],
+        }
     }
 
     fn unseen_in(&self, mask: CardMask<Card>) -> i32 {
         self.unseen.restricted_to(mask).len() as i32
     }
 
-    /// Chance that a later player with `held` cards holds at least one of
-    /// `k` particular unseen cards.
-    fn holds_one_of(&self, held: u32, k: i32) -> f32 {
-        let miss = 1.0 - (held as f32 / self.unseen_len()).min(1.0);
-        1.0 - miss.powi(k)
+    /// Chance that the `later`-th player still to play holds at least one
+    /// of `k` particular unseen cards.
+    fn holds_one_of(&self, later: usize, k: i32) -> f32 {
+        1.0 - self.miss[later].powi(k)
+    }
+
+    /// [`Table::expected_additions`], computed once per key.
+    fn additions_for(&mut self, suit: Suit, top: Card) -> f32 {
+        let key = additions_key(suit, top);
+        if let Some(extra) = self.additions[key] {
+            return extra;
+        }
+        let extra = self.expected_additions(suit, top);
+        self.additions[key] = Some(extra);
+        extra
     }
 
     /// Points later players are expected to add to this trick (led `suit`),
@@ -274,9 +298,9 @@ impl Table {
         let in_suit = self.unseen_in(suit.mask());
         let qs_unseen = self.unseen.count(Card::QUEEN_OF_SPADES) as i32;
         let mut extra = 0.0;
-        for &held in &self.later[..self.later_len] {
-            let void = 1.0 - self.holds_one_of(held, in_suit);
-            let has_qs = self.holds_one_of(held, qs_unseen);
+        for later in 0..self.later_len {
+            let void = 1.0 - self.holds_one_of(later, in_suit);
+            let has_qs = self.holds_one_of(later, qs_unseen);
             // A void player dumps its worst card: the queen, else a heart.
             extra += void * (13.0 * has_qs + (1.0 - has_qs) * (0.5 + self.progress));
             match suit {
@@ -292,34 +316,28 @@ impl Table {
 
     /// Chance that no later player beats or cancels `top`, the winning card.
     fn hold_chance(&self, top: Card) -> f32 {
-        let suit = top.suit;
-        let higher = self
-            .unseen
-            .restricted_to(suit.mask())
-            .iter()
-            .filter(|c| c.rank > top.rank)
-            .count() as i32;
+        let higher = self.unseen_in(higher_in_suit(top));
         let copies = self.unseen.count(top) as i32;
         let mut hold = 1.0;
-        for &held in &self.later[..self.later_len] {
-            hold *= 1.0 - self.holds_one_of(held, higher + copies);
+        for later in 0..self.later_len {
+            hold *= 1.0 - self.holds_one_of(later, higher + copies);
         }
         hold
     }
 
     /// Points we expect to take by playing `card` now (lower is better).
-    fn risk(&self, card: Card) -> f32 {
+    fn risk(&mut self, card: Card) -> f32 {
         let mut after = self.cards;
         if after.insert(card).is_err() {
             return 0.0;
         }
         let led = self.led.unwrap_or(card.suit);
-        let on_table: f32 = after.iter().map(card_points).sum();
+        let on_table = points_in(&after);
         match top_uncancelled(&after, led) {
             // We hold the trick.
             Some(top) if top == card => {
                 let hold = self.hold_chance(card);
-                hold * (on_table + self.expected_additions(led, card) + 0.3)
+                hold * (on_table + self.additions_for(led, card) + 0.3)
             }
             // Someone else holds it; a later copy of their card could cancel
             // it and leave ours on top.
@@ -338,8 +356,8 @@ impl Table {
                 }
                 let copies = self.unseen.count(top) as i32;
                 let mut cancel = 0.0;
-                for &held in &self.later[..self.later_len] {
-                    cancel += self.holds_one_of(held, copies);
+                for later in 0..self.later_len {
+                    cancel += self.holds_one_of(later, copies);
                 }
                 0.5 * cancel.min(1.0) * (on_table + 1.0)
             }
@@ -348,6 +366,29 @@ impl Table {
             None => (on_table + 1.0) / (self.later_len as f32 + 2.0),
         }
     }
+}
+
+/// Which of [`Table::expected_additions`]' cases a winning `top` of the led
+/// `suit` is: the suit, and for spades whether `top` is above the queen.
+fn additions_key(suit: Suit, top: Card) -> usize {
+    match suit {
+        Suit::Spades if top.rank > Rank::Queen => 4,
+        suit => suit as usize,
+    }
+}
+
+/// The kinds of `card`'s suit ranked above it (card indices run by rank
+/// within a suit).
+fn higher_in_suit(card: Card) -> CardMask<Card> {
+    let up_to_card = (2u64 << card.index()) - 1;
+    CardMask::from_bits(card.suit.mask().bits() & !up_to_card)
+}
+
+/// Points in `cards` (CH-11): 1 per heart, 13 per queen of spades. Counted
+/// (whole numbers, so the same `f32` as adding card by card).
+fn points_in(cards: &Hand<Card>) -> f32 {
+    let hearts = cards.restricted_to(Suit::Hearts.mask()).len();
+    hearts as f32 + 13.0 * f32::from(cards.count(Card::QUEEN_OF_SPADES))
 }
 
 /// How much we would rather be rid of `card` when it cannot win (void in the
@@ -381,6 +422,10 @@ fn play<R: Rng + ?Sized>(
     let n = view.players;
     let unseen = unseen_cards(view);
     let (led, cards, played) = (view.led, view.trick, view.trick_len);
+    if playable.len() == 1 {
+        // Forced: the loop below would pick it without drawing from `rng`.
+        return playable.lowest().map(|card| Move::Play { card });
+    }
     let mut later = [0u32; 10];
     let later_len = n - 1 - played % n;
     for (k, slot) in later.iter_mut().enumerate().take(later_len) {
@@ -389,14 +434,13 @@ fn play<R: Rng + ?Sized>(
     }
     let dealt = 104 / n as u32;
     let progress = 1.0 - hand.len() as f32 / dealt as f32;
-    let table = Table {
+    let mut table = Table::new(
         led,
         cards,
         unseen,
-        later,
-        later_len,
-        progress: progress.clamp(0.0, 1.0),
-    };
+        &later[..later_len],
+        progress.clamp(0.0, 1.0),
+    );
     let following = led.is_some_and(|suit| playable.intersects(suit.mask()));
     let mut best = (f32::MIN, None);
     let mut ties = 0u32;
