@@ -419,13 +419,13 @@ fn play<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Option<Move> {
     let playable = legal.playable();
-    let n = view.players;
-    let unseen = unseen_cards(view);
-    let (led, cards, played) = (view.led, view.trick, view.trick_len);
     if playable.len() == 1 {
         // Forced: the loop below would pick it without drawing from `rng`.
         return playable.lowest().map(|card| Move::Play { card });
     }
+    let n = view.players;
+    let unseen = unseen_cards(view);
+    let (led, cards, played) = (view.led, view.trick, view.trick_len);
     let mut later = [0u32; 10];
     let later_len = n - 1 - played % n;
     for (k, slot) in later.iter_mut().enumerate().take(later_len) {

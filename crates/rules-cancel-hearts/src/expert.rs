@@ -29,9 +29,9 @@ pub(crate) const WIN_BONUS: f64 = 30.0;
 impl Determinize for CancelHearts {
     /// Four times [`Budget::DEFAULT`]: a playout here (the sensible bot
     /// deciding on a `BotView`, no allocation) is cheap enough that 2,400
-    /// take about what 600 did when every move built a whole view: a mean
-    /// of 30 to 50 ms, at most about 100 ms, on one core of the build
-    /// machine (`docs/bots.md`, "Expert: measured").
+    /// take a little less than 600 did when every move built a whole view:
+    /// a mean of 25 to 35 ms, at most about 100 ms, on one core of the
+    /// loaded build machine (`docs/bots.md`, "Expert: measured").
     const DEFAULT_BUDGET: Budget = Budget::playouts(2400);
 
     fn determinize<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Self {
