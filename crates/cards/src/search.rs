@@ -34,6 +34,8 @@ pub struct Budget {
 impl Budget {
     /// The default: about 100 ms per decision on one core of the build
     /// machine in a release build, for the larger tables (see `docs/bots.md`).
+    /// An engine whose playouts are much cheaper sets its own
+    /// ([`Determinize::DEFAULT_BUDGET`]).
     pub const DEFAULT: Budget = Budget { playouts: 600 };
 
     pub const fn playouts(playouts: u32) -> Budget {
@@ -49,6 +51,11 @@ impl Default for Budget {
 
 /// What an engine gives the search: sampled worlds and a way to score them.
 pub trait Determinize: Bot {
+    /// This engine's budget for about the same time per decision as
+    /// [`Budget::DEFAULT`] gives the others: playouts cost very different
+    /// amounts from one engine to another (see `docs/bots.md`).
+    const DEFAULT_BUDGET: Budget = Budget::DEFAULT;
+
     /// A game `seat` cannot tell apart from this one: its view
     /// (`view(Viewer::Seat(seat))`) and legal moves are exactly the same,
     /// and everything it has not seen is dealt again at random from `rng`,

@@ -24,14 +24,15 @@
 //! and (d).
 //!
 //! With `--timing DECISIONS`, instead: the time of `DECISIONS` expert
-//! decisions per table at the budget (default `Budget::DEFAULT`), on one
+//! decisions per table at the budget (default the engine's
+//! `Determinize::DEFAULT_BUDGET`, 2,400 playouts), on one
 //! thread, in positions from sensible-bot games (decisions with one legal
 //! move or too many to search are not counted).
 
 use std::time::{Duration, Instant};
 
 use cards::search::{Budget, MAX_CANDIDATES, expert_move};
-use cards::{Bot, GameRng, LegalMoves, Ruleset, Seat, Seed};
+use cards::{Bot, Determinize, GameRng, LegalMoves, Ruleset, Seat, Seed};
 use rules_cancel_hearts::{CancelHearts, Config};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -194,7 +195,7 @@ fn timing(tables: &[u8], decisions: u64, budget: Budget) {
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut games = 200u64;
-    let mut budget = Budget::DEFAULT;
+    let mut budget = CancelHearts::DEFAULT_BUDGET;
     let mut tables: Vec<u8> = (6..=10).collect();
     let mut timing_decisions = None;
     let mut against: Option<String> = None;

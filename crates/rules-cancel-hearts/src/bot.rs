@@ -22,18 +22,33 @@
 //!   shooter's final standing better; if equal, subtract 26.
 
 use cards::standard::{Card, Rank, Suit};
-use cards::{CardMask, Hand, LegalMoves, Seat, random_below};
+use cards::{CardKind, CardMask, Hand, LegalMoves, Seat, random_below};
 use rand::Rng;
 
 use crate::game::CancelHearts;
 use crate::legal::Legal;
 use crate::moves::{MoonChoice, Move};
-use crate::view::View;
+use crate::view::{BotView, View};
 
 /// The engine's [`cards::Bot`]: [`choose`] on a seat's view and legal moves.
 impl cards::Bot for CancelHearts {
     fn choose<R: Rng + ?Sized>(view: &View, legal: &Legal, rng: &mut R) -> Option<Move> {
         choose(view, legal, rng)
+    }
+
+    /// [`choose`]'s decision on the seat's [`BotView`] taken straight from
+    /// the game, which equals the one `choose` takes from the seat's view
+    /// (so the move is the same; `game.rs` and `tests/bot.rs` check it):
+    /// the expert's playouts call this for every move, and building the
+    /// whole view (vectors, the score sheet) was most of their cost.
+    fn bot_move<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Option<Move> {
+        use cards::Ruleset;
+        let legal = self.legal_moves(seat);
+        legal.prompt()?;
+        match self.bot_view(seat) {
+            Some(view) => decide(&view, &legal, rng),
+            None => legal.random(rng),
+        }
     }
 }
 
@@ -43,10 +58,17 @@ impl cards::Bot for CancelHearts {
 /// the view determines; the answer is always one of them. A view that is not
 /// a seat's (a spectator's) gets a random legal move.
 pub fn choose<R: Rng + ?Sized>(view: &View, legal: &Legal, rng: &mut R) -> Option<Move> {
+    legal.prompt()?;
+    match BotView::of_view(view) {
+        Some(view) => decide(&view, legal, rng),
+        None => legal.random(rng),
+    }
+}
+
+/// [`choose`] on the bot's part of a seat's view.
+fn decide<R: Rng + ?Sized>(view: &BotView, legal: &Legal, rng: &mut R) -> Option<Move> {
     let prompt = legal.prompt()?;
-    let (Some(seat), Some(hand)) = (view.seat, view.hand) else {
-        return legal.random(rng);
-    };
+    let hand = view.hand;
     let mv =
         match prompt {
             "pass_cards" => select(legal, |card| pass_danger(card, &hand))
@@ -54,9 +76,9 @@ pub fn choose<R: Rng + ?Sized>(view: &View, legal: &Legal, rng: &mut R) -> Optio
             "discard" => select(legal, |card| discard_danger(card, &hand))
                 .map(|cards| Move::Discard { cards }),
             "moon" => Some(Move::Moon {
-                choice: moon_choice(view, seat),
+                choice: moon_choice(view, view.seat),
             }),
-            _ => play(view, legal, seat, &hand, rng),
+            _ => play(view, legal, view.seat, &hand, rng),
         };
     match mv {
         Some(mv) if legal.contains(&mv) => Some(mv),
@@ -138,12 +160,13 @@ fn discard_danger(card: Card, hand: &Hand<Card>) -> f32 {
 /// CH-12's automatic rule from the view: the option leaving the shooter's
 /// final standing better (sole win 3, shared win 2, game goes on 1, lost 0);
 /// subtract 26 when equal.
-fn moon_choice(view: &View, shooter: Seat) -> MoonChoice {
+fn moon_choice(view: &BotView, shooter: Seat) -> MoonChoice {
     let standing = |choice: MoonChoice| {
         let mut lowest = i32::MAX;
         let mut over = false;
         let mut mine = 0;
-        for (s, &score) in view.scores.iter().enumerate() {
+        let scores = &view.scores[..view.players];
+        for (s, &score) in scores.iter().enumerate() {
             let after = match choice {
                 MoonChoice::SubtractOwn if s == shooter.index() => score - 26,
                 MoonChoice::AddToOthers if s != shooter.index() => score + 26,
@@ -152,11 +175,10 @@ fn moon_choice(view: &View, shooter: Seat) -> MoonChoice {
             if s == shooter.index() {
                 mine = after;
             }
-            over |= after >= view.config.target;
+            over |= after >= view.target;
             lowest = lowest.min(after);
         }
-        let sharing = view
-            .scores
+        let sharing = scores
             .iter()
             .enumerate()
             .filter(|&(s, &score)| {
@@ -182,17 +204,6 @@ fn moon_choice(view: &View, shooter: Seat) -> MoonChoice {
     }
 }
 
-/// Points a card is worth to its taker (CH-11).
-fn card_points(card: Card) -> f32 {
-    if is_queen_of_spades(card) {
-        13.0
-    } else if card.suit == Suit::Hearts {
-        1.0
-    } else {
-        0.0
-    }
-}
-
 /// The highest card of `suit` held once (not cancelled, CH-7) in `cards`.
 fn top_uncancelled(cards: &Hand<Card>, suit: Suit) -> Option<Card> {
     cards
@@ -204,28 +215,17 @@ fn top_uncancelled(cards: &Hand<Card>, suit: Suit) -> Option<Card> {
 
 /// The cards this seat has not seen: two decks less its hand, every card
 /// played face up this round (taken piles, set-aside tricks, the trick on
-/// the table) and its own discards.
-fn unseen_cards(view: &View, hand: &Hand<Card>) -> Hand<Card> {
-    let all = CardMask::<Card>::from_bits((1 << 52) - 1);
-    let mut unseen = Hand::EMPTY;
-    unseen.absorb(&Hand::try_from_cards(all.iter()).unwrap_or_default());
-    unseen.absorb(&Hand::try_from_cards(all.iter()).unwrap_or_default());
-    let mut drop = |cards: &Hand<Card>| {
-        for card in cards.iter() {
-            unseen.remove(card);
-        }
-    };
-    drop(hand);
-    view.taken.iter().for_each(&mut drop);
-    drop(&view.set_aside);
-    if let Some(discards) = &view.discards {
-        drop(discards);
+/// the table) and its own discards. With bit operations: the seen cards
+/// added up (never more than the two decks hold) and taken from both decks.
+fn unseen_cards(view: &BotView) -> Hand<Card> {
+    let every_kind = Hand::from_kinds(CardMask::<Card>::from_bits((1 << 52) - 1));
+    let mut unseen = every_kind;
+    unseen.absorb(&every_kind);
+    let mut seen = view.hand;
+    for cards in [&view.taken, &view.set_aside, &view.discards, &view.trick] {
+        seen.absorb(cards);
     }
-    if let Some(trick) = &view.trick {
-        for play in &trick.plays {
-            unseen.remove(play.card);
-        }
-    }
+    unseen.remove_all(&seen);
     unseen
 }
 
@@ -234,27 +234,62 @@ struct Table {
     /// The trick's cards as a multiset (a pair is cancelled, CH-7).
     cards: Hand<Card>,
     unseen: Hand<Card>,
-    /// Cards held by each player still to play in this circuit, in order.
-    later: [u32; 10],
+    /// For each player still to play in this circuit, in order: the chance
+    /// that one particular unseen card is not in its hand (its hand size
+    /// over the unseen cards). Computed once: every legal card asks.
+    miss: [f32; 10],
     later_len: usize,
     /// Fraction of the round played, 0 to 1.
     progress: f32,
+    /// [`Table::expected_additions`] by [`additions_key`]: it depends on the
+    /// card only through that, and is asked for every card that would win.
+    additions: [Option<f32>; 5],
 }
 
 impl Table {
-    fn unseen_len(&self) -> f32 {
-        self.unseen.len().max(1) as f32
+    /// `later` holds the hand sizes of the players still to play, in order.
+    fn new(
+        led: Option<Suit>,
+        cards: Hand<Card>,
+        unseen: Hand<Card>,
+        later: &[u32],
+        progress: f32,
+    ) -> Table {
+        let unseen_len = unseen.len().max(1) as f32;
+        let mut miss = [0.0; 10];
+        for (slot, &held) in miss.iter_mut().zip(later) {
+            *slot = 1.0 - (held as f32 / unseen_len).min(1.0);
+        }
+        Table {
+            led,
+            cards,
+            unseen,
+            miss,
+            later_len: later.len(),
+            progress,
+            additions: [None; 5],
+        }
     }
 
     fn unseen_in(&self, mask: CardMask<Card>) -> i32 {
         self.unseen.restricted_to(mask).len() as i32
     }
 
-    /// Chance that a later player with `held` cards holds at least one of
-    /// `k` particular unseen cards.
-    fn holds_one_of(&self, held: u32, k: i32) -> f32 {
-        let miss = 1.0 - (held as f32 / self.unseen_len()).min(1.0);
-        1.0 - miss.powi(k)
+    /// Chance that the `later`-th player still to play holds at least one
+    /// of `k` particular unseen cards.
+    fn holds_one_of(&self, later: usize, k: i32) -> f32 {
+        1.0 - self.miss[later].powi(k)
+    }
+
+    /// [`Table::expected_additions`], computed once per key.
+    fn additions_for(&mut self, suit: Suit, top: Card) -> f32 {
+        let key = additions_key(suit, top);
+        if let Some(extra) = self.additions[key] {
+            return extra;
+        }
+        let extra = self.expected_additions(suit, top);
+        self.additions[key] = Some(extra);
+        extra
     }
 
     /// Points later players are expected to add to this trick (led `suit`),
@@ -263,9 +298,9 @@ impl Table {
         let in_suit = self.unseen_in(suit.mask());
         let qs_unseen = self.unseen.count(Card::QUEEN_OF_SPADES) as i32;
         let mut extra = 0.0;
-        for &held in &self.later[..self.later_len] {
-            let void = 1.0 - self.holds_one_of(held, in_suit);
-            let has_qs = self.holds_one_of(held, qs_unseen);
+        for later in 0..self.later_len {
+            let void = 1.0 - self.holds_one_of(later, in_suit);
+            let has_qs = self.holds_one_of(later, qs_unseen);
             // A void player dumps its worst card: the queen, else a heart.
             extra += void * (13.0 * has_qs + (1.0 - has_qs) * (0.5 + self.progress));
             match suit {
@@ -281,34 +316,28 @@ impl Table {
 
     /// Chance that no later player beats or cancels `top`, the winning card.
     fn hold_chance(&self, top: Card) -> f32 {
-        let suit = top.suit;
-        let higher = self
-            .unseen
-            .restricted_to(suit.mask())
-            .iter()
-            .filter(|c| c.rank > top.rank)
-            .count() as i32;
+        let higher = self.unseen_in(higher_in_suit(top));
         let copies = self.unseen.count(top) as i32;
         let mut hold = 1.0;
-        for &held in &self.later[..self.later_len] {
-            hold *= 1.0 - self.holds_one_of(held, higher + copies);
+        for later in 0..self.later_len {
+            hold *= 1.0 - self.holds_one_of(later, higher + copies);
         }
         hold
     }
 
     /// Points we expect to take by playing `card` now (lower is better).
-    fn risk(&self, card: Card) -> f32 {
+    fn risk(&mut self, card: Card) -> f32 {
         let mut after = self.cards;
         if after.insert(card).is_err() {
             return 0.0;
         }
         let led = self.led.unwrap_or(card.suit);
-        let on_table: f32 = after.iter().map(card_points).sum();
+        let on_table = points_in(&after);
         match top_uncancelled(&after, led) {
             // We hold the trick.
             Some(top) if top == card => {
                 let hold = self.hold_chance(card);
-                hold * (on_table + self.expected_additions(led, card) + 0.3)
+                hold * (on_table + self.additions_for(led, card) + 0.3)
             }
             // Someone else holds it; a later copy of their card could cancel
             // it and leave ours on top.
@@ -327,8 +356,8 @@ impl Table {
                 }
                 let copies = self.unseen.count(top) as i32;
                 let mut cancel = 0.0;
-                for &held in &self.later[..self.later_len] {
-                    cancel += self.holds_one_of(held, copies);
+                for later in 0..self.later_len {
+                    cancel += self.holds_one_of(later, copies);
                 }
                 0.5 * cancel.min(1.0) * (on_table + 1.0)
             }
@@ -337,6 +366,29 @@ impl Table {
             None => (on_table + 1.0) / (self.later_len as f32 + 2.0),
         }
     }
+}
+
+/// Which of [`Table::expected_additions`]' cases a winning `top` of the led
+/// `suit` is: the suit, and for spades whether `top` is above the queen.
+fn additions_key(suit: Suit, top: Card) -> usize {
+    match suit {
+        Suit::Spades if top.rank > Rank::Queen => 4,
+        suit => suit as usize,
+    }
+}
+
+/// The kinds of `card`'s suit ranked above it (card indices run by rank
+/// within a suit).
+fn higher_in_suit(card: Card) -> CardMask<Card> {
+    let up_to_card = (2u64 << card.index()) - 1;
+    CardMask::from_bits(card.suit.mask().bits() & !up_to_card)
+}
+
+/// Points in `cards` (CH-11): 1 per heart, 13 per queen of spades. Counted
+/// (whole numbers, so the same `f32` as adding card by card).
+fn points_in(cards: &Hand<Card>) -> f32 {
+    let hearts = cards.restricted_to(Suit::Hearts.mask()).len();
+    hearts as f32 + 13.0 * f32::from(cards.count(Card::QUEEN_OF_SPADES))
 }
 
 /// How much we would rather be rid of `card` when it cannot win (void in the
@@ -360,23 +412,20 @@ fn shed_value(card: Card, hand: &Hand<Card>, unseen: &Hand<Card>) -> f32 {
 }
 
 fn play<R: Rng + ?Sized>(
-    view: &View,
+    view: &BotView,
     legal: &Legal,
     seat: Seat,
     hand: &Hand<Card>,
     rng: &mut R,
 ) -> Option<Move> {
     let playable = legal.playable();
-    let n = usize::from(view.config.players);
-    let unseen = unseen_cards(view, hand);
-    let (led, cards, played) = match &view.trick {
-        Some(trick) => (
-            trick.plays.first().map(|p| p.card.suit),
-            trick.plays.iter().map(|p| p.card).collect::<Hand<Card>>(),
-            trick.plays.len(),
-        ),
-        None => (None, Hand::EMPTY, 0),
-    };
+    if playable.len() == 1 {
+        // Forced: the loop below would pick it without drawing from `rng`.
+        return playable.lowest().map(|card| Move::Play { card });
+    }
+    let n = view.players;
+    let unseen = unseen_cards(view);
+    let (led, cards, played) = (view.led, view.trick, view.trick_len);
     let mut later = [0u32; 10];
     let later_len = n - 1 - played % n;
     for (k, slot) in later.iter_mut().enumerate().take(later_len) {
@@ -385,14 +434,13 @@ fn play<R: Rng + ?Sized>(
     }
     let dealt = 104 / n as u32;
     let progress = 1.0 - hand.len() as f32 / dealt as f32;
-    let table = Table {
+    let mut table = Table::new(
         led,
         cards,
         unseen,
-        later,
-        later_len,
-        progress: progress.clamp(0.0, 1.0),
-    };
+        &later[..later_len],
+        progress.clamp(0.0, 1.0),
+    );
     let following = led.is_some_and(|suit| playable.intersects(suit.mask()));
     let mut best = (f32::MIN, None);
     let mut ties = 0u32;
@@ -424,11 +472,11 @@ mod tests {
     use crate::Config;
     use cards::{Ruleset, Seed, Viewer};
 
-    fn view_with_scores(scores: &[i32]) -> View {
+    fn view_with_scores(scores: &[i32]) -> BotView {
         let game = CancelHearts::new(Config::new(6), Seed::from_u64(1)).unwrap();
         let mut view = game.view(Viewer::Seat(Seat::new(0)));
         view.scores = scores.to_vec();
-        view
+        BotView::of_view(&view).unwrap()
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //!   pending moon at its automatic choice (CH-12). When the round's end
 //!   ends the game, a bonus for a (shared) win is added.
 
-use cards::{Determinize, Ruleset, Seat};
+use cards::{Budget, Determinize, Ruleset, Seat};
 use rand::Rng;
 
 use crate::game::CancelHearts;
@@ -27,6 +27,13 @@ use crate::game::CancelHearts;
 pub(crate) const WIN_BONUS: f64 = 30.0;
 
 impl Determinize for CancelHearts {
+    /// Four times [`Budget::DEFAULT`]: a playout here (the sensible bot
+    /// deciding on a `BotView`, no allocation) is cheap enough that 2,400
+    /// take a little less than 600 did when every move built a whole view:
+    /// a mean of 25 to 35 ms, at most about 100 ms, on one core of the
+    /// loaded build machine (`docs/bots.md`, "Expert: measured").
+    const DEFAULT_BUDGET: Budget = Budget::playouts(2400);
+
     fn determinize<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Self {
         self.determinized(seat, rng)
     }

@@ -11,7 +11,9 @@ use crate::error::{RuleError, Waiting};
 use crate::legal::{Legal, Options, Selection};
 use crate::moves::{MoonChoice, Move, PASS_COUNT, PassDirection, Phase, Round};
 use crate::sample::{Bucket, deal_hidden};
-use crate::view::{KittyView, MoonRecord, PlayView, ScoreSheetRow, Secrets, TrickView, View};
+use crate::view::{
+    BotView, KittyView, MoonRecord, PlayView, ScoreSheetRow, Secrets, TrickView, View, per_seat,
+};
 
 /// Array size for per-seat data: the most players a table has (CH-1).
 const SEATS: usize = crate::config::MAX_PLAYERS as usize;
@@ -471,6 +473,43 @@ impl CancelHearts {
             world.hands[taker].absorb(&kitty);
         }
         world
+    }
+
+    /// What the sensible bot reads of `seat`'s view (see [`BotView`]), from
+    /// the same seat-visible parts `view_of` shows it, without building the
+    /// view: `BotView::of_view(&view(Viewer::Seat(seat)))` is equal (a test
+    /// below checks it on every position of many games). `None` for a seat
+    /// not at the table.
+    pub(crate) fn bot_view(&self, seat: Seat) -> Option<BotView> {
+        if seat.index() >= self.n() {
+            return None;
+        }
+        let mut taken = Hand::EMPTY;
+        for pile in self.taken() {
+            taken.absorb(pile);
+        }
+        let mut hand_sizes = [0; SEATS];
+        for (size, hand) in hand_sizes.iter_mut().zip(self.hands()) {
+            *size = hand.len();
+        }
+        Some(BotView {
+            seat,
+            hand: self.hands[seat.index()],
+            players: self.n(),
+            target: self.config.target,
+            scores: per_seat(self.scores()),
+            hand_sizes,
+            taken,
+            set_aside: self.set_aside,
+            discards: if self.kitty_taker == Some(seat) {
+                self.discards
+            } else {
+                Hand::EMPTY
+            },
+            trick: self.trick_cards,
+            led: self.trick.led().map(|card| card.suit),
+            trick_len: self.trick.len(),
+        })
     }
 
     // ----- read access for `view_of` (below) ----------------------------
@@ -1229,9 +1268,43 @@ impl Ruleset for CancelHearts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cards::{Bot, LegalMoves};
 
     #[test]
     fn the_constant_double_deck_is_the_shared_one() {
         assert_eq!(DOUBLE_DECK, cards::standard::double_deck());
+    }
+
+    /// `bot_view` is the bot's part of the seat's view, on every position of
+    /// games at every table size and both CH-8 options, for every seat (to
+    /// act or not): so the playouts' bot reads only what the view shows.
+    #[test]
+    fn bot_view_is_the_views_part() {
+        let mut compared = 0;
+        for players in 6..=10u8 {
+            for rule in [AllCancelled::Extend, AllCancelled::CarryOver] {
+                for g in 0..4u64 {
+                    let config = Config::new(players).with_all_cancelled(rule);
+                    let mut game = CancelHearts::new(config, Seed::from_u64(g)).unwrap();
+                    let mut rng = Seed::from_u64(g).rng();
+                    while let Some(actor) = game.to_act().first() {
+                        for seat in game.players.seats() {
+                            let view = game.view(Viewer::Seat(seat));
+                            assert_eq!(game.bot_view(seat), BotView::of_view(&view));
+                            compared += 1;
+                        }
+                        // Random play reaches odd positions, the bot's usual ones.
+                        let mv = if g % 2 == 0 {
+                            game.legal_moves(actor).random(&mut rng).unwrap()
+                        } else {
+                            game.bot_move(actor, &mut rng).unwrap()
+                        };
+                        game.play(actor, &mv).unwrap();
+                    }
+                    assert_eq!(game.bot_view(Seat::new(players)), None);
+                }
+            }
+        }
+        assert!(compared > 100_000, "only {compared} positions");
     }
 }

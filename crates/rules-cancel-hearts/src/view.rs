@@ -4,10 +4,10 @@
 //! private, so this module knows nothing of the game (the module order is
 //! `view` <- `game`, ARCHITECTURE.md).
 
-use cards::standard::Card;
+use cards::standard::{Card, Suit};
 use cards::{Hand, Outcome, Seat, SeatSet};
 
-use crate::config::Config;
+use crate::config::{Config, MAX_PLAYERS};
 use crate::moves::{MoonChoice, PassDirection, Phase, Round};
 
 /// The game as one viewer may see it.
@@ -70,6 +70,85 @@ pub struct View {
     pub outcome: Option<Outcome>,
     /// `Omniscient` only: every hand, pass and the kitty's cards.
     pub secrets: Option<Secrets>,
+}
+
+/// Array size for per-seat data: the most players a table has (CH-1).
+const SEATS: usize = MAX_PLAYERS as usize;
+
+/// The part of one seat's [`View`] the sensible bot reads, by value: no
+/// vector, so it costs nothing to build. The bot decides on this alone.
+///
+/// It is built two ways that must agree: [`BotView::of_view`] from a seat's
+/// view (what `bot::choose` gets from the api), and
+/// `CancelHearts::bot_view` straight from the game's seat-visible parts (the
+/// expert's playouts ask the bot for every move, and building a whole
+/// `View` each time was most of their cost). A unit test in `game.rs`
+/// compares the two on every position of many games, so the second reads
+/// nothing the view does not show (G-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BotView {
+    pub seat: Seat,
+    pub hand: Hand<Card>,
+    pub players: usize,
+    pub target: i32,
+    /// Scores by seat; zero past `players`.
+    pub scores: [i32; SEATS],
+    /// Cards held by each seat; zero past `players`.
+    pub hand_sizes: [u32; SEATS],
+    /// Every seat's taken pile together (face up).
+    pub taken: Hand<Card>,
+    /// Tricks set aside under carry-over (CH-9), face up.
+    pub set_aside: Hand<Card>,
+    /// This seat's own kitty discards; empty unless it took the kitty.
+    pub discards: Hand<Card>,
+    /// The trick on the table as a multiset (a pair is cancelled, CH-7).
+    pub trick: Hand<Card>,
+    /// The suit of the trick's first card, if one has been played.
+    pub led: Option<Suit>,
+    /// Cards played to the trick, over all its circuits (CH-8).
+    pub trick_len: usize,
+}
+
+impl BotView {
+    /// The bot's part of `view`; `None` unless it is a seat's view.
+    pub(crate) fn of_view(view: &View) -> Option<BotView> {
+        let (seat, hand) = (view.seat?, view.hand?);
+        let mut taken = Hand::EMPTY;
+        for pile in &view.taken {
+            taken.absorb(pile);
+        }
+        let (trick, led, trick_len) = match &view.trick {
+            Some(trick) => (
+                trick.plays.iter().map(|p| p.card).collect(),
+                trick.plays.first().map(|p| p.card.suit),
+                trick.plays.len(),
+            ),
+            None => (Hand::EMPTY, None, 0),
+        };
+        Some(BotView {
+            seat,
+            hand,
+            players: usize::from(view.config.players),
+            target: view.config.target,
+            scores: per_seat(&view.scores),
+            hand_sizes: per_seat(&view.hand_sizes),
+            taken,
+            set_aside: view.set_aside,
+            discards: view.discards.unwrap_or_default(),
+            trick,
+            led,
+            trick_len,
+        })
+    }
+}
+
+/// A per-seat slice as a fixed array, zero past its length.
+pub(crate) fn per_seat<T: Copy + Default>(values: &[T]) -> [T; SEATS] {
+    let mut array = [T::default(); SEATS];
+    for (slot, &value) in array.iter_mut().zip(values) {
+        *slot = value;
+    }
+    array
 }
 
 /// The kitty: a count until taken; its cards only for the taker (CH-10, G-2).

@@ -66,19 +66,29 @@ fn bot_answers_nothing_when_not_to_act() {
     assert!(game.bot_move(turn, &mut rng).is_some());
 }
 
+/// `bot_move` decides from the game's seat-visible parts without building
+/// the view (the expert's playouts): on every position of whole games at
+/// every table size it makes `choose`'s move on the seat's view.
 #[test]
 fn choose_is_the_trait_method() {
-    let mut game = CancelHearts::new(Config::new(7), Seed::from_u64(8)).unwrap();
-    let mut rng = Seed::from_u64(2).rng();
-    for _ in 0..40 {
-        let seat = game.to_act().first().unwrap();
-        let view = game.view(Viewer::Seat(seat));
-        let a = bot::choose(&view, &game.legal_moves(seat), &mut Seed::from_u64(3).rng());
-        let b = game.bot_move(seat, &mut Seed::from_u64(3).rng());
-        assert_eq!(a, b);
-        let mv = game.bot_move(seat, &mut rng).unwrap();
-        game.play(seat, &mv).unwrap();
+    let mut compared = 0;
+    for players in 6..=10u8 {
+        for g in 0..2u64 {
+            let mut game = CancelHearts::new(Config::new(players), Seed::from_u64(g)).unwrap();
+            let mut rng = Seed::from_u64(2 + g).rng();
+            while let Some(seat) = game.to_act().first() {
+                let view = game.view(Viewer::Seat(seat));
+                let r = compared;
+                let a = bot::choose(&view, &game.legal_moves(seat), &mut Seed::from_u64(r).rng());
+                let b = game.bot_move(seat, &mut Seed::from_u64(r).rng());
+                assert_eq!(a, b);
+                compared += 1;
+                let mv = game.bot_move(seat, &mut rng).unwrap();
+                game.play(seat, &mv).unwrap();
+            }
+        }
     }
+    assert!(compared > 5_000, "only {compared} positions");
 }
 
 /// The bot passes the queen of spades and high hearts, and never discards
