@@ -68,7 +68,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
         )
         .with_finished_cache(config.finished_cache)
         .with_bots(
-            cards::Budget::playouts(config.bots.expert_playouts),
+            config.bots.expert_playouts.map(cards::Budget::playouts),
             config.bots.thinkers,
         )
         .with_chat_rate(crate::db::chat::ChatRate {

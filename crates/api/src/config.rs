@@ -159,8 +159,10 @@ impl Default for Config {
 /// How the expert bot thinks (docs/bots.md, "Levels").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BotSettings {
-    /// Playouts per expert decision (`cards::search::Budget`).
-    pub expert_playouts: u32,
+    /// Playouts per expert decision (`cards::search::Budget`); `None`:
+    /// each game's own (`cards::Determinize::DEFAULT_BUDGET`: Lost Heir
+    /// 600, Cancellation Hearts 2,400, about the same time per decision).
+    pub expert_playouts: Option<u32>,
     /// Expert decisions computed at once, each on its own blocking thread
     /// (never on an HTTP worker); further ones wait their turn.
     pub thinkers: usize,
@@ -169,7 +171,7 @@ pub struct BotSettings {
 impl Default for BotSettings {
     fn default() -> Self {
         BotSettings {
-            expert_playouts: cards::Budget::DEFAULT.playouts,
+            expert_playouts: None,
             thinkers: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
@@ -424,11 +426,12 @@ const SETTINGS: &[Setting] = &[
     Setting {
         flag: "--expert-playouts",
         env: "EXPERT_PLAYOUTS",
-        default: "600",
-        help: "the expert bot's playouts per decision (about 100 ms on one core in a release build; docs/bots.md)",
+        default: "each game's own",
+        help: "the expert bot's playouts per decision, for every game (by default each game's own: Lost Heir 600, Cancellation Hearts 2400, at most about 100 ms on one core in a release build; docs/bots.md)",
         apply: |c, v| {
-            c.bots.expert_playouts =
-                u32::try_from(parse_positive(v)?).map_err(|_| "at most 4294967295".to_owned())?;
+            c.bots.expert_playouts = Some(
+                u32::try_from(parse_positive(v)?).map_err(|_| "at most 4294967295".to_owned())?,
+            );
             Ok(())
         },
     },

@@ -73,14 +73,15 @@ pub trait AnyGame: Send + Sync + fmt::Debug {
     /// computed from that seat's view only), if it has any move.
     fn bot_move(&self, seat: Seat, rng: &mut GameRng) -> Option<Value>;
     /// The move of a bot of `level` for `seat` (`BotLevel::choose`: the
-    /// expert searches within `budget`, over that seat's view only), if it
-    /// has any move. An expert decision is slow: call it off the HTTP
+    /// expert searches within `budget`, or the engine's own
+    /// `Determinize::DEFAULT_BUDGET` when `None`, over that seat's view
+    /// only), if it has any move. An expert decision is slow: call it off the HTTP
     /// workers (`games::bots`).
     fn bot_move_at(
         &self,
         level: BotLevel,
         seat: Seat,
-        budget: Budget,
+        budget: Option<Budget>,
         rng: &mut GameRng,
     ) -> Option<Value>;
     /// Parses and plays `mv` for `seat`; on `Err` nothing changed (G-3).
@@ -206,9 +207,10 @@ where
         &self,
         level: BotLevel,
         seat: Seat,
-        budget: Budget,
+        budget: Option<Budget>,
         rng: &mut GameRng,
     ) -> Option<Value> {
+        let budget = budget.unwrap_or(R::DEFAULT_BUDGET);
         level
             .choose(&self.0, seat, budget, rng)
             .map(|mv| to_json(&mv))

@@ -56,8 +56,9 @@ pub struct BotDrivers {
     stopping: AtomicBool,
     /// Games with a live driver, and whether it was kicked again meanwhile.
     running: Mutex<HashMap<String, bool>>,
-    /// The expert's playouts per decision.
-    budget: Budget,
+    /// The expert's playouts per decision (`None`: each engine's own,
+    /// `Determinize::DEFAULT_BUDGET`).
+    budget: Option<Budget>,
     /// Expert decisions computed at once.
     thinkers: Arc<Semaphore>,
 }
@@ -65,14 +66,14 @@ pub struct BotDrivers {
 impl Default for BotDrivers {
     fn default() -> Self {
         BotDrivers::new(
-            Budget::DEFAULT,
+            None,
             std::thread::available_parallelism().map_or(1, |n| n.get()),
         )
     }
 }
 
 impl BotDrivers {
-    pub fn new(budget: Budget, thinkers: usize) -> Self {
+    pub fn new(budget: Option<Budget>, thinkers: usize) -> Self {
         BotDrivers {
             stopping: AtomicBool::new(false),
             running: Mutex::default(),

@@ -152,11 +152,8 @@ pub(super) fn decide_bot_turn(
         },
         level => {
             let mut rng = super::bots::rng_for(&state.row.seed, state.version, seat);
-            let budget = cards::Budget::DEFAULT;
-            match state
-                .game
-                .bot_move_at(level.engine(), seat, budget, &mut rng)
-            {
+            // Only the expert has a budget, and it is not played here.
+            match state.game.bot_move_at(level.engine(), seat, None, &mut rng) {
                 Some(mv) => mv,
                 None => return Ok(Decision::Nothing),
             }

@@ -120,7 +120,7 @@ impl GameService {
 
     /// The expert bot's playouts per decision, and how many decisions may
     /// be computed at once (each on a blocking thread, `games::bots`).
-    pub fn with_bots(mut self, budget: cards::Budget, thinkers: usize) -> Self {
+    pub fn with_bots(mut self, budget: Option<cards::Budget>, thinkers: usize) -> Self {
         self.bots = super::bots::BotDrivers::new(budget, thinkers);
         self
     }

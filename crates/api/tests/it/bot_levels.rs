@@ -21,7 +21,7 @@ async fn server_with(backend: Backend, thinkers: usize) -> TestServer {
         .await
         .unwrap();
     start_tuned(target, |c| {
-        c.bots.expert_playouts = 24;
+        c.bots.expert_playouts = Some(24);
         c.bots.thinkers = thinkers;
     })
     .await
