@@ -8,6 +8,10 @@ use cards::{Hand, PlayerCount, RuleViolation, Seat};
 pub const MIN_PLAYERS: u8 = 6;
 /// Most players at the table (CH-1).
 pub const MAX_PLAYERS: u8 = 10;
+
+/// Array size for per-seat data: the most players a table has (CH-1).
+pub(crate) const SEATS: usize = MAX_PLAYERS as usize;
+
 /// Two 52-card decks (CH-1).
 pub const DECK_SIZE: u32 = 104;
 /// The score that ends the game unless the config says otherwise (CH-13).

@@ -15,8 +15,7 @@ use crate::view::{
     BotView, KittyView, MoonRecord, PlayView, ScoreSheetRow, Secrets, TrickView, View, per_seat,
 };
 
-/// Array size for per-seat data: the most players a table has (CH-1).
-const SEATS: usize = crate::config::MAX_PLAYERS as usize;
+use crate::config::SEATS;
 /// A trick can grow, by extension (CH-8), to every card in play.
 const TRICK_CAPACITY: usize = DECK_SIZE as usize;
 /// Points for taking every scoring card: 26 hearts and two queens of spades.

@@ -7,7 +7,7 @@
 use cards::standard::{Card, Suit};
 use cards::{Hand, Outcome, Seat, SeatSet};
 
-use crate::config::{Config, MAX_PLAYERS};
+use crate::config::{Config, SEATS};
 use crate::moves::{MoonChoice, PassDirection, Phase, Round};
 
 /// The game as one viewer may see it.
@@ -71,9 +71,6 @@ pub struct View {
     /// `Omniscient` only: every hand, pass and the kitty's cards.
     pub secrets: Option<Secrets>,
 }
-
-/// Array size for per-seat data: the most players a table has (CH-1).
-const SEATS: usize = MAX_PLAYERS as usize;
 
 /// The part of one seat's [`View`] the sensible bot reads, by value: no
 /// vector, so it costs nothing to build. The bot decides on this alone.
