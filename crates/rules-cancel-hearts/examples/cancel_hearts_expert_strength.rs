@@ -1,7 +1,7 @@
 //! How strong is the expert (search) bot? Simulated games, deterministic seeds.
 //!
 //! ```text
-//! cargo run --release -p rules-cancel-hearts --example cancel_hearts_expert_strength -- GAMES [--playouts N] [--tables 6,7,8,9,10] [--against sensible|random] [--timing DECISIONS]
+//! cargo run --release -p rules-cancel-hearts --example cancel_hearts_expert_strength -- GAMES [--playouts N] [--tables 6,7,8,9,10] [--against sensible|random] [--record FILE] [--timing DECISIONS]
 //! ```
 //!
 //! For every table size (6 to 10 players), `GAMES` games (default 200) on
@@ -23,23 +23,85 @@
 //! `--against sensible` runs only (a) and (b), `--against random` only (c)
 //! and (d).
 //!
+//! With `--record FILE`, every game played is appended to `FILE` (CSV, one
+//! row per game: table, levels, budget, seed, win, margin, decisions and
+//! their time) as soon as it ends, games already in the file are not played
+//! again, and the lines are printed from the file's games for seeds
+//! `0..GAMES`. A long run can so be stopped and resumed, or split across
+//! machines and sessions, and give the same table: game `g` is the same game
+//! wherever it is played (its deal, seat and every bot's random stream are
+//! seeded from `g`; the budget is in playouts, not time). The times per
+//! decision are then those of whatever machine played each game.
+//!
 //! With `--timing DECISIONS`, instead: the time of `DECISIONS` expert
 //! decisions per table at the budget (default the engine's
 //! `Determinize::DEFAULT_BUDGET`, 2,400 playouts), on one
 //! thread, in positions from sensible-bot games (decisions with one legal
 //! move or too many to search are not counted).
 
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use cards::search::{Budget, MAX_CANDIDATES, expert_move};
 use cards::{Bot, Determinize, GameRng, LegalMoves, Ruleset, Seat, Seed};
 use rules_cancel_hearts::{CancelHearts, Config};
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Level {
     Random,
     Sensible,
     Expert,
+}
+
+impl Level {
+    fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Sensible => "sensible",
+            Level::Expert => "expert",
+        }
+    }
+}
+
+/// One line of the table: who plays the tested seat, who plays the others,
+/// at how many players and (for an expert) at what budget.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Line {
+    players: u8,
+    tested: Level,
+    others: Level,
+    /// The expert's playouts; 0 when no seat searches (a baseline line does
+    /// not depend on the budget).
+    playouts: u32,
+}
+
+impl Line {
+    fn new(players: u8, tested: Level, others: Level, budget: Budget) -> Line {
+        let searches = tested == Level::Expert || others == Level::Expert;
+        Line {
+            players,
+            tested,
+            others,
+            playouts: if searches { budget.playouts } else { 0 },
+        }
+    }
+}
+
+/// What one game gave the tested seat.
+#[derive(Clone, Copy)]
+struct GameResult {
+    /// 1 for a win, `1 / winners` for a shared one (CH-13), else 0.
+    win: f64,
+    /// The others' mean final score less the tested seat's.
+    margin: f64,
+    decisions: u64,
+    thinking: Duration,
+    slowest: Duration,
 }
 
 #[derive(Default)]
@@ -52,13 +114,115 @@ struct Tally {
 }
 
 impl Tally {
-    fn merge(&mut self, other: Tally) {
-        self.wins.extend(other.wins);
-        self.margins.extend(other.margins);
-        self.decisions += other.decisions;
-        self.thinking += other.thinking;
-        self.slowest = self.slowest.max(other.slowest);
+    fn add(&mut self, game: &GameResult) {
+        self.wins.push(game.win);
+        self.margins.push(game.margin);
+        self.decisions += game.decisions;
+        self.thinking += game.thinking;
+        self.slowest = self.slowest.max(game.slowest);
     }
+}
+
+/// The games of a `--record` file, by line and seed.
+#[derive(Default)]
+struct Record {
+    games: HashMap<(Line, u64), GameResult>,
+    file: Option<Mutex<File>>,
+}
+
+const RECORD_HEADER: &str =
+    "players,tested,others,playouts,seed,win,margin,decisions,thinking_us,slowest_us";
+
+impl Record {
+    fn open(path: &Path) -> Record {
+        let mut games = HashMap::new();
+        if path.exists() {
+            let reader = BufReader::new(File::open(path).expect("the record is readable"));
+            for (number, row) in reader.lines().enumerate() {
+                let row = row.expect("the record is text");
+                if row == RECORD_HEADER || row.trim().is_empty() {
+                    continue;
+                }
+                let (key, game) = parse_row(&row)
+                    .unwrap_or_else(|| panic!("{}:{}: not a game row", path.display(), number + 1));
+                games.insert(key, game);
+            }
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .expect("the record is writable");
+        if games.is_empty() && file.metadata().map(|m| m.len() == 0).unwrap_or(true) {
+            writeln!(file, "{RECORD_HEADER}").expect("the record is writable");
+        }
+        Record {
+            games,
+            file: Some(Mutex::new(file)),
+        }
+    }
+
+    fn save(&self, line: Line, seed: u64, game: &GameResult) {
+        if let Some(file) = &self.file {
+            let row = format!(
+                "{},{},{},{},{seed},{},{},{},{},{}",
+                line.players,
+                line.tested.name(),
+                line.others.name(),
+                line.playouts,
+                game.win,
+                game.margin,
+                game.decisions,
+                game.thinking.as_micros(),
+                game.slowest.as_micros(),
+            );
+            let mut file = file.lock().expect("no writer panicked");
+            writeln!(file, "{row}").expect("the record is writable");
+            file.flush().expect("the record is writable");
+        }
+    }
+}
+
+fn parse_level(name: &str) -> Option<Level> {
+    match name {
+        "random" => Some(Level::Random),
+        "sensible" => Some(Level::Sensible),
+        "expert" => Some(Level::Expert),
+        _ => None,
+    }
+}
+
+fn parse_row(row: &str) -> Option<((Line, u64), GameResult)> {
+    let fields: Vec<&str> = row.split(',').collect();
+    let [
+        players,
+        tested,
+        others,
+        playouts,
+        seed,
+        win,
+        margin,
+        decisions,
+        thinking,
+        slowest,
+    ] = fields[..]
+    else {
+        return None;
+    };
+    let line = Line {
+        players: players.parse().ok()?,
+        tested: parse_level(tested)?,
+        others: parse_level(others)?,
+        playouts: playouts.parse().ok()?,
+    };
+    let game = GameResult {
+        win: win.parse().ok()?,
+        margin: margin.parse().ok()?,
+        decisions: decisions.parse().ok()?,
+        thinking: Duration::from_micros(thinking.parse().ok()?),
+        slowest: Duration::from_micros(slowest.parse().ok()?),
+    };
+    Some(((line, seed.parse().ok()?), game))
 }
 
 /// Mean and the half-width of its 95% interval (normal approximation).
@@ -77,15 +241,16 @@ fn searched(game: &CancelHearts, seat: Seat) -> bool {
     count > 1 && count <= MAX_CANDIDATES
 }
 
-fn play_game(players: u8, g: u64, tested: Level, others: Level, budget: Budget, tally: &mut Tally) {
-    let n = u64::from(players);
+fn play_game(line: Line, g: u64, budget: Budget) -> GameResult {
+    let n = u64::from(line.players);
     let me = Seat::new((g % n) as u8);
     let mut game =
-        CancelHearts::new(Config::new(players), Seed::from_u64(g)).expect("a valid config");
+        CancelHearts::new(Config::new(line.players), Seed::from_u64(g)).expect("a valid config");
     let mut rng: GameRng = Seed::from_u64(g ^ 0x5eed_b075).rng();
     let mut moves = 0u32;
+    let (mut decisions, mut thinking, mut slowest) = (0, Duration::ZERO, Duration::ZERO);
     while let Some(seat) = game.to_act().first() {
-        let level = if seat == me { tested } else { others };
+        let level = if seat == me { line.tested } else { line.others };
         let mv = match level {
             Level::Random => game.legal_moves(seat).random(&mut rng),
             Level::Sensible => game.bot_move(seat, &mut rng),
@@ -95,9 +260,9 @@ fn play_game(players: u8, g: u64, tested: Level, others: Level, budget: Budget, 
                 let mv = expert_move(&game, seat, budget, &mut rng);
                 if timed {
                     let took = start.elapsed();
-                    tally.decisions += 1;
-                    tally.thinking += took;
-                    tally.slowest = tally.slowest.max(took);
+                    decisions += 1;
+                    thinking += took;
+                    slowest = slowest.max(took);
                 }
                 mv
             }
@@ -122,33 +287,51 @@ fn play_game(players: u8, g: u64, tested: Level, others: Level, budget: Budget, 
         .map(|(_, &score)| f64::from(score))
         .sum::<f64>()
         / (n - 1) as f64;
-    tally.wins.push(win);
-    tally.margins.push(others - mine);
+    GameResult {
+        win,
+        margin: others - mine,
+        decisions,
+        thinking,
+        slowest,
+    }
 }
 
-fn run_line(players: u8, games: u64, tested: Level, others: Level, budget: Budget) -> Tally {
-    let mut total = Tally::default();
-    let halves: Vec<Tally> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..2u64)
-            .map(|half| {
-                scope.spawn(move || {
-                    let mut tally = Tally::default();
-                    for g in (half..games).step_by(2) {
-                        play_game(players, g, tested, others, budget, &mut tally);
+/// Plays the line's games `0..games` that `record` lacks on two threads
+/// (each game saved as it ends), and tallies all of them.
+fn run_line(line: Line, games: u64, budget: Budget, record: &Record) -> Tally {
+    let missing: Vec<u64> = (0..games)
+        .filter(|&g| !record.games.contains_key(&(line, g)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let played: Vec<(u64, GameResult)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    while let Some(&g) = missing.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let result = play_game(line, g, budget);
+                        record.save(line, g, &result);
+                        mine.push((g, result));
                     }
-                    tally
+                    mine
                 })
             })
             .collect();
-        handles
+        workers
             .into_iter()
-            .map(|h| h.join().expect("a worker thread"))
+            .flat_map(|w| w.join().expect("a worker thread"))
             .collect()
     });
-    for half in halves {
-        total.merge(half);
+    let played: HashMap<u64, GameResult> = played.into_iter().collect();
+    let mut tally = Tally::default();
+    for g in 0..games {
+        let game = played
+            .get(&g)
+            .or_else(|| record.games.get(&(line, g)))
+            .expect("every game is played or recorded");
+        tally.add(game);
     }
-    total
+    tally
 }
 
 fn timing(tables: &[u8], decisions: u64, budget: Budget) {
@@ -199,6 +382,7 @@ fn main() {
     let mut tables: Vec<u8> = (6..=10).collect();
     let mut timing_decisions = None;
     let mut against: Option<String> = None;
+    let mut record_path: Option<String> = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--playouts" => {
@@ -213,6 +397,7 @@ fn main() {
                     .collect()
             }
             "--against" => against = args.next(),
+            "--record" => record_path = args.next(),
             "--timing" => timing_decisions = args.next().and_then(|a| a.parse().ok()),
             other => games = other.parse().expect("GAMES: a number"),
         }
@@ -221,6 +406,9 @@ fn main() {
         timing(&tables, decisions, budget);
         return;
     }
+    let record = record_path
+        .as_deref()
+        .map_or_else(Record::default, |path| Record::open(Path::new(path)));
     println!(
         "Cancellation Hearts, expert at {} playouts per decision, {games} games per line (seeds 0..{games}, the tested seat g mod n)",
         budget.playouts
@@ -230,11 +418,6 @@ fn main() {
         "| players | tested | others | win share | margin | seat share | ms/decision (mean, max) | elapsed |"
     );
     println!("|---|---|---|---|---|---|---|---|");
-    let name = |level: Level| match level {
-        Level::Random => "random",
-        Level::Sensible => "sensible",
-        Level::Expert => "expert",
-    };
     for &players in &tables {
         for (tested, others) in [
             (Level::Expert, Level::Sensible),
@@ -251,7 +434,8 @@ fn main() {
                 continue;
             }
             let start = Instant::now();
-            let tally = run_line(players, games, tested, others, budget);
+            let line = Line::new(players, tested, others, budget);
+            let tally = run_line(line, games, budget, &record);
             let (win, win_ci) = mean_ci(&tally.wins);
             let (margin, margin_ci) = mean_ci(&tally.margins);
             let thinking = if tally.decisions > 0 {
@@ -265,8 +449,8 @@ fn main() {
             };
             println!(
                 "| {players} | {} | {} | {:.1}% ± {:.1} | {margin:+.1} ± {margin_ci:.1} | {:.1}% | {thinking} | {:.0} s |",
-                name(tested),
-                name(others),
+                tested.name(),
+                others.name(),
                 100.0 * win,
                 100.0 * win_ci,
                 100.0 / f64::from(players),
