@@ -37,7 +37,8 @@ machine_line
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
 
-printf "%-8s %10s %8s %12s %8s %12s %12s\n" streams moves/s ratio "p99 ms" ratio "api RSS MB" "open (s)"
+printf "%-8s %10s %8s %12s %8s %12s %12s   %s\n" streams moves/s ratio "p99 ms" ratio "api RSS MB" "open (s)" \
+  "CPU µs per counted move (whole run): api, loadgen, postgres"
 BASE_MPS=""; BASE_P99=""
 RUN=0
 for level in $LEVELS; do
@@ -58,18 +59,30 @@ for level in $LEVELS; do
     s*) STREAMS=(--spectators "${level#s}"); IDLE=0 ;;
     *) STREAMS=(--idle-streams "$level"); IDLE=$level ;;
   esac
-  "${LOADGEN:-$TARGET/release/loadgen}" --url "http://127.0.0.1:$PORT" --games "$GAMES" \
+  API_CPU0=$(cpu_of $API_PID); pg_cpu_mark "$OUT/pg-cpu-$level.txt"
+  /usr/bin/time -f "%U %S" -o "$OUT/loadgen-streams-$level.time" \
+    "${LOADGEN:-$TARGET/release/loadgen}" --url "http://127.0.0.1:$PORT" --games "$GAMES" \
     --duration "$SECONDS_PER" "${STREAMS[@]}" --json \
     >"$OUT/streams-$level.json" 2>"$OUT/loadgen-streams-$level.log"
+  API_CPU=$(awk -v a="$(cpu_of $API_PID)" -v b="$API_CPU0" 'BEGIN {print a - b}')
+  PG_CPU=$(pg_cpu_since "$OUT/pg-cpu-$level.txt")
+  LG_CPU=$(awk '{print $1 + $2}' "$OUT/loadgen-streams-$level.time")
   kill $API_PID; wait $API_PID 2>/dev/null || true
   kill $WATCH_PID 2>/dev/null || true
   PEAK=$(sort -n "$OUT/rss-$level.txt" | tail -1)
-  read -r MPS P99 OPENED OPEN_S < <(python3 -c '
+  read -r MPS P99 OPENED OPEN_S MOVES < <(python3 -c '
 import json,sys; r=json.load(open(sys.argv[1]))
 i=r.get("idle_streams",{})
-print(r["moves_per_sec"], r["post_move_ms"]["p99"], i.get("opened",0), i.get("open_seconds",0))' "$OUT/streams-$level.json")
+print(r["moves_per_sec"], r["post_move_ms"]["p99"], i.get("opened",0), i.get("open_seconds",0), r["moves"])' "$OUT/streams-$level.json")
   [ "$OPENED" = "$IDLE" ] || echo "   only $OPENED of $level streams opened (see $OUT/loadgen-streams-$level.log)"
+  case $level in
+    s*) python3 -c '
+import json,sys; s=json.load(open(sys.argv[1])).get("spectators")
+if s: print("   spectator streams opened: %d, failed: %d, MB received: %.1f" % (s["opened"], s["failed"], s["bytes"] / 1e6))' "$OUT/streams-$level.json" ;;
+  esac
   BASE_MPS=${BASE_MPS:-$MPS}; BASE_P99=${BASE_P99:-$P99}
   awk -v l="$level" -v m="$MPS" -v bm="$BASE_MPS" -v p="$P99" -v bp="$BASE_P99" -v r="$PEAK" -v o="$OPEN_S" \
-    'BEGIN { printf "%-8s %10.0f %8.2f %12.1f %8.2f %12.0f %12.1f\n", l, m, m/bm, p, p/bp, r/1024, o }'
+    -v n="$MOVES" -v a="$API_CPU" -v g="$LG_CPU" -v q="$PG_CPU" \
+    'BEGIN { printf "%-8s %10.0f %8.2f %12.1f %8.2f %12.0f %12.1f   %.0f, %.0f, %.0f\n",
+      l, m, m/bm, p, p/bp, r/1024, o, 1e6*a/n, 1e6*g/n, 1e6*q/n }'
 done

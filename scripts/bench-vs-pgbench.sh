@@ -61,19 +61,6 @@ DATABASE_URL=$API_URL PORT=$PORT RATE_LIMIT=0 DB_POOL_SIZE=$POOL RUST_LOG=warn \
 SERVER_PID=$!
 wait_http "http://127.0.0.1:$PORT/readyz"
 
-# CPU seconds (user + system) a process and its children have used so far.
-cpu_of() {
-  local pids="$*" total=0 p
-  for p in $pids; do
-    [ -r "/proc/$p/stat" ] || continue
-    total=$(awk -v t="$total" -v hz="$(getconf CLK_TCK)" '{printf "%.3f", t + ($14 + $15) / hz}' "/proc/$p/stat")
-  done
-  echo "$total"
-}
-pg_backends() {
-  if [ -n "${PG_DIR:-}" ]; then pgrep -P "$(head -1 "$PG_DIR/data/postmaster.pid")" | tr '\n' ' '; fi
-}
-
 machine_line | tee "$OUT/results.txt"
 printf "%-6s %12s %12s %8s %12s %12s %10s %s\n" games pgbench_tps api_moves/s ratio pg_p99_ms api_p99_ms p99_ratio errors | tee -a "$OUT/results.txt"
 for C in $LEVELS; do

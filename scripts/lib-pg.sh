@@ -73,3 +73,37 @@ wait_http() {
 machine_line() {
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -h | awk '/Mem:/{print $2}') RAM, $(uname -r)"
 }
+
+# CPU seconds (user + system) the given processes have used so far.
+cpu_of() {
+  local pids="$*" total=0 p
+  for p in $pids; do
+    [ -r "/proc/$p/stat" ] || continue
+    total=$(awk -v t="$total" -v hz="$(getconf CLK_TCK)" '{printf "%.3f", t + ($14 + $15) / hz}' "/proc/$p/stat")
+  done
+  echo "$total"
+}
+
+# The private cluster's processes (backends and workers).
+pg_backends() {
+  if [ -n "${PG_DIR:-}" ]; then pgrep -P "$(head -1 "$PG_DIR/data/postmaster.pid")" | tr '\n' ' '; fi
+}
+
+# pg_cpu_mark FILE: note each cluster process's CPU seconds so far.
+pg_cpu_mark() {
+  local p
+  for p in $(pg_backends); do echo "$p $(cpu_of "$p")"; done >"$1"
+}
+
+# pg_cpu_since FILE: CPU seconds the cluster's processes used since
+# pg_cpu_mark FILE (a process started since counts from zero; one that
+# ended since is lost, which a pooled api's backends rarely do).
+pg_cpu_since() {
+  local p total=0 now before
+  for p in $(pg_backends); do
+    now=$(cpu_of "$p")
+    before=$(awk -v p="$p" '$1 == p {print $2}' "$1")
+    total=$(awk -v t="$total" -v a="$now" -v b="${before:-0}" 'BEGIN {printf "%.3f", t + a - b}')
+  done
+  echo "$total"
+}

@@ -76,27 +76,66 @@ pub async fn open(
 }
 
 /// Opens `count` spectator streams on one game (`/v1/games/{id}/stream`,
-/// no token), held until the returned value is dropped.
-pub async fn spectate(base: &str, game_id: &str, count: usize) -> IdleStreams {
+/// no token), one connection each, before the game's first move, held
+/// until the returned value is dropped.
+pub async fn spectate(
+    base: &str,
+    game_id: &str,
+    count: usize,
+    counters: Arc<SpectatorCounters>,
+) -> IdleStreams {
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(0)
         .build()
         .expect("an HTTP client");
     let url = format!("{}/v1/games/{game_id}/stream", base.trim_end_matches('/'));
-    let bytes = Arc::new(AtomicU64::new(0));
     let mut tasks = Vec::with_capacity(count);
     for _ in 0..count {
-        if let Ok(response) = http.get(&url).send().await
-            && response.status().is_success()
-        {
-            tasks.push(tokio::spawn(drain(response, bytes.clone())));
+        match http.get(&url).send().await {
+            Ok(response) if response.status().is_success() => {
+                counters.opened.fetch_add(1, Ordering::Relaxed);
+                tasks.push(tokio::spawn(drain(response, counters.bytes.clone())));
+            }
+            _ => {
+                counters.failed.fetch_add(1, Ordering::Relaxed);
+            }
         }
     }
-    IdleStreams { tasks, bytes }
+    IdleStreams {
+        tasks,
+        bytes: counters.bytes.clone(),
+    }
 }
 
 async fn drain(mut response: reqwest::Response, bytes: Arc<AtomicU64>) {
     while let Ok(Some(chunk)) = response.chunk().await {
         bytes.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+    }
+}
+
+/// What the spectator streams of a whole run came to.
+#[derive(Debug, Default)]
+pub struct SpectatorCounters {
+    opened: AtomicU64,
+    failed: AtomicU64,
+    bytes: Arc<AtomicU64>,
+}
+
+/// Spectator streams over a run (`--spectators`): how many opened (status
+/// 200), how many did not, and the bytes they received.
+#[derive(Debug, Default, Serialize)]
+pub struct SpectatorReport {
+    pub opened: u64,
+    pub failed: u64,
+    pub bytes: u64,
+}
+
+impl SpectatorCounters {
+    pub fn report(&self) -> SpectatorReport {
+        SpectatorReport {
+            opened: self.opened.load(Ordering::Relaxed),
+            failed: self.failed.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+        }
     }
 }

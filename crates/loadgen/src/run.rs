@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::client::{Api, Failure, LegalAnswer, Rng, random_move_text};
+use crate::idle::{SpectatorCounters, SpectatorReport};
 use crate::stats::{Samples, Summary};
 
 /// Which games to play.
@@ -165,6 +166,7 @@ async fn drive(
     options: Arc<RunOptions>,
     started: Instant,
     recorder: Recorder,
+    spectating: Arc<SpectatorCounters>,
 ) -> DriverStats {
     let mut stats = DriverStats::default();
     let mut rng = Rng::new(options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9));
@@ -196,7 +198,15 @@ async fn drive(
         stats.games_started += 1;
         // Followed for as long as this driver plays it (dropped with it).
         let _spectators = if options.spectators_per_game > 0 {
-            Some(crate::idle::spectate(api.base(), &table.id, options.spectators_per_game).await)
+            Some(
+                crate::idle::spectate(
+                    api.base(),
+                    &table.id,
+                    options.spectators_per_game,
+                    spectating.clone(),
+                )
+                .await,
+            )
         } else {
             None
         };
@@ -328,6 +338,8 @@ pub struct Report {
     pub games_started: u64,
     pub games_finished: u64,
     pub finished_ids: Vec<String>,
+    /// `--spectators`: their streams over the whole run.
+    pub spectators: SpectatorReport,
 }
 
 pub async fn run(api: Api, options: RunOptions) -> Report {
@@ -336,6 +348,7 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
     })));
     let options = Arc::new(options);
     let started = Instant::now();
+    let spectating = Arc::new(SpectatorCounters::default());
     let drivers: Vec<_> = (0..options.games)
         .map(|i| {
             tokio::spawn(drive(
@@ -344,6 +357,7 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
                 options.clone(),
                 started,
                 recorder.clone(),
+                spectating.clone(),
             ))
         })
         .collect();
@@ -394,6 +408,7 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
         games_started: total.games_started,
         games_finished: total.games_finished,
         finished_ids: total.finished_ids,
+        spectators: spectating.report(),
     }
 }
 
@@ -422,6 +437,13 @@ impl std::fmt::Display for Report {
             "games started: {}   finished: {}",
             self.games_started, self.games_finished
         )?;
+        if self.spectators.opened + self.spectators.failed > 0 {
+            writeln!(
+                f,
+                "spectator streams opened: {}   failed: {}   bytes received: {}",
+                self.spectators.opened, self.spectators.failed, self.spectators.bytes
+            )?;
+        }
         if self.errors.is_empty() {
             writeln!(f, "errors: none")
         } else {
