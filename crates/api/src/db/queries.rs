@@ -438,6 +438,28 @@ impl Db {
         })
     }
 
+    /// The game's version and the seq of its last message of table talk (0:
+    /// none yet), in one statement (`None`: no such game): what a stream
+    /// opened on a cached game needs, one round trip instead of two.
+    pub async fn game_version_and_last_message(
+        &self,
+        id: &str,
+    ) -> Result<Option<(i64, i64)>, DbError> {
+        with_conn!(self, |conn, s| {
+            let last_message = s::game_messages::table
+                .filter(s::game_messages::game_id.eq(id))
+                .select(diesel::dsl::max(s::game_messages::seq))
+                .single_value();
+            let found: Option<(i64, Option<i64>)> = s::games::table
+                .find(id)
+                .select((s::games::version, last_message))
+                .first(conn)
+                .await
+                .optional()?;
+            Ok(found.map(|(version, last)| (version, last.unwrap_or(0))))
+        })
+    }
+
     /// The seats of the given games with their occupants' names, by game then seat.
     pub async fn seats(&self, game_ids: &[String]) -> Result<Vec<SeatWithName>, DbError> {
         if game_ids.is_empty() {

@@ -170,12 +170,6 @@ impl GameService {
         })
     }
 
-    /// The seq of `game_id`'s latest message (0: none), where a stream
-    /// without a message cursor starts.
-    pub async fn last_message_seq(&self, game_id: &str) -> Result<i64, ServiceError> {
-        Ok(self.db.last_message_seq(game_id).await?)
-    }
-
     /// A seated player shows or hides spectators' messages in `game_id`
     /// (for themselves). 403 `not_seated` for anyone else.
     pub async fn set_show_spectators(

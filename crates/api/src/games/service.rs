@@ -409,25 +409,59 @@ impl GameService {
     /// The game's row, seats and state, consistent with each other. A
     /// cached game costs one query (is the version still the cached one?).
     pub async fn snapshot(&self, game_id: &str) -> Result<Snapshot, ServiceError> {
+        Ok(self.snapshot_checked(game_id, false).await?.0)
+    }
+
+    /// [`GameService::snapshot`] and the seq of the game's last message of
+    /// table talk (0: none), read after it is called: where a fresh stream
+    /// starts. A cached game still costs one query, which reads both.
+    pub async fn snapshot_and_last_message(
+        &self,
+        game_id: &str,
+    ) -> Result<(Snapshot, i64), ServiceError> {
+        let (snapshot, last) = self.snapshot_checked(game_id, true).await?;
+        let last = match last {
+            Some(last) => last,
+            None => self.db.last_message_seq(game_id).await?,
+        };
+        Ok((snapshot, last))
+    }
+
+    /// The snapshot, and with `talk` the last message's seq when the
+    /// version check could read it in the same statement.
+    async fn snapshot_checked(
+        &self,
+        game_id: &str,
+        talk: bool,
+    ) -> Result<(Snapshot, Option<i64>), ServiceError> {
         let slot = self.cache.slot(game_id);
         let mut guard = slot.lock().await;
+        let mut last_message = None;
         if let Some(loaded) = guard.as_ref()
             && let Some(known) = loaded.known.as_ref()
         {
-            match self.db.game_version(game_id).await? {
+            let current = if talk {
+                self.db.game_version_and_last_message(game_id).await?
+            } else {
+                self.db.game_version(game_id).await?.map(|v| (v, 0))
+            };
+            match current {
                 None => {
                     self.cache.forget(game_id);
                     return Err(ServiceError::GameNotFound);
                 }
-                Some(version) if version == known.row.version => {
-                    self.metrics.cache_hits.inc();
-                    return Ok(Snapshot {
-                        row: known.row.clone(),
-                        seats: known.seats.clone(),
-                        game: loaded.game.clone_box(),
-                    });
+                Some((version, last)) => {
+                    last_message = talk.then_some(last);
+                    if version == known.row.version {
+                        self.metrics.cache_hits.inc();
+                        let snapshot = Snapshot {
+                            row: known.row.clone(),
+                            seats: known.seats.clone(),
+                            game: loaded.game.clone_box(),
+                        };
+                        return Ok((snapshot, last_message));
+                    }
                 }
-                Some(_) => {}
             }
         }
         let (row, seats) = self.row_and_seats(game_id).await?;
@@ -436,7 +470,7 @@ impl GameService {
             .as_ref()
             .map(|l| l.game.clone_box())
             .ok_or_else(|| ServiceError::internal("state missing after catch-up"))?;
-        Ok(Snapshot { row, seats, game })
+        Ok((Snapshot { row, seats, game }, last_message))
     }
 
     /// Folds the game's whole log from the database, bypassing the cache:

@@ -118,19 +118,19 @@ pub async fn stream_game(
 
     // Subscribe before reading, so nothing appended meanwhile is missed.
     let sub = state.games.subscribe_game(&game_id);
-    let snapshot = state.games.snapshot(&game_id).await?;
+    // The last message's seq is read with it (after subscribing, before
+    // answering), so a message posted once the client has the answer comes
+    // after it.
+    let read_messages = query.messages_after.is_some();
+    let (snapshot, messages) = match query.messages_after {
+        Some(after) => (state.games.snapshot(&game_id).await?, after),
+        None => state.games.snapshot_and_last_message(&game_id).await?,
+    };
     let version = snapshot.row.version;
     let snapshot_closed = snapshot.status().is_closed();
     if snapshot_closed && cursor.is_some_and(|c| c >= version) {
         return Ok(HttpResponse::NoContent().finish());
     }
-    // Read before answering, so a message posted once the client has the
-    // answer comes after it.
-    let read_messages = query.messages_after.is_some();
-    let messages = match query.messages_after {
-        Some(after) => after,
-        None => state.games.last_message_seq(&game_id).await?,
-    };
     let seat = player_id.as_deref().and_then(|p| snapshot.seat_of(p));
     let gather = match seat {
         Some(_) => std::time::Duration::ZERO,
