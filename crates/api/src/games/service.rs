@@ -440,18 +440,13 @@ impl GameService {
         if let Some(loaded) = guard.as_ref()
             && let Some(known) = loaded.known.as_ref()
         {
-            let current = if talk {
-                self.db.game_version_and_last_message(game_id).await?
-            } else {
-                self.db.game_version(game_id).await?.map(|v| (v, 0))
-            };
-            match current {
+            match self.current_version(game_id, talk).await? {
                 None => {
                     self.cache.forget(game_id);
                     return Err(ServiceError::GameNotFound);
                 }
                 Some((version, last)) => {
-                    last_message = talk.then_some(last);
+                    last_message = last;
                     if version == known.row.version {
                         self.metrics.cache_hits.inc();
                         let snapshot = Snapshot {
@@ -471,6 +466,21 @@ impl GameService {
             .map(|l| l.game.clone_box())
             .ok_or_else(|| ServiceError::internal("state missing after catch-up"))?;
         Ok((Snapshot { row, seats, game }, last_message))
+    }
+
+    /// The game's version (`None`: no such game) and, with `talk`, its last
+    /// message's seq, read in the same statement.
+    async fn current_version(
+        &self,
+        game_id: &str,
+        talk: bool,
+    ) -> Result<Option<(i64, Option<i64>)>, ServiceError> {
+        Ok(if talk {
+            (self.db.game_version_and_last_message(game_id).await?)
+                .map(|(version, last)| (version, Some(last)))
+        } else {
+            (self.db.game_version(game_id).await?).map(|version| (version, None))
+        })
     }
 
     /// Folds the game's whole log from the database, bypassing the cache:
