@@ -14,6 +14,10 @@
 # Env: STREAM_LEVELS, STREAM_SECONDS (20), STREAM_GAMES (16), API and
 # LOADGEN (the binaries, default the release builds), BENCH_OUT
 # (target/bench), SKIP_BUILD=1 to use the release binaries as they are.
+# BENCH_PIN="S L" splits the cores (taskset lists): the api and Postgres
+# run on S, loadgen (players and spectators) on L, so that the load's own
+# CPU, which real clients spend on their own machines, does not take the
+# server's (docs/performance.md, section 12).
 # Each stream is a connection: the api and loadgen both need a file
 # descriptor per stream (the script raises its own limit; README, "Running
 # it for many players").
@@ -27,6 +31,14 @@ GAMES=${STREAM_GAMES:-16}
 TARGET=${CARGO_TARGET_DIR:-target}
 OUT=${BENCH_OUT:-$TARGET/bench}
 mkdir -p "$OUT"
+LOAD_PIN=()
+if [ -n "${BENCH_PIN:-}" ]; then
+  read -r SERVER_CPUS LOAD_CPUS <<<"$BENCH_PIN"
+  # This shell's children (Postgres, the api) inherit its affinity.
+  taskset -pc "$SERVER_CPUS" $$ >/dev/null
+  LOAD_PIN=(taskset -c "$LOAD_CPUS")
+  echo "== pinned: api and Postgres on CPUs $SERVER_CPUS, loadgen on $LOAD_CPUS"
+fi
 # A descriptor per stream in each process: as many as this shell may have.
 ulimit -n "$(ulimit -Hn)"
 
@@ -60,7 +72,7 @@ for level in $LEVELS; do
     *) STREAMS=(--idle-streams "$level"); IDLE=$level ;;
   esac
   API_CPU0=$(cpu_of $API_PID); pg_cpu_mark "$OUT/pg-cpu-$level.txt"
-  /usr/bin/time -f "%U %S" -o "$OUT/loadgen-streams-$level.time" \
+  /usr/bin/time -f "%U %S" -o "$OUT/loadgen-streams-$level.time" "${LOAD_PIN[@]}" \
     "${LOADGEN:-$TARGET/release/loadgen}" --url "http://127.0.0.1:$PORT" --games "$GAMES" \
     --duration "$SECONDS_PER" "${STREAMS[@]}" --json \
     >"$OUT/streams-$level.json" 2>"$OUT/loadgen-streams-$level.log"

@@ -27,21 +27,25 @@ use crate::error::ApiError;
 
 /// Registers every `/v1` endpoint.
 pub fn configure_v1(cfg: &mut ServiceConfig) {
-    cfg.service(players::register_player::register_player)
+    // actix tries the routes in this order, running a regex for each one
+    // with a `{param}` until one matches: the requests of play come first
+    // (docs/performance.md, section 1). The document sorts its paths, so
+    // this order is not in it.
+    cfg.service(moves::post_move::post_move)
+        .service(moves::get_legal_moves::get_legal_moves)
+        .service(games::get_game::get_game)
+        .service(events::wait_events::wait_events)
+        .service(events::stream_game::stream_game)
+        .service(events::get_events::get_events)
+        .service(players::register_player::register_player)
         .service(games::create_game::create_game)
         .service(games::list_games::list_games)
-        .service(games::get_game::get_game)
         .service(games::join_game::join_game)
         .service(games::leave_game::leave_game)
-        .service(moves::get_legal_moves::get_legal_moves)
-        .service(moves::post_move::post_move)
-        .service(events::get_events::get_events)
         .service(records::get_replay::get_replay)
         .service(records::export_record::export_record)
         .service(records::verify_game::verify_game)
         .service(records::import_record::import_record)
-        .service(events::wait_events::wait_events)
-        .service(events::stream_game::stream_game)
         .service(games::set_autoplay::set_autoplay)
         .service(games::resign_game::resign_game)
         .service(games::rematch_game::rematch_game)
