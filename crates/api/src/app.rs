@@ -128,6 +128,7 @@ async fn start(
     let app_state = state.clone();
     let limiter = web::Data::new(RateLimiter::new(config.rate_limit, config.rate_burst));
     let timeout = web::Data::new(RequestTimeout(config.request_timeout));
+    let gather = web::Data::new(crate::routes::sse::SpectatorGather(config.spectator_gather));
     // What auth and ops take instead of the whole state.
     let keys = web::Data::from(state.keys.clone());
     let db = web::Data::new(state.db.clone());
@@ -143,6 +144,7 @@ async fn start(
             .app_data(document.clone())
             .app_data(limiter.clone())
             .app_data(timeout.clone())
+            .app_data(gather.clone())
             .app_data(keys.clone())
             .app_data(db.clone())
             .app_data(metrics.clone())

@@ -96,6 +96,15 @@ pub struct Config {
     /// The longest wait on the database for one query (the wait for a
     /// connection included): past it, a 503 `unavailable`.
     pub db_timeout: Duration,
+    /// How long a spectator's game stream gathers a game's appends before
+    /// sending them: one wake-up and one write per connection per spell
+    /// instead of one per move. A write costs more than the frame (a system
+    /// call, and on loopback the receiver's TCP work too), and a popular
+    /// game's spectators get every move: 200 ms (the default) is about what
+    /// a person watching notices and caps a fast game's writes at 5 a
+    /// second per spectator (docs/performance.md, section 12). Zero sends
+    /// each at once, as seats' streams always are.
+    pub spectator_gather: Duration,
     /// Players that never used the server are removed after this
     /// (`games::expiry`); `None`: never.
     pub idle_player_ttl: Option<Duration>,
@@ -142,6 +151,7 @@ impl Default for Config {
             rate_burst: 100.0,
             request_timeout: Duration::from_secs(10),
             db_timeout: Duration::from_secs(5),
+            spectator_gather: Duration::from_millis(200),
             idle_player_ttl: Some(Duration::from_secs(30 * 24 * 3600)),
             open_game_ttl: Some(Duration::from_secs(7 * 24 * 3600)),
             idempotency_ttl: Some(Duration::from_secs(24 * 3600)),
@@ -414,6 +424,16 @@ const SETTINGS: &[Setting] = &[
         },
     },
     Setting {
+        flag: "--spectator-gather-ms",
+        env: "SPECTATOR_GATHER_MS",
+        default: "200",
+        help: "a spectator's game stream sends the moves made within this spell together, one write per spell (a popular game's spectators cost less CPU, and see moves this much later); 0 = each at once; at most 5000",
+        apply: |c, v| {
+            c.spectator_gather = Duration::from_millis(parse_gather_ms(v)?);
+            Ok(())
+        },
+    },
+    Setting {
         flag: "--idle-player-ttl-secs",
         env: "IDLE_PLAYER_TTL_SECS",
         default: "2592000 (30 days)",
@@ -668,6 +688,15 @@ fn parse_positive(v: &str) -> Result<usize, String> {
     }
 }
 
+/// A spectator's gathering spell in ms: 0 to 5000 (longer would hold a
+/// watched move back for longer than anyone watching would wait).
+fn parse_gather_ms(v: &str) -> Result<u64, String> {
+    match v.parse::<u64>() {
+        Ok(ms) if ms <= 5000 => Ok(ms),
+        _ => Err(format!("not a number of ms from 0 to 5000: {v}")),
+    }
+}
+
 fn parse_bool(v: &str) -> Result<bool, String> {
     match v {
         "true" | "1" | "yes" | "on" => Ok(true),
@@ -770,6 +799,20 @@ mod tests {
     }
 
     #[test]
+    fn the_spectators_spell_is_200_ms_unless_set_and_may_be_zero() {
+        let gather = |env: &[(&str, &str)]| match parse(env, &[]).unwrap() {
+            Command::Serve(c) => c.spectator_gather,
+            _ => panic!("expected serve"),
+        };
+        assert_eq!(gather(&[]), Duration::from_millis(200));
+        assert_eq!(gather(&[("SPECTATOR_GATHER_MS", "0")]), Duration::ZERO);
+        assert_eq!(
+            gather(&[("SPECTATOR_GATHER_MS", "600")]),
+            Duration::from_millis(600)
+        );
+    }
+
+    #[test]
     fn cors_origins_are_any_a_list_or_none() {
         assert_eq!(CorsOrigins::parse("*"), Ok(CorsOrigins::Any));
         assert_eq!(CorsOrigins::parse("none"), Ok(CorsOrigins::None));
@@ -804,6 +847,8 @@ mod tests {
         assert!(parse(&[("METRICS_TOKEN", "short")], &[]).is_err());
         assert!(parse(&[("CORS_ORIGINS", "https://a.example/path")], &[]).is_err());
         assert!(parse(&[("CORS_ORIGINS", "a.example")], &[]).is_err());
+        assert!(parse(&[("SPECTATOR_GATHER_MS", "5001")], &[]).is_err());
+        assert!(parse(&[("SPECTATOR_GATHER_MS", "-1")], &[]).is_err());
         assert!(matches!(parse(&[], &["--help"]), Ok(Command::Help)));
         assert!(parse_database_url("mysql://x").is_err());
     }

@@ -180,8 +180,10 @@ const MAILBOX_GAMES: usize = 64;
 /// The signals a game's receiver may hold before it lags (and then reads
 /// the log). One ring per game followed, shared by all its streams, and a
 /// game's spectators gather its appends for a spell
-/// (`sse::SPECTATOR_GATHER`) and must not lag meanwhile, or each of them
-/// reads the log instead of taking the appends handed over.
+/// (`Config::spectator_gather`) and must not lag meanwhile, or each of them
+/// reads the log instead of taking the appends handed over (still right,
+/// but a read per stream: a spell long enough for 256 appends of one game
+/// costs that).
 const GAME_CAPACITY: usize = 256;
 
 /// The same for the signals to every player stream (rare: unknown players,

@@ -57,14 +57,11 @@ pub fn response(body: impl Stream<Item = Bytes> + 'static) -> HttpResponse {
 }
 
 /// How long a spectator's stream gathers a game's appends before sending
-/// them (`GameService::follow_game`): one wake-up and one write per
-/// connection per spell instead of one per move. A write costs more than
-/// the frame (a system call, and on loopback the receiver's TCP work too),
-/// and a popular game's spectators get every move: 200 ms is about what a
-/// person watching notices and caps a fast game's writes at 5 a second per
-/// spectator (docs/performance.md, section 12). Seats' streams are sent at
-/// once: a bot or a player acts on them.
-pub const SPECTATOR_GATHER: Duration = Duration::from_millis(200);
+/// them (`GameService::follow_game`), as the server was configured
+/// (`Config::spectator_gather`, whose docs say why), as app data. Seats'
+/// streams are sent at once: a bot or a player acts on them.
+#[derive(Debug, Clone, Copy)]
+pub struct SpectatorGather(pub Duration);
 
 /// The most bytes one write gathers.
 const MAX_WRITE: usize = 64 * 1024;

@@ -425,6 +425,57 @@ async fn a_stream_sends_appends_exactly_as_the_log_reads(backend: Backend) {
 
 on_both_backends!(a_stream_sends_appends_exactly_as_the_log_reads);
 
+/// `SPECTATOR_GATHER_MS`: a spectator's stream sends a move no sooner than
+/// its spell after the move, while the seat's own stream has it at once
+/// (only the lower bound is tested: an upper one would time the machine).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_stream_gathers_for_the_configured_spell() {
+    const SPELL: Duration = Duration::from_millis(800);
+    let target = tokio::task::spawn_blocking(|| Backend::Sqlite.fresh_target())
+        .await
+        .unwrap();
+    let ts = crate::common::start_tuned(target, |c| c.spectator_gather = SPELL).await;
+    let ann = ts.register("Ann").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2}),
+            &["open", "bot"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    let path = format!("/v1/games/{id}/stream?after=0");
+    let mut spectator = Sse::open(&ts, &path, None, None).await;
+    let mut seat = Sse::open(&ts, &path, Some(&ann.token), None).await;
+    // Until Ann must act and the spectator has been sent everything so
+    // far, so that no spell of its is running when she moves.
+    let waiting = Instant::now();
+    while ts.legal(&ann, &id).await.json["count"].as_u64().unwrap() == 0 {
+        assert!(waiting.elapsed() < WAIT, "the bot never gave Ann the turn");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let version = ts.game(&id, None).await.json["version"].as_i64().unwrap();
+    for stream in [&mut spectator, &mut seat] {
+        while stream.next_of(&LOG_TYPES, WAIT).await.unwrap().id != Some(version) {}
+    }
+    let legal = ts.legal(&ann, &id).await;
+    let mv = random_move(&legal.json, &mut rng(5));
+    let moved = Instant::now();
+    assert_eq!(ts.post_move(&ann, &id, &mv).await.status.as_u16(), 200);
+    let mine = seat.next_of(&LOG_TYPES, WAIT).await.unwrap();
+    let watched = spectator.next_of(&LOG_TYPES, WAIT).await.unwrap();
+    assert!(
+        moved.elapsed() >= SPELL,
+        "sent {:?} after the move",
+        moved.elapsed()
+    );
+    assert_eq!(mine.id, Some(version + 1));
+    assert_eq!(watched.id, Some(version + 1));
+    ts.server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_on_one_process_reaches_a_stream_on_another() {
     let a = start(Backend::Postgres).await;

@@ -100,6 +100,7 @@ pub struct StreamQuery {
 pub async fn stream_game(
     req: HttpRequest,
     state: web::Data<AppState>,
+    spectator_gather: web::Data<sse::SpectatorGather>,
     auth: StreamCaller,
     game_id: GameId,
     query: web::Query<StreamQuery>,
@@ -134,7 +135,7 @@ pub async fn stream_game(
     let seat = player_id.as_deref().and_then(|p| snapshot.seat_of(p));
     let gather = match seat {
         Some(_) => std::time::Duration::ZERO,
-        None => sse::SPECTATOR_GATHER,
+        None => spectator_gather.0,
     };
     let first = sse::frame(
         "snapshot",
