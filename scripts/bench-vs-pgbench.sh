@@ -70,12 +70,13 @@ for C in $LEVELS; do
     -l --log-prefix="$OUT/pgbench_log" "$PG_ADMIN_URL" >"$OUT/pgbench-$C.txt" 2>&1
   TPS=$(grep -Eo 'tps = [0-9.]+' "$OUT/pgbench-$C.txt" | head -1 | awk '{print $3}')
   PG_P99=$(cat "$OUT"/pgbench_log* | awk '{print $3}' | sort -n | awk '{a[NR]=$1} END {i=int(NR*0.99); if (i<1) i=1; printf "%.2f", a[i]/1000}')
-  API_CPU0=$(cpu_of "$SERVER_PID"); PG_PIDS=$(pg_backends); PG_CPU0=$(cpu_of $PG_PIDS)
+  # Backends the api's pools open during the run count too (from zero).
+  API_CPU0=$(cpu_of "$SERVER_PID"); pg_cpu_mark "$OUT/pg-cpu-$C.txt"
   /usr/bin/time -f "%U %S" -o "$OUT/loadgen-$C.time" \
     "${LOADGEN:-$TARGET/release/loadgen}" --url "http://127.0.0.1:$PORT" --games "$C" --kind "$KIND" \
     --duration "$((SECONDS_PER + 2))" --warmup 2 --json >"$OUT/loadgen-$C.json"
   API_CPU=$(awk -v a="$(cpu_of "$SERVER_PID")" -v b="$API_CPU0" 'BEGIN {printf "%.1f", a-b}')
-  PG_CPU=$(awk -v a="$(cpu_of $PG_PIDS)" -v b="$PG_CPU0" 'BEGIN {printf "%.1f", a-b}')
+  PG_CPU=$(awk -v a="$(pg_cpu_since "$OUT/pg-cpu-$C.txt")" 'BEGIN {printf "%.1f", a}')
   LG_CPU=$(awk '{printf "%.1f", $1+$2}' "$OUT/loadgen-$C.time")
   API=$(jq -r .moves_per_sec "$OUT/loadgen-$C.json")
   API_P99=$(jq -r .post_move_ms.p99 "$OUT/loadgen-$C.json")
