@@ -1,7 +1,7 @@
 //! A move's append on Postgres in one statement, so one round trip: the
-//! version-guarded `UPDATE games`, the event rows and the optional
-//! idempotency record, as data-modifying CTEs of a single (hence atomic)
-//! statement. Everything
+//! version-guarded `UPDATE games`, the seats whose turn it changed, the
+//! event rows and the optional idempotency record, as data-modifying CTEs
+//! of a single (hence atomic) statement. Everything
 //! after the `UPDATE` selects from its `RETURNING`, so when the game is no
 //! longer at the expected version nothing at all is written.
 //!
@@ -25,6 +25,18 @@ use diesel::sql_types::{BigInt, Bool, Integer, Jsonb, Nullable, Text, Timestampt
 
 use super::models::{GameUpdate, NewEvent, NewIdempotency};
 use super::webhooks::{DeliveryStatus, NewOutbox};
+
+/// `seated`: the game's seats whose `game_status` or `must_act` the move
+/// changed, rewritten as the `games_seats_follow` trigger would (about two
+/// rows), which `seats_kept_at` tells the trigger not to do again
+/// (migration `2026-12-05-000100_seats_kept_by_the_append`).
+const SEATED: &str = "seated AS (UPDATE seats SET game_status = moved.status, \
+     must_act = (moved.status = 'in_progress' AND (moved.to_act >> seats.seat) & 1 = 1) \
+     FROM moved WHERE seats.game_id = moved.id \
+     AND (seats.game_status IS DISTINCT FROM moved.status \
+     OR seats.must_act IS DISTINCT FROM \
+     (moved.status = 'in_progress' AND (moved.to_act >> seats.seat) & 1 = 1)) \
+     RETURNING 1), ";
 
 /// The statement; see the module docs.
 #[derive(Debug)]
@@ -55,6 +67,9 @@ impl QueryFragment<Pg> for AppendStatement<'_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         out.push_sql("WITH moved AS (UPDATE games SET version = ");
         out.push_bind_param::<BigInt, _>(&self.new_version)?;
+        // The seats are kept by `seated` below, not by the trigger.
+        out.push_sql(", seats_kept_at = ");
+        out.push_bind_param::<BigInt, _>(&self.new_version)?;
         out.push_sql(", status = ");
         out.push_bind_param::<Text, _>(&self.update.status)?;
         out.push_sql(", to_act = ");
@@ -67,7 +82,8 @@ impl QueryFragment<Pg> for AppendStatement<'_> {
         out.push_bind_param::<Text, _>(self.game_id)?;
         out.push_sql(" AND version = ");
         out.push_bind_param::<BigInt, _>(&self.expected_version)?;
-        out.push_sql(" RETURNING id), ");
+        out.push_sql(" RETURNING id, status, to_act), ");
+        out.push_sql(SEATED);
         self.walk_events(&mut out)?;
         if let Some(idem) = self.idem {
             self.walk_record(idem, &mut out)?;

@@ -53,10 +53,11 @@ macro_rules! tables {
                 entropy -> Nullable<Text>,
                 autoplay -> Bool,
                 forfeited -> Bool,
-                /// A copy of the game's status (kept by a trigger).
+                /// A copy of the game's status (kept by a trigger; on
+                /// Postgres a move's append keeps it itself, `append_pg`).
                 game_status -> Text,
                 /// The game is in progress and this seat must act now (kept
-                /// by a trigger from `games.to_act`).
+                /// from `games.to_act` likewise).
                 must_act -> Bool,
                 /// A rematch's seat, reserved for this player.
                 invited_player_id -> Nullable<Text>,
