@@ -48,9 +48,11 @@ pg_stop() {
 }
 
 pg_cleanup() {
-  [ -n "${SERVER_PID:-}" ] && kill "$SERVER_PID" 2>/dev/null
+  # A server or cluster already gone must not stop the cleanup (it runs
+  # under set -e, where a failing command would leave the cluster running).
+  if [ -n "${SERVER_PID:-}" ]; then kill "$SERVER_PID" 2>/dev/null || true; fi
   if [ -n "${PG_DIR:-}" ] && [ -d "$PG_DIR" ]; then
-    as_pg_owner "$PG_BINDIR/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1
+    as_pg_owner "$PG_BINDIR/pg_ctl" -D "$PG_DIR/data" -m immediate stop >/dev/null 2>&1 || true
     rm -rf "$PG_DIR"
   fi
 }
