@@ -59,7 +59,7 @@ for level in $LEVELS; do
   psql_admin -q -c "CREATE DATABASE $DB"
   URL=$(echo "$PG_ADMIN_URL" | sed -E "s#/[^/?]*(\?|$)#/$DB\1#")
   PORT=$(free_port)
-  DATABASE_URL=$URL PORT=$PORT RATE_LIMIT=0 RUST_LOG=warn \
+  DATABASE_URL=$URL PORT=$PORT RATE_LIMIT=0 STREAMS_PER_CLIENT=0 ANONYMOUS_STREAMS=0 RUST_LOG=warn \
     JWT_SECRET=bench-secret-0123456789abcdef0123456789 DATA_DIR="$OUT/streams-data" \
     "${API:-$TARGET/release/api}" >"$OUT/api-streams-$level.log" 2>&1 &
   API_PID=$!

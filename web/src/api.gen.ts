@@ -111,7 +111,10 @@ export interface paths {
          * Create a game
          * @description Creates a game of `kind` with `config`. Seats are open (for players to
          *     join) or `bot` (played by the server); the creator may take one. The game
-         *     starts as soon as every seat is filled.
+         *     starts as soon as every seat is filled. A player may have at most
+         *     `BOT_GAMES_PER_PLAYER` open or running games with an expert bot seat or
+         *     with bots only (they are what the server's bots spend its CPU on); one
+         *     more is refused with 409 `too_many_bot_games` and nothing is created.
          */
         post: operations["create_game"];
         delete?: never;
@@ -498,6 +501,13 @@ export interface paths {
          *     `game_finished`; reconnecting to a finished game with its last seq gets
          *     204 (which tells an `EventSource` to stop).
          *
+         *     A stream opened with a token or ticket ends within 3 s of that token
+         *     being revoked (`logout`, `revoke_tokens`; a ticket goes with the token
+         *     it was minted with); reopening it is then refused (401). One client
+         *     (a player, else an address) holds at most `STREAMS_PER_CLIENT` streams
+         *     at once (default 32), and spectators' streams are bounded in all
+         *     (`ANONYMOUS_STREAMS`): past either, `too_many_streams`.
+         *
          *     A browser follows a seat with `new EventSource(url + "?ticket=" + t)`
          *     (`t` from `create_stream_ticket`); when the ticket has expired, mint
          *     another and reopen with `&after=` the last `id:` received.
@@ -575,6 +585,12 @@ export interface paths {
          *     id only: the token is sent in this answer once and kept nowhere, so a
          *     second request with the same key (from anyone) gets `409
          *     idempotency_key_used` and creates no second player.
+         *
+         *     A client that lost this answer (a dropped connection, a crash) cannot
+         *     get the token back, by design: it registers again under a new
+         *     `Idempotency-Key` and plays as the new player. The lost player, never
+         *     seated, is removed by the server `IDLE_PLAYER_TTL_SECS` (30 days by
+         *     default) after registering.
          */
         post: operations["register_player"];
         delete?: never;
@@ -725,6 +741,12 @@ export interface paths {
          *     stream starts from now with the `your_turn` events of every game
          *     already waiting. The stream starts with an id alone (no event), so a
          *     client that drops before any event resumes too.
+         *
+         *     The stream ends within 3 s of its token being revoked (`logout`,
+         *     `revoke_tokens`; a ticket goes with the token it was minted with), and
+         *     reopening it is then refused (401). A player holds at most
+         *     `STREAMS_PER_CLIENT` streams at once (default 32): past it, 429
+         *     `too_many_streams`.
          *
          *     A browser opens it with `new EventSource(url + "?ticket=" + t)` (`t`
          *     from `create_stream_ticket`); when the ticket has expired, it mints
@@ -1351,8 +1373,9 @@ export interface components {
         CreateGameRequest: {
             config: components["schemas"]["GameConfigInput"];
             /**
-             * @description The creator's contribution to the shuffle (any text, at most 1024
-             *     bytes; needs `take_seat`): mixed with the server's committed seed and
+             * @description The creator's contribution to the shuffle (free text, at most 1024
+             *     bytes of UTF-8, no control characters: else 422 `invalid_entropy`;
+             *     needs `take_seat`): mixed with the server's committed seed and
              *     the other seats' entropy into the dealing seed (`docs/fairness.md`).
              *     Private until the game is over.
              */
@@ -1961,15 +1984,17 @@ export interface components {
          */
         JoinGameRequest: {
             /**
-             * @description The player's contribution to the shuffle (any text, at most 1024
-             *     bytes): mixed with the server's committed seed and the other seats'
+             * @description The player's contribution to the shuffle (free text, at most 1024
+             *     bytes of UTF-8, no control characters: else 422 `invalid_entropy`):
+             *     mixed with the server's committed seed and the other seats'
              *     entropy into the dealing seed (`docs/fairness.md`). Private until
              *     the game is over.
              */
             entropy?: string | null;
             /**
              * Format: int32
-             * @description A chosen open seat; the lowest open seat when left out.
+             * @description A chosen open seat (0 to the game's player count less one; 9 at
+             *     most); the lowest open seat when left out.
              */
             seat?: number | null;
         };
@@ -2582,8 +2607,9 @@ export interface components {
          */
         PostMessageRequest: {
             /**
-             * @description 1 to 500 characters once trimmed; line breaks allowed, other
-             *     control characters and direction overrides not.
+             * @description 1 to 500 characters (stored trimmed), at least one of them visible;
+             *     line breaks allowed, other control characters and direction
+             *     overrides not.
              */
             text: string;
         };
@@ -2629,7 +2655,7 @@ export interface components {
          * @description A problem's stable code: the api's own, a record's, or a kind's refusal of a move or configuration (then `rule` names the ruling).
          * @enum {string}
          */
-        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "delivery_not_found" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "invalid_webhook_events" | "invalid_webhook_url" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "series_not_found" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "too_many_webhooks" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unsupported_media_type" | "version_mismatch" | "webhook_address_refused" | "webhook_not_found" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
+        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "delivery_not_found" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "invalid_webhook_events" | "invalid_webhook_url" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "series_not_found" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "too_many_bot_games" | "too_many_streams" | "too_many_webhooks" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unsupported_media_type" | "version_mismatch" | "webhook_address_refused" | "webhook_not_found" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
         /**
          * @description What a seat is asked to do, by kind (the `prompt` of `Legal`). Lost Heir: `bid`, `decide` (the dealer accepts or rejects), `name_trumps`, `play_card`; Cancellation Hearts: `pass_cards`, `play`, `discard`, `moon`.
          * @enum {string}
@@ -2802,7 +2828,8 @@ export interface components {
         };
         RegisterPlayerRequest: {
             /**
-             * @description 1 to 64 characters.
+             * @description 1 to 64 characters (stored trimmed), at least one of them visible; no
+             *     control characters (a newline, a tab, NUL) nor direction overrides.
              * @example Ada
              */
             display_name: string;
@@ -3773,7 +3800,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3830,6 +3857,25 @@ export interface operations {
                      *       "status": 401,
                      *       "title": "Unauthorized",
                      *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too_many_bot_games`: the caller has `BOT_GAMES_PER_PLAYER` open or running games with an expert bot seat or bots only, and this is one more */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "too_many_bot_games",
+                     *       "detail": "`too_many_bot_games`: the caller has `BOT_GAMES_PER_PLAYER` open or running games with an expert bot seat or bots only, and this is one more",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:too_many_bot_games"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3958,7 +4004,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description A version from `ETag`: 304 if unchanged */
-                "If-None-Match"?: string | null;
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description The game's id. */
@@ -3985,6 +4031,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_query",
+                     *       "detail": "A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:bad_query"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Invalid or expired token */
             401: {
@@ -4090,7 +4155,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The game's id. */
@@ -4205,6 +4270,25 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:cards:problem:game_over"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the server takes (`body_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "body_too_large",
+                     *       "detail": "The body is larger than the server takes (`body_too_large`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 413,
+                     *       "title": "Payload Too Large",
+                     *       "type": "urn:cards:problem:body_too_large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4410,6 +4494,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is larger than the server takes (`body_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "body_too_large",
+                     *       "detail": "The body is larger than the server takes (`body_too_large`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 413,
+                     *       "title": "Payload Too Large",
+                     *       "type": "urn:cards:problem:body_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not JSON */
             415: {
                 headers: {
@@ -4424,6 +4527,25 @@ export interface operations {
                      *       "status": 415,
                      *       "title": "Unsupported Media Type",
                      *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The JSON body does not fit the operation (`invalid_body`), or the `Idempotency-Key` was used for another request (`idempotency_key_reused`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_body",
+                     *       "detail": "The JSON body does not fit the operation (`invalid_body`), or the `Idempotency-Key` was used for another request (`idempotency_key_reused`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:invalid_body"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4803,7 +4925,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The game's id. */
@@ -4905,6 +5027,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is larger than the server takes (`body_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "body_too_large",
+                     *       "detail": "The body is larger than the server takes (`body_too_large`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 413,
+                     *       "title": "Payload Too Large",
+                     *       "type": "urn:cards:problem:body_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "detail": "The body is not `application/json` (`unsupported_media_type`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:cards:problem:unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such seat */
             422: {
                 headers: {
@@ -4990,7 +5150,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The game's id. */
@@ -5009,6 +5169,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameResource"];
+                };
+            };
+            /** @description A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_query",
+                     *       "detail": "A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:bad_query"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid or expired token */
@@ -5082,6 +5261,25 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:cards:problem:game_started"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The JSON body does not fit the operation (`invalid_body`), or the `Idempotency-Key` was used for another request (`idempotency_key_reused`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_body",
+                     *       "detail": "The JSON body does not fit the operation (`invalid_body`), or the `Idempotency-Key` was used for another request (`idempotency_key_reused`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:invalid_body"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5438,7 +5636,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The game's id. */
@@ -5513,6 +5711,25 @@ export interface operations {
                      *       "status": 404,
                      *       "title": "Not Found",
                      *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the server takes (`body_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "body_too_large",
+                     *       "detail": "The body is larger than the server takes (`body_too_large`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 413,
+                     *       "title": "Payload Too Large",
+                     *       "type": "urn:cards:problem:body_too_large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5622,9 +5839,9 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
                 /** @description The version (`ETag`) the move was decided on: 412 if the game has moved since */
-                "If-Match"?: string | null;
+                "If-Match"?: string;
             };
             path: {
                 /** @description The game's id. */
@@ -6152,7 +6369,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The game is not finished */
+            /** @description The game is not finished, or the rematch would pass the caller's `BOT_GAMES_PER_PLAYER` (`too_many_bot_games`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6160,12 +6377,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "not_your_turn",
-                     *       "detail": "The game is not finished",
+                     *       "code": "too_many_bot_games",
+                     *       "detail": "The game is not finished, or the rematch would pass the caller's `BOT_GAMES_PER_PLAYER` (`too_many_bot_games`)",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 409,
                      *       "title": "Conflict",
-                     *       "type": "urn:cards:problem:not_your_turn"
+                     *       "type": "urn:cards:problem:too_many_bot_games"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6400,7 +6617,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The game's id. */
@@ -6516,6 +6733,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The JSON body does not fit the operation (`invalid_body`), or the `Idempotency-Key` was used for another request (`idempotency_key_reused`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_body",
+                     *       "detail": "The JSON body does not fit the operation (`invalid_body`), or the `Idempotency-Key` was used for another request (`idempotency_key_reused`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:invalid_body"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
@@ -6603,7 +6839,7 @@ export interface operations {
             };
             header?: {
                 /** @description The seq of the last event received */
-                "Last-Event-ID"?: number | null;
+                "Last-Event-ID"?: number;
             };
             path: {
                 /** @description The game's id. */
@@ -6710,7 +6946,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            /** @description This client holds `STREAMS_PER_CLIENT` open streams already (`too_many_streams`: close one), or too many requests (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -6720,12 +6956,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "rate_limited",
-                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "code": "too_many_streams",
+                     *       "detail": "This client holds `STREAMS_PER_CLIENT` open streams already (`too_many_streams`: close one), or too many requests (`rate_limited`)",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 429,
                      *       "title": "Too Many Requests",
-                     *       "type": "urn:cards:problem:rate_limited"
+                     *       "type": "urn:cards:problem:too_many_streams"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6750,20 +6986,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description Every stream for spectators is taken (`too_many_streams`, with `Retry-After`), the database cannot be reached (`unavailable`) or the request ran out of time (`timeout`) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (`too_many_streams`) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "code": "too_many_streams",
+                     *       "detail": "Every stream for spectators is taken (`too_many_streams`, with `Retry-After`), the database cannot be reached (`unavailable`) or the request ran out of time (`timeout`)",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
-                     *       "type": "urn:cards:problem:unavailable"
+                     *       "type": "urn:cards:problem:too_many_streams"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7021,7 +7259,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Any unique string (e.g. a UUID). A registration is never replayed (its token is sent once and not kept): a second use of the key gets 409 `idempotency_key_used` and creates no player. */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7861,7 +8099,7 @@ export interface operations {
             };
             header?: {
                 /** @description The `id:` of the last event received */
-                "Last-Event-ID"?: string | null;
+                "Last-Event-ID"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7936,7 +8174,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            /** @description This client holds `STREAMS_PER_CLIENT` open streams already (`too_many_streams`: close one), or too many requests (`rate_limited`) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -7946,12 +8184,12 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "code": "rate_limited",
-                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "code": "too_many_streams",
+                     *       "detail": "This client holds `STREAMS_PER_CLIENT` open streams already (`too_many_streams`: close one), or too many requests (`rate_limited`)",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 429,
                      *       "title": "Too Many Requests",
-                     *       "type": "urn:cards:problem:rate_limited"
+                     *       "type": "urn:cards:problem:too_many_streams"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8169,6 +8407,44 @@ export interface operations {
                      *       "status": 409,
                      *       "title": "Conflict",
                      *       "type": "urn:cards:problem:too_many_webhooks"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the server takes (`body_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "body_too_large",
+                     *       "detail": "The body is larger than the server takes (`body_too_large`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 413,
+                     *       "title": "Payload Too Large",
+                     *       "type": "urn:cards:problem:body_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "detail": "The body is not `application/json` (`unsupported_media_type`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:cards:problem:unsupported_media_type"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8991,7 +9267,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
-                "Idempotency-Key"?: string | null;
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -9015,6 +9291,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GameResource"];
+                };
+            };
+            /** @description A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_query",
+                     *       "detail": "A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:bad_query"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing, invalid or expired token */

@@ -67,10 +67,7 @@ pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
             tokio::runtime::Handle::current(),
         )
         .with_finished_cache(config.finished_cache)
-        .with_bots(
-            config.bots.expert_playouts.map(cards::Budget::playouts),
-            config.bots.thinkers,
-        )
+        .with_bots(&config.bots)
         .with_chat_rate(crate::db::chat::ChatRate {
             max: config.chat_rate_max,
             window: config.chat_rate_window,
@@ -129,6 +126,10 @@ async fn start(
     let limiter = web::Data::new(RateLimiter::new(config.rate_limit, config.rate_burst));
     let timeout = web::Data::new(RequestTimeout(config.request_timeout));
     let gather = web::Data::new(crate::routes::sse::SpectatorGather(config.spectator_gather));
+    let stream_limits = web::Data::from(ops::stream_limits::StreamLimits::new(
+        config.streams_per_client,
+        config.anonymous_streams,
+    ));
     // What auth and ops take instead of the whole state.
     let keys = web::Data::from(state.keys.clone());
     let db = web::Data::new(state.db.clone());
@@ -145,6 +146,7 @@ async fn start(
             .app_data(limiter.clone())
             .app_data(timeout.clone())
             .app_data(gather.clone())
+            .app_data(stream_limits.clone())
             .app_data(keys.clone())
             .app_data(db.clone())
             .app_data(metrics.clone())

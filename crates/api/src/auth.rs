@@ -325,6 +325,9 @@ pub struct Authenticated {
     pub token_id: String,
     /// When the token expires (a revocation is kept until then).
     pub expires_at: DateTime<Utc>,
+    /// When the credential was issued (a ticket's own time, not its
+    /// token's): what a revocation of the player's tokens is compared with.
+    pub issued_at: i64,
 }
 
 /// The calling player if a token was sent; a spectator otherwise. A token
@@ -359,6 +362,7 @@ async fn authenticate(req: HttpRequest) -> Result<Option<Authenticated>, ApiErro
     let auth = Authenticated {
         player_id: claims.sub,
         token_id,
+        issued_at: claims.iat,
         expires_at: DateTime::from_timestamp(claims.exp, 0).unwrap_or(DateTime::<Utc>::MAX_UTC),
     };
     req.extensions_mut().insert(auth.clone());
@@ -366,14 +370,12 @@ async fn authenticate(req: HttpRequest) -> Result<Option<Authenticated>, ApiErro
 }
 
 /// Whether the token is revoked: from this process's copy when it may
-/// answer ([`Db::revoked_in_memory`]), else [`Db::token_revoked`] in a task
-/// of its own: the extractor runs before the body is read, and actix drops
-/// a request's future when the connection goes (a body too large, a client
-/// gone). Dropping an SQLite query mid-way blocks in place, which panics on
-/// an HTTP worker's single-threaded runtime; a task runs the lookup to its
-/// end instead.
-async fn revoked(
-    db: &web::Data<Db>,
+/// answer ([`Db::revoked_in_memory`]), else [`Db::token_revoked`]. (The
+/// extractor runs before the body is read and is dropped with the request
+/// when the client goes: the store's queries may be abandoned anywhere,
+/// `db::checkout`.)
+pub async fn revoked(
+    db: &Db,
     token_id: &str,
     player_id: &str,
     issued_at: i64,
@@ -381,12 +383,58 @@ async fn revoked(
     if let Some(answer) = db.revoked_in_memory(token_id, player_id, issued_at) {
         return Ok(answer);
     }
-    let (db, token_id, player_id) = (db.clone(), token_id.to_owned(), player_id.to_owned());
-    let lookup =
-        actix_web::rt::spawn(
-            async move { db.token_revoked(&token_id, &player_id, issued_at).await },
-        );
-    Ok(lookup.await.map_err(ApiError::internal)??)
+    Ok(db.token_revoked(token_id, player_id, issued_at).await?)
+}
+
+/// Resolves once `caller`'s credential is revoked (its token logged out, or
+/// the player's tokens revoked; a ticket goes with the token it was minted
+/// with): what an open stream waits on beside its events, so that it ends
+/// within the revocation bound. It checks again whenever a revocation is
+/// made here or heard from another process, and on a clock of
+/// `revocations::TRUSTED_FOR` while this process cannot vouch that it
+/// hears them all. A failed check (the database away) keeps the stream.
+pub async fn until_revoked(db: Db, caller: Authenticated) {
+    let mut changed = db.revocations_changed();
+    // One made between the caller's authentication and now counts too.
+    changed.mark_changed();
+    loop {
+        let poll = db.revocations_may_go_unheard();
+        tokio::select! {
+            heard = changed.changed() => {
+                if heard.is_err() {
+                    // The store is gone (the server stopping).
+                    return std::future::pending().await;
+                }
+            }
+            _ = tokio::time::sleep(crate::db::revocations::TRUSTED_FOR), if poll => {}
+        }
+        let Authenticated {
+            token_id,
+            player_id,
+            issued_at,
+            ..
+        } = &caller;
+        if let Ok(true) = revoked(&db, token_id, player_id, *issued_at).await {
+            return;
+        }
+    }
+}
+
+/// What an open stream of `caller` waits on to end: [`until_revoked`], or
+/// nothing for a spectator (no credential to revoke).
+pub fn revocation(
+    req: &HttpRequest,
+    caller: Option<Authenticated>,
+) -> impl Future<Output = ()> + 'static {
+    let db = req
+        .app_data::<web::Data<Db>>()
+        .map(|db| db.get_ref().clone());
+    async move {
+        match (db, caller) {
+            (Some(db), Some(caller)) => until_revoked(db, caller).await,
+            _ => std::future::pending().await,
+        }
+    }
 }
 
 /// The caller of a stream endpoint (`stream_game`, `stream_player`,
@@ -452,6 +500,7 @@ async fn authenticate_stream(req: HttpRequest) -> Result<Option<Authenticated>, 
     let auth = Authenticated {
         player_id: claims.sub,
         token_id: parent,
+        issued_at: claims.iat,
         expires_at: DateTime::from_timestamp(claims.exp, 0).unwrap_or(DateTime::<Utc>::MAX_UTC),
     };
     req.extensions_mut().insert(auth.clone());
@@ -546,6 +595,7 @@ mod tests {
             player_id: "p1".into(),
             token_id: revocation_id(&keys.verify(&token).unwrap(), &token),
             expires_at: Utc::now(),
+            issued_at: 0,
         };
         let (ticket, expires) = keys.issue_ticket(&parent).unwrap();
         let left = (expires - Utc::now()).num_seconds();

@@ -105,6 +105,13 @@ pub struct Config {
     /// second per spectator (docs/performance.md, section 12). Zero sends
     /// each at once, as seats' streams always are.
     pub spectator_gather: Duration,
+    /// Streams (game and player streams) one client may hold open: the
+    /// player of a token or ticket, else the peer IP; 0 = no limit
+    /// (`ops::stream_limits`).
+    pub streams_per_client: usize,
+    /// Streams without a token or ticket (spectators) open in all; 0 = no
+    /// limit.
+    pub anonymous_streams: usize,
     /// Players that never used the server are removed after this
     /// (`games::expiry`); `None`: never.
     pub idle_player_ttl: Option<Duration>,
@@ -152,6 +159,8 @@ impl Default for Config {
             request_timeout: Duration::from_secs(10),
             db_timeout: Duration::from_secs(5),
             spectator_gather: Duration::from_millis(200),
+            streams_per_client: 32,
+            anonymous_streams: 4096,
             idle_player_ttl: Some(Duration::from_secs(30 * 24 * 3600)),
             open_game_ttl: Some(Duration::from_secs(7 * 24 * 3600)),
             idempotency_ttl: Some(Duration::from_secs(24 * 3600)),
@@ -174,8 +183,19 @@ pub struct BotSettings {
     /// 600, Cancellation Hearts 2,400, about the same time per decision).
     pub expert_playouts: Option<u32>,
     /// Expert decisions computed at once, each on its own blocking thread
-    /// (never on an HTTP worker); further ones wait their turn.
+    /// (never on an HTTP worker); further ones wait their turn, shared
+    /// fairly between the games' creators.
     pub thinkers: usize,
+    /// Expert decisions that may wait for a thinker, all players together;
+    /// past it (or `queue_per_player`) a decision waits and asks again,
+    /// and after about 10 s is the sensible bot's (`games::bots`).
+    pub queue_max: usize,
+    /// Expert decisions of one player's games that may wait at once.
+    pub queue_per_player: usize,
+    /// Open or running games with an expert bot seat, or with only bot
+    /// seats, one player may have created; past it a new one is refused
+    /// (409 `too_many_bot_games`). 0: no limit.
+    pub games_per_player: usize,
 }
 
 impl Default for BotSettings {
@@ -183,6 +203,9 @@ impl Default for BotSettings {
         BotSettings {
             expert_playouts: None,
             thinkers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            queue_max: 256,
+            queue_per_player: 32,
+            games_per_player: 10,
         }
     }
 }
@@ -434,6 +457,26 @@ const SETTINGS: &[Setting] = &[
         },
     },
     Setting {
+        flag: "--streams-per-client",
+        env: "STREAMS_PER_CLIENT",
+        default: "32",
+        help: "game and player streams one client may hold open (the player of a token or ticket, else the peer IP); past it: 429 `too_many_streams`; 0 = no limit",
+        apply: |c, v| {
+            c.streams_per_client = parse_count(v, "STREAMS_PER_CLIENT")?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--anonymous-streams",
+        env: "ANONYMOUS_STREAMS",
+        default: "4096",
+        help: "streams open without a token or ticket (spectators), in all; past it: 503 `too_many_streams`; 0 = no limit",
+        apply: |c, v| {
+            c.anonymous_streams = parse_count(v, "ANONYMOUS_STREAMS")?;
+            Ok(())
+        },
+    },
+    Setting {
         flag: "--idle-player-ttl-secs",
         env: "IDLE_PLAYER_TTL_SECS",
         default: "2592000 (30 days)",
@@ -459,9 +502,39 @@ const SETTINGS: &[Setting] = &[
         flag: "--bot-thinkers",
         env: "BOT_THINKERS",
         default: "the number of CPUs",
-        help: "expert bot decisions computed at once, off the HTTP workers; more wait their turn",
+        help: "expert bot decisions computed at once, off the HTTP workers; more wait their turn, shared fairly between the games' creators (docs/bots.md)",
         apply: |c, v| {
             c.bots.thinkers = parse_positive(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--bot-queue-max",
+        env: "BOT_QUEUE_MAX",
+        default: "256",
+        help: "expert bot decisions that may wait for a thinker, all players together; past it (or BOT_QUEUE_PER_PLAYER) a decision waits and asks again every 250 ms, and after 10 s is the sensible bot's",
+        apply: |c, v| {
+            c.bots.queue_max = parse_positive(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--bot-queue-per-player",
+        env: "BOT_QUEUE_PER_PLAYER",
+        default: "32",
+        help: "expert bot decisions of the games one player created that may wait for a thinker at once",
+        apply: |c, v| {
+            c.bots.queue_per_player = parse_positive(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--bot-games-per-player",
+        env: "BOT_GAMES_PER_PLAYER",
+        default: "10",
+        help: "open or running games with an expert bot seat, or with bots only, one player may have created; past it: 409 `too_many_bot_games`; 0 = no limit",
+        apply: |c, v| {
+            c.bots.games_per_player = v.parse().map_err(|_| format!("not a number: {v}"))?;
             Ok(())
         },
     },
@@ -686,6 +759,12 @@ fn parse_positive(v: &str) -> Result<usize, String> {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!("not a positive number: {v}")),
     }
+}
+
+/// A count where 0 means "no limit".
+fn parse_count(v: &str, name: &str) -> Result<usize, String> {
+    v.parse::<usize>()
+        .map_err(|_| format!("{name} must be a whole number (0 = no limit): {v}"))
 }
 
 /// A spectator's gathering spell in ms: 0 to 5000 (longer would hold a

@@ -135,6 +135,8 @@ pub const API_CODES: &[&str] = &[
     "timeout",
     "token_expired",
     "token_revoked",
+    "too_many_bot_games",
+    "too_many_streams",
     "too_many_webhooks",
     "two_credentials",
     "unavailable",
@@ -205,6 +207,12 @@ impl ApiError {
             header: None,
             request_id: crate::ops::request_id::current(),
         }))
+    }
+
+    /// The answer carries `name: value` too (`Retry-After`, …).
+    pub fn with_header(mut self, name: header::HeaderName, value: HeaderValue) -> Self {
+        self.0.header = Some((name, value));
+        self
     }
 
     pub fn with_rule(mut self, rule: Option<&'static str>) -> Self {
@@ -539,12 +547,32 @@ pub async fn problem_for_every_error(
         return Ok(response.map_into_left_body());
     }
     let (request, _) = response.into_parts();
-    let problem = ApiError::for_status(status).error_response();
-    Ok(ServiceResponse::new(request, problem).map_into_right_body())
+    let problem = match status {
+        StatusCode::METHOD_NOT_ALLOWED => method_not_allowed(request.path()),
+        _ => ApiError::for_status(status),
+    };
+    Ok(ServiceResponse::new(request, problem.error_response()).map_into_right_body())
 }
 
-/// The default service: no route matched.
-pub async fn no_route() -> HttpResponse {
+/// `405 method_not_allowed` for a documented path, with the `Allow` of
+/// its documented methods (RFC 9110 wants one on every 405).
+fn method_not_allowed(path: &str) -> ApiError {
+    let mut error = ApiError::for_status(StatusCode::METHOD_NOT_ALLOWED);
+    if let Some(methods) = crate::openapi::allowed_methods(path)
+        && let Ok(value) = HeaderValue::from_str(methods)
+    {
+        error.0.header = Some((header::ALLOW, value));
+    }
+    error
+}
+
+/// The default service: no route matched. A path the document knows,
+/// asked with a method it does not list, is 405 with `Allow` (routes are
+/// registered per method, so actix finds no route for it).
+pub async fn no_route(req: HttpRequest) -> HttpResponse {
+    if crate::openapi::allowed_methods(req.path()).is_some() {
+        return method_not_allowed(req.path()).error_response();
+    }
     ApiError::not_found("no_route", "no such endpoint").error_response()
 }
 

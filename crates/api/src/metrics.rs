@@ -152,6 +152,9 @@ pub struct Metrics {
     pub experts_thinking: Gauge,
     /// Expert decisions waiting for a thinking permit.
     pub experts_waiting: Gauge,
+    /// Expert decisions made by the sensible bot instead, because the
+    /// thinkers' queues were full (`BOT_QUEUE_MAX`, `BOT_QUEUE_PER_PLAYER`).
+    pub experts_refused: Counter,
 }
 
 /// The labels of one request series: (method, route, status).

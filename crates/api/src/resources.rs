@@ -31,8 +31,14 @@ pub use crate::db::status::{DeadlinePolicy, GameStatus, ResignPolicy};
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RegisterPlayerRequest {
-    /// 1 to 64 characters.
-    #[schema(example = "Ada", min_length = 1, max_length = 64)]
+    /// 1 to 64 characters (stored trimmed), at least one of them visible; no
+    /// control characters (a newline, a tab, NUL) nor direction overrides.
+    #[schema(
+        example = "Ada",
+        min_length = 1,
+        max_length = 64,
+        pattern = r"^\s*[^\x00-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069]*[^\s\x00-\x1F\x7F-\x9F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0][^\x00-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069]*\s*(?![\s\S])"
+    )]
     pub display_name: String,
 }
 
@@ -83,11 +89,13 @@ pub struct CreateGameRequest {
     /// The seat the creator takes, if any (it must be open).
     #[serde(default)]
     pub take_seat: Option<u8>,
-    /// The creator's contribution to the shuffle (any text, at most 1024
-    /// bytes; needs `take_seat`): mixed with the server's committed seed and
+    /// The creator's contribution to the shuffle (free text, at most 1024
+    /// bytes of UTF-8, no control characters: else 422 `invalid_entropy`;
+    /// needs `take_seat`): mixed with the server's committed seed and
     /// the other seats' entropy into the dealing seed (`docs/fairness.md`).
     /// Private until the game is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 1024, pattern = r"^[^\x00-\x1F\x7F-\x9F]*(?![\s\S])")]
     pub entropy: Option<String>,
     /// Time allowed per move, 1 s to 30 days; no clock when left out. The
     /// clock restarts whenever a seat newly has to act.
@@ -129,14 +137,18 @@ impl CreateGameRequest {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"seat": 2, "entropy": "my dice: 3 5 1 6"}))]
 pub struct JoinGameRequest {
-    /// A chosen open seat; the lowest open seat when left out.
+    /// A chosen open seat (0 to the game's player count less one; 9 at
+    /// most); the lowest open seat when left out.
     #[serde(default)]
+    #[schema(maximum = 9)]
     pub seat: Option<u8>,
-    /// The player's contribution to the shuffle (any text, at most 1024
-    /// bytes): mixed with the server's committed seed and the other seats'
+    /// The player's contribution to the shuffle (free text, at most 1024
+    /// bytes of UTF-8, no control characters: else 422 `invalid_entropy`):
+    /// mixed with the server's committed seed and the other seats'
     /// entropy into the dealing seed (`docs/fairness.md`). Private until
     /// the game is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 1024, pattern = r"^[^\x00-\x1F\x7F-\x9F]*(?![\s\S])")]
     pub entropy: Option<String>,
 }
 

@@ -24,7 +24,7 @@ impl Refusal {
     fn malformed(message: String) -> Refusal {
         Refusal {
             code: "malformed_move".to_owned(),
-            rule: None,
+            rule: Some("G-3".to_owned()),
             message,
         }
     }

@@ -77,7 +77,9 @@ impl Db {
     /// already posted `rate.max` messages in the game within `rate.window`
     /// (then nothing is stored), with the idempotency record `record`
     /// builds from the stored row and the `chat` webhook deliveries
-    /// `outbox` builds from it, in one transaction. Two posts racing
+    /// `outbox` builds from it (less those to recipients who do not see the
+    /// message: they muted its author, or hide spectators and it is a
+    /// spectator's), in one transaction. Two posts racing
     /// for one seq: the second is a [`DbError::Conflict`] (retry), and
     /// counts the first when it does, so the limit holds across processes.
     pub async fn post_message(
@@ -145,8 +147,32 @@ impl Db {
                     author_name,
                 };
                 // The `chat` webhook deliveries, in this transaction: stored
-                // exactly when the message is (docs/webhooks.md).
-                let deliveries = outbox(&row);
+                // exactly when the message is (docs/webhooks.md), to those
+                // who may read it as pages and streams filter (`messages`):
+                // not to whoever muted its author, and, a spectator's, not to
+                // a seated player who hides spectators (every recipient is
+                // seated).
+                let mut deliveries = outbox(&row);
+                if !deliveries.is_empty() {
+                    let to: Vec<&str> = deliveries.iter().map(|o| o.player_id.as_str()).collect();
+                    let mut hidden: Vec<String> = s::player_mutes::table
+                        .filter(s::player_mutes::muted_id.eq(message.author_id))
+                        .filter(s::player_mutes::player_id.eq_any(&to))
+                        .select(s::player_mutes::player_id)
+                        .load(conn)
+                        .await?;
+                    if message.author_seat.is_none() {
+                        let hiding: Vec<String> = s::chat_settings::table
+                            .filter(s::chat_settings::game_id.eq(message.game_id))
+                            .filter(s::chat_settings::show_spectators.eq(false))
+                            .filter(s::chat_settings::player_id.eq_any(&to))
+                            .select(s::chat_settings::player_id)
+                            .load(conn)
+                            .await?;
+                        hidden.extend(hiding);
+                    }
+                    deliveries.retain(|o| !hidden.contains(&o.player_id));
+                }
                 crate::enqueue_outbox!(conn, s, &deliveries, message.created_at);
                 if let Some(i) = record(&row) {
                     let i = &i;

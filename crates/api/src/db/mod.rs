@@ -14,6 +14,7 @@ pub mod status;
 pub mod webhooks;
 mod append_pg;
 pub mod chat;
+pub mod checkout;
 pub mod event;
 pub mod listen;
 pub mod models;
@@ -49,7 +50,9 @@ const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migration
 /// How long an SQLite connection waits for another writer before giving up.
 const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;
 
-pub type SqliteConn = SyncConnectionWrapper<SqliteConnection>;
+/// An SQLite connection for async code: its blocking calls run detached
+/// ([`checkout::Detached`]), so dropping a query never blocks or panics.
+pub type SqliteConn = SyncConnectionWrapper<SqliteConnection, checkout::Detached>;
 
 /// The two pools; which one is chosen by the database URL.
 #[allow(missing_debug_implementations)]
@@ -77,6 +80,8 @@ pub struct Db {
     /// With Postgres: this process's copy of the token revocations, kept
     /// by the `LISTEN` connection ([`revocations`]).
     revocations: Option<Arc<revocations::Revocations>>,
+    /// With SQLite (one process, no copy): bumped by each revocation made.
+    revoked_here: Arc<tokio::sync::watch::Sender<u64>>,
 }
 
 impl std::fmt::Debug for Db {
@@ -104,6 +109,9 @@ pub enum DbError {
     /// The idempotency key was stored by a concurrent request.
     #[error("the idempotency key is already stored")]
     IdempotencyTaken,
+    /// The insert would pass a per-player limit (nothing was written).
+    #[error("over the player's limit")]
+    Limited,
 }
 
 impl DbError {
@@ -187,23 +195,33 @@ pub fn now() -> chrono::DateTime<chrono::Utc> {
 /// all within `$db.timeout()` (`DB_TIMEOUT_MS`), the wait for the
 /// connection included. A database that stops answering (a frozen server
 /// enforces no `statement_timeout`) is then an outage, a 503 `unavailable`
-/// in that time, not a request left hanging until the request timeout. A
-/// connection that ran out of time is closed rather than handed to the next
-/// caller: a statement may still be in flight on it. (deadpool's own
-/// timeouts need a runtime feature this build lacks.)
+/// in that time, not a request left hanging until the request timeout.
+/// (deadpool's own timeouts need a runtime feature this build lacks.)
+///
+/// The whole future may be dropped at any point (a client gone, the
+/// request timeout): the connection is held by a [`checkout::Checkout`],
+/// so one whose work was abandoned or ran out of time, a statement perhaps
+/// still in flight on it, is closed rather than handed to the next caller.
 #[macro_export]
 macro_rules! bounded {
     ($db:expr, $pool:expr, |$conn:ident: $conn_type:ty| $body:block) => {{
         let deadline = ::tokio::time::Instant::now() + $db.timeout();
-        let mut pooled = match ::tokio::time::timeout_at(deadline, $pool.get()).await {
-            Ok(got) => got.map_err($crate::db::DbError::pool)?,
+        let mut checkout = match ::tokio::time::timeout_at(deadline, $pool.get()).await {
+            Ok(got) => $crate::db::checkout::Checkout::new(
+                got.map_err($crate::db::DbError::pool)?,
+                |abandoned| {
+                    drop(::diesel_async::pooled_connection::deadpool::Object::take(
+                        abandoned,
+                    ))
+                },
+            ),
             Err(_) => Err($crate::db::DbError::Pool(format!(
                 "no connection within {} ms",
                 $db.timeout().as_millis()
             )))?,
         };
         let answered = {
-            let $conn: &mut $conn_type = &mut pooled;
+            let $conn: &mut $conn_type = &mut checkout;
             ::tokio::time::timeout_at(deadline, async move {
                 let out: ::std::result::Result<_, $crate::db::DbError> = $body;
                 out
@@ -211,13 +229,11 @@ macro_rules! bounded {
             .await
         };
         match answered {
-            Ok(result) => result,
-            Err(_) => {
-                drop(::diesel_async::pooled_connection::deadpool::Object::take(
-                    pooled,
-                ));
-                Err($crate::db::DbError::unanswered($db.timeout()))
+            Ok(result) => {
+                checkout.release();
+                result
             }
+            Err(_) => Err($crate::db::DbError::unanswered($db.timeout())),
         }
     }};
 }
@@ -438,11 +454,16 @@ async fn establish_postgres(
 
 /// A new SQLite connection for the pool, in WAL mode, waiting up to
 /// [`SQLITE_BUSY_TIMEOUT_MS`] for another writer.
+///
+/// The busy timeout is set first: `journal_mode` takes a lock, and one
+/// held a moment by another connection (a checkpoint as it closes, which
+/// the pool's discarded connections do) would otherwise fail the new
+/// connection at once, and the request waiting for it with a 503.
 async fn establish_sqlite(url: String) -> diesel::ConnectionResult<SqliteConn> {
     let mut conn = SqliteConn::establish(&url).await?;
     conn.batch_execute(&format!(
-        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-         PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};"
+        "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; \
+         PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;"
     ))
     .await
     .map_err(diesel::ConnectionError::CouldntSetupConfiguration)?;
@@ -477,6 +498,7 @@ impl Db {
                     pg_url: Some(url.clone()),
                     idempotency_ttl: None,
                     revocations: Some(Arc::default()),
+                    revoked_here: Arc::default(),
                 })
             }
             DatabaseTarget::Sqlite(path) => {
@@ -502,6 +524,7 @@ impl Db {
                     pg_url: None,
                     idempotency_ttl: None,
                     revocations: None,
+                    revoked_here: Arc::default(),
                 })
             }
         }
@@ -535,6 +558,36 @@ impl Db {
         self.revocations.as_ref()
     }
 
+    /// Changes whenever a token revocation is made by this process or, on
+    /// Postgres, heard from another (or the copy reloaded): holders of open
+    /// streams check their credentials again then.
+    pub fn revocations_changed(&self) -> tokio::sync::watch::Receiver<u64> {
+        match &self.revocations {
+            Some(copy) => copy.changed().subscribe(),
+            None => self.revoked_here.subscribe(),
+        }
+    }
+
+    /// Whether a revocation made by another process may go unheard here:
+    /// on Postgres while this process's copy is not vouched for by its
+    /// `LISTEN` connection; on SQLite always (another process on the same
+    /// file announces nothing). Streams then check their credentials on a
+    /// clock too.
+    pub fn revocations_may_go_unheard(&self) -> bool {
+        match &self.revocations {
+            Some(copy) => !copy.trusted(),
+            None => true,
+        }
+    }
+
+    /// A revocation of this process committed: signal the streams.
+    fn revoked(&self) {
+        match &self.revocations {
+            Some(copy) => copy.changed().send_modify(|n| *n += 1),
+            None => self.revoked_here.send_modify(|n| *n += 1),
+        }
+    }
+
     /// How many HTTP workers (threads) have a pool of their own so far
     /// (Postgres; 0 with SQLite).
     pub fn worker_pools(&self) -> usize {
@@ -550,5 +603,39 @@ impl Db {
             Some(pool) => Pools::Postgres(pool),
             None => self.pools.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use diesel::connection::SimpleConnection as _;
+    use diesel::{Connection as _, SqliteConnection};
+
+    /// Another connection holds the file's lock for a moment: a new pooled
+    /// connection waits for it (the busy timeout) instead of failing.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_new_sqlite_connection_waits_out_a_held_lock() {
+        let path = std::env::temp_dir().join(format!(
+            "cards-lock-{}.sqlite",
+            crate::random::sha256_hex(&crate::random::secret_bytes())
+        ));
+        let url = path.to_string_lossy().into_owned();
+        let mut holder = SqliteConnection::establish(&url).expect("open");
+        holder
+            .batch_execute(
+                "PRAGMA journal_mode = WAL; CREATE TABLE t (i INTEGER); \
+                 PRAGMA locking_mode = EXCLUSIVE; INSERT INTO t VALUES (1);",
+            )
+            .expect("take the lock");
+        let releases = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            drop(holder);
+        });
+        let opened = super::establish_sqlite(url).await;
+        releases.join().expect("the holder closes");
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+        assert!(opened.is_ok(), "{:?}", opened.err());
     }
 }

@@ -11,7 +11,7 @@ use super::models::{
     EventRow, GameRow, GameUpdate, IdempotencyRow, NewEvent, NewGame, NewIdempotency, PlayerRow,
     SeatChange, SeatRow, SeatWithName,
 };
-use super::status::GameStatus;
+use super::status::{BotLevel, GameStatus};
 use super::{Db, DbError, Pools};
 use crate::with_conn;
 
@@ -363,17 +363,56 @@ impl Db {
     }
 
     /// Inserts a game with its seats and first events (seq 1..), at
-    /// version = number of events, in one transaction.
+    /// version = number of events, in one transaction. With `limit`
+    /// (the new game has an expert bot seat or bots only), fails with
+    /// [`DbError::Limited`], and inserts nothing, when its creator would
+    /// then have more than `limit` open or running games of that sort
+    /// (counted in the transaction, the creators' inserts serialized: a
+    /// row lock on the creator with Postgres, the one writer with SQLite,
+    /// whose first statement here is the insert).
     pub async fn create_game(
         &self,
         game: &NewGame,
         seats: &[SeatRow],
         events: &[NewEvent],
         idem: Option<&NewIdempotency>,
+        limit: Option<i64>,
     ) -> Result<(), DbError> {
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
+                if limit.is_some() && matches!(self.pools(), Pools::Postgres(_)) {
+                    diesel::sql_query("SELECT 1 FROM players WHERE id = $1 FOR UPDATE")
+                        .bind::<diesel::sql_types::Text, _>(&game.created_by)
+                        .execute(conn)
+                        .await?;
+                }
                 insert_game!(conn, s, game, events.len() as i64, game.created_at, seats);
+                if let Some(limit) = limit {
+                    use diesel::dsl::{exists, not};
+                    use s::games as g;
+                    use s::seats as st;
+                    let expert = exists(
+                        st::table
+                            .filter(st::game_id.eq(g::id))
+                            .filter(st::is_bot.eq(true))
+                            .filter(st::bot_level.eq(BotLevel::Expert)),
+                    );
+                    let person = exists(
+                        st::table
+                            .filter(st::game_id.eq(g::id))
+                            .filter(st::is_bot.eq(false)),
+                    );
+                    let running: i64 = g::table
+                        .filter(g::created_by.eq(&game.created_by))
+                        .filter(g::status.eq_any([GameStatus::Open, GameStatus::InProgress]))
+                        .filter(expert.or(not(person)))
+                        .count()
+                        .get_result(conn)
+                        .await?;
+                    if running > limit {
+                        return Err(DbError::Limited);
+                    }
+                }
                 insert_events!(conn, s, &game.id, 1, events, super::now());
                 insert_idempotency!(conn, s, idem);
                 Ok::<_, DbError>(())

@@ -87,9 +87,21 @@ pub struct RatedSubject {
     pub rank: i32,
 }
 
+/// What the rating policy (`games::ratings::Policy`) reads of the rated
+/// games before this one, by subject (in the subjects' order).
+#[derive(Debug, Clone, Default)]
+pub struct RatingHistory {
+    /// Games the subject was rated in, in this kind.
+    pub games: Vec<i64>,
+    /// For a player subject (not a bot): the games of this kind that
+    /// finished on the UTC day `day` in which it was rated.
+    pub day_games: Vec<Vec<String>>,
+}
+
 /// Computes each subject's rating after the game from the ratings before
-/// it (in the subjects' order); `None`: this subject is not rated in it.
-pub type RateFn<'a> = &'a (dyn Fn(&[Rating]) -> Vec<Option<Rating>> + Sync);
+/// it and their history (in the subjects' order); `None`: this subject is
+/// not rated in it.
+pub type RateFn<'a> = &'a (dyn Fn(&[Rating], &RatingHistory) -> Vec<Option<Rating>> + Sync);
 
 macro_rules! lock_ratings {
     ($self:expr, $conn:ident) => {
@@ -157,12 +169,17 @@ impl Db {
     /// it is gone: another process rated it), reads the subjects' ratings
     /// (new when none), computes with `rate`, upserts the ratings and
     /// records each change at the next processing seq.
+    /// `day`: the UTC day the game finished on, [start, end); the
+    /// history's `day_games` are read for the subjects `players` marks.
+    #[allow(clippy::too_many_arguments)]
     pub async fn apply_rating(
         &self,
         queued: i64,
         game_id: &str,
         kind: &str,
         subjects: &[RatedSubject],
+        players: &[bool],
+        day: (DateTime<Utc>, DateTime<Utc>),
         rate: RateFn<'_>,
     ) -> Result<bool, DbError> {
         let now = super::now();
@@ -198,7 +215,29 @@ impl Db {
                     before.push(row.as_ref().map_or(Rating::NEW, RatingRow::value));
                     known.push(row.map(|r| r.games));
                 }
-                let after = rate(&before);
+                let mut history = RatingHistory {
+                    games: known.iter().map(|g| g.unwrap_or(0)).collect(),
+                    day_games: Vec::with_capacity(subjects.len()),
+                };
+                for (subject, &player) in subjects.iter().zip(players) {
+                    let games = if player {
+                        use s::games as g;
+                        use s::rating_changes as c;
+                        c::table
+                            .inner_join(g::table.on(g::id.eq(c::game_id)))
+                            .filter(c::subject.eq(&subject.subject))
+                            .filter(c::kind.eq(kind))
+                            .filter(g::updated_at.ge(day.0))
+                            .filter(g::updated_at.lt(day.1))
+                            .select(c::game_id)
+                            .load::<String>(conn)
+                            .await?
+                    } else {
+                        Vec::new()
+                    };
+                    history.day_games.push(games);
+                }
+                let after = rate(&before, &history);
                 for (((subject, before), games), after) in
                     subjects.iter().zip(&before).zip(&known).zip(&after)
                 {

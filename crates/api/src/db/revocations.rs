@@ -87,7 +87,12 @@ impl Revocation {
 
 /// A process's copy of the revocations (see the module's invariant).
 #[derive(Debug, Default)]
-pub struct Revocations(RwLock<Copy>);
+pub struct Revocations {
+    copy: RwLock<Copy>,
+    /// Bumped whenever a revocation is added or the copy reloaded, so that
+    /// open streams check their own credentials again (`Db::revocations_changed`).
+    changed: tokio::sync::watch::Sender<u64>,
+}
 
 #[derive(Debug, Default)]
 struct Copy {
@@ -136,13 +141,13 @@ impl Copy {
 
 impl Revocations {
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, Copy> {
-        self.0.write().unwrap_or_else(PoisonError::into_inner)
+        self.copy.write().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Whether the token `token_id` of `player_id`, issued at `issued_at`,
     /// is revoked, when the copy may answer; `None`: ask the database.
     pub fn answer(&self, token_id: &str, player_id: &str, issued_at: i64) -> Option<bool> {
-        let copy = self.0.read().unwrap_or_else(PoisonError::into_inner);
+        let copy = self.copy.read().unwrap_or_else(PoisonError::into_inner);
         if !copy.trusted() {
             return None;
         }
@@ -154,7 +159,7 @@ impl Revocations {
 
     /// Whether requests are answered from the copy now.
     pub fn trusted(&self) -> bool {
-        self.0
+        self.copy
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .trusted()
@@ -162,13 +167,22 @@ impl Revocations {
 
     /// Whether the copy is loaded (the listener loads it when not).
     pub fn loaded(&self) -> bool {
-        self.0.read().unwrap_or_else(PoisonError::into_inner).loaded
+        self.copy
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .loaded
     }
 
     /// Adds a revocation made here (before its transaction, so that no
     /// request of this process passes it once it commits) or heard.
     pub fn add(&self, revocation: Revocation) {
         self.write().add(revocation);
+        self.changed.send_modify(|n| *n += 1);
+    }
+
+    /// Tells whoever watches that revocations changed.
+    pub fn changed(&self) -> &tokio::sync::watch::Sender<u64> {
+        &self.changed
     }
 
     /// Replaces the copy with what the database holds (`None`: too many).
@@ -182,6 +196,9 @@ impl Revocations {
             copy.add(revocation);
         }
         copy.loaded = true;
+        drop(copy);
+        // Some may have been made while the copy was not kept.
+        self.changed.send_modify(|n| *n += 1);
     }
 
     /// The listener's connection answered a confirmation asked at `asked`,

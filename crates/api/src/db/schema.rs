@@ -253,6 +253,8 @@ macro_rules! tables {
             webhook_deliveries,
             webhook_deadline_warnings
         );
+        // The rating policy reads a subject's rated games by finishing day.
+        diesel::allow_tables_to_appear_in_same_query!(games, rating_changes);
     };
 }
 

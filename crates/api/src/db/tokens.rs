@@ -128,7 +128,9 @@ impl Db {
                 Ok::<_, DbError>(())
             })
             .await
-        })
+        })?;
+        self.revoked();
+        Ok(())
     }
 
     /// Revokes every token of `player_id` issued at or before `through`
@@ -164,7 +166,9 @@ impl Db {
                 Ok::<_, DbError>(())
             })
             .await
-        })
+        })?;
+        self.revoked();
+        Ok(())
     }
 
     /// Forgets up to `limit` revocations of tokens that have expired since

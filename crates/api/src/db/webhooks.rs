@@ -9,7 +9,8 @@
 //! subscribed to the event, so a change with no subscribed endpoint writes
 //! nothing. The worker claims due rows ([`Db::claim_deliveries`]: `FOR UPDATE
 //! SKIP LOCKED` on Postgres, SQLite's single writer otherwise) for a lease,
-//! so two processes never send one row at once.
+//! so two processes never send one row at once, and no more of one
+//! endpoint's than its share of sends in flight.
 
 use std::str::FromStr;
 
@@ -488,58 +489,81 @@ impl Db {
     }
 
     /// Claims up to `limit` due deliveries for `lease` (no other worker
-    /// takes them meanwhile), with their endpoints' URL and secret.
+    /// takes them meanwhile), with their endpoints' URL and secret, and
+    /// never so many of one endpoint that more than `per_endpoint` of its
+    /// deliveries are held at once: the rows held (a lease not yet over,
+    /// whichever process holds it) count first, so an endpoint whose
+    /// sends hang gets nothing more until they end, and the rest of the
+    /// due rows are still handed out, oldest due first.
     pub async fn claim_deliveries(
         &self,
         limit: i64,
+        per_endpoint: i64,
         lease: std::time::Duration,
     ) -> Result<Vec<ClaimedDelivery>, DbError> {
         let now = super::now();
         let until = now + chrono::Duration::from_std(lease).unwrap_or(chrono::Duration::MAX);
         let claim = uuid::Uuid::new_v4().simple().to_string();
         let claim = claim.as_str();
+        // The due rows ranked per endpoint, the held ones first: a free row
+        // ranked within `per_endpoint` may be taken. (Every held row is due:
+        // a claim takes due rows only, and the attempt's record, which
+        // moves `next_attempt_at`, ends the hold.)
+        let ranked = |p: [&str; 3]| {
+            format!(
+                "SELECT id FROM (SELECT id, next_attempt_at, held, row_number() OVER \
+                 (PARTITION BY endpoint_id ORDER BY held DESC, next_attempt_at, id) AS n FROM \
+                 (SELECT id, endpoint_id, next_attempt_at, \
+                  CASE WHEN claimed_until >= {now} THEN 1 ELSE 0 END AS held \
+                  FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= {now}) due) \
+                 ranked WHERE held = 0 AND n <= {cap} ORDER BY next_attempt_at LIMIT {limit}",
+                now = p[0],
+                cap = p[1],
+                limit = p[2],
+            )
+        };
         let ids: Vec<String> = match self.pools() {
             Pools::Postgres(pool) => {
+                let query = format!(
+                    "UPDATE webhook_deliveries SET claimed_until = $1, claim = $4 WHERE id IN \
+                     (SELECT id FROM webhook_deliveries WHERE id IN ({}) \
+                      AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < $2) \
+                      FOR UPDATE SKIP LOCKED) \
+                     AND (claimed_until IS NULL OR claimed_until < $2) RETURNING id",
+                    ranked(["$2", "$5", "$3"])
+                );
                 crate::bounded!(self, pool, |conn: diesel_async::AsyncPgConnection| {
                     #[derive(QueryableByName)]
                     struct Claimed {
                         #[diesel(sql_type = diesel::sql_types::Text)]
                         id: String,
                     }
-                    let rows: Vec<Claimed> = diesel::sql_query(
-                        "UPDATE webhook_deliveries SET claimed_until = $1, claim = $4 WHERE id IN \
-                         (SELECT id FROM webhook_deliveries WHERE status = 'pending' \
-                          AND next_attempt_at <= $2 \
-                          AND (claimed_until IS NULL OR claimed_until < $2) \
-                          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED) \
-                         AND (claimed_until IS NULL OR claimed_until < $2) RETURNING id",
-                    )
-                    .bind::<diesel::sql_types::Timestamptz, _>(until)
-                    .bind::<diesel::sql_types::Timestamptz, _>(now)
-                    .bind::<diesel::sql_types::BigInt, _>(limit)
-                    .bind::<diesel::sql_types::Text, _>(claim)
-                    .load(conn)
-                    .await?;
+                    let rows: Vec<Claimed> = diesel::sql_query(&query)
+                        .bind::<diesel::sql_types::Timestamptz, _>(until)
+                        .bind::<diesel::sql_types::Timestamptz, _>(now)
+                        .bind::<diesel::sql_types::BigInt, _>(limit)
+                        .bind::<diesel::sql_types::Text, _>(claim)
+                        .bind::<diesel::sql_types::BigInt, _>(per_endpoint)
+                        .load(conn)
+                        .await?;
                     Ok(rows.into_iter().map(|r| r.id).collect())
                 })?
             }
             Pools::Sqlite(pool) => {
+                // SQLite has one writer at a time: one UPDATE is the claim.
+                let query = format!(
+                    "UPDATE webhook_deliveries SET claimed_until = ?1, claim = ?2 WHERE id IN ({})",
+                    ranked(["?3", "?4", "?5"])
+                );
                 crate::bounded!(self, pool, |conn: super::SqliteConn| {
-                    // SQLite has one writer at a time: one UPDATE is the claim.
-                    diesel::sql_query(
-                        "UPDATE webhook_deliveries SET claimed_until = ?, claim = ? WHERE id IN \
-                         (SELECT id FROM webhook_deliveries WHERE status = 'pending' \
-                          AND next_attempt_at <= ? \
-                          AND (claimed_until IS NULL OR claimed_until < ?) \
-                          ORDER BY next_attempt_at LIMIT ?)",
-                    )
-                    .bind::<diesel::sql_types::TimestamptzSqlite, _>(until)
-                    .bind::<Text, _>(claim)
-                    .bind::<diesel::sql_types::TimestamptzSqlite, _>(now)
-                    .bind::<diesel::sql_types::TimestamptzSqlite, _>(now)
-                    .bind::<diesel::sql_types::BigInt, _>(limit)
-                    .execute(conn)
-                    .await?;
+                    diesel::sql_query(&query)
+                        .bind::<diesel::sql_types::TimestamptzSqlite, _>(until)
+                        .bind::<Text, _>(claim)
+                        .bind::<diesel::sql_types::TimestamptzSqlite, _>(now)
+                        .bind::<diesel::sql_types::BigInt, _>(per_endpoint)
+                        .bind::<diesel::sql_types::BigInt, _>(limit)
+                        .execute(conn)
+                        .await?;
                     use super::schema::sqlite as s;
                     Ok(s::webhook_deliveries::table
                         .filter(s::webhook_deliveries::claim.eq(claim))

@@ -12,6 +12,14 @@
 //! blocking thread, and then submits the move for the version it thought
 //! about; if the game moved on meanwhile, it thinks again.
 //!
+//! The permits are shared fairly between the games' creators
+//! (`thinkers.rs`: one queue per player, the player served least recently
+//! goes next), and the queues are bounded. A search that cannot be queued
+//! waits and asks again (its game costs nothing meanwhile); after about
+//! 10 s of refusals that one decision is the sensible bot's, from the same
+//! reproducible random source, so the game always moves on
+//! (`docs/bots.md`, "Sharing the thinkers").
+//!
 //! Its randomness is reproducible: the RNG for a bot move is ChaCha8 keyed
 //! by SHA-256("bot" ‖ game seed ‖ version ‖ seat), and the moves are in the
 //! log anyway.
@@ -25,11 +33,12 @@ use cards::{Budget, GameRng, Seat};
 use rand::SeedableRng;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use tokio::sync::Semaphore;
 
 use super::any_game::AnyGame;
 use super::error::ServiceError;
 use super::service::GameService;
+use super::thinkers::FairThinkers;
+use crate::config::BotSettings;
 
 /// The RNG for the bot at `seat` choosing when the game is at `version`.
 pub fn rng_for(seed_hex: &str, version: i64, seat: Seat) -> GameRng {
@@ -40,6 +49,14 @@ pub fn rng_for(seed_hex: &str, version: i64, seat: Seat) -> GameRng {
     hasher.update([seat.number()]);
     GameRng::from_seed(hasher.finalize().into())
 }
+
+/// How long a search the thinkers' queues refused waits before it asks
+/// again.
+const REFUSED_RETRY: Duration = Duration::from_millis(250);
+
+/// Refusals after which the decision is the sensible bot's (about 10 s of
+/// asking): the game must move eventually.
+const MAX_REFUSALS: u32 = 40;
 
 /// An expert's move, thought out on the game at `version`.
 #[derive(Debug, Clone)]
@@ -59,26 +76,31 @@ pub struct BotDrivers {
     /// The expert's playouts per decision (`None`: each engine's own,
     /// `Determinize::DEFAULT_BUDGET`).
     budget: Option<Budget>,
-    /// Expert decisions computed at once.
-    thinkers: Arc<Semaphore>,
+    /// The thinking permits, shared fairly between the games' creators.
+    thinkers: Arc<FairThinkers>,
+    /// Running games with an expert seat, or only bots, one player may
+    /// have created (0: no limit).
+    pub(super) games_per_player: usize,
 }
 
 impl Default for BotDrivers {
     fn default() -> Self {
-        BotDrivers::new(
-            None,
-            std::thread::available_parallelism().map_or(1, |n| n.get()),
-        )
+        BotDrivers::new(&BotSettings::default())
     }
 }
 
 impl BotDrivers {
-    pub fn new(budget: Option<Budget>, thinkers: usize) -> Self {
+    pub fn new(settings: &BotSettings) -> Self {
         BotDrivers {
             stopping: AtomicBool::new(false),
             running: Mutex::default(),
-            budget,
-            thinkers: Arc::new(Semaphore::new(thinkers.max(1))),
+            budget: settings.expert_playouts.map(Budget::playouts),
+            thinkers: FairThinkers::new(
+                settings.thinkers,
+                settings.queue_max,
+                settings.queue_per_player,
+            ),
+            games_per_player: settings.games_per_player,
         }
     }
 
@@ -104,24 +126,49 @@ impl BotDrivers {
 
 impl GameService {
     /// The expert's move for `seat` in `game` at `version`: searched on a
-    /// blocking thread once a thinking permit is free, never on the caller's
-    /// thread (an HTTP worker or the driver's runtime).
+    /// blocking thread once a thinking permit is `creator`'s turn, never on
+    /// the caller's thread (an HTTP worker or the driver's runtime). When
+    /// the search cannot be queued (the queues are full), it asks again
+    /// every `REFUSED_RETRY`; after `MAX_REFUSALS`, the sensible bot's move
+    /// for the seat instead. Nothing when the bots are stopping.
     pub(super) async fn think(
         &self,
         game: Box<dyn AnyGame>,
         seed_hex: &str,
         version: i64,
         seat: Seat,
+        creator: &str,
     ) -> Result<Option<BotPlan>, ServiceError> {
         let metrics = self.metrics();
-        let permit = {
-            let _waiting = metrics.experts_waiting.enter();
-            Arc::clone(&self.bots.thinkers).acquire_owned().await
+        let mut rng = rng_for(seed_hex, version, seat);
+        let mut refusals = 0;
+        let _permit = loop {
+            let permit = {
+                let _waiting = metrics.experts_waiting.enter();
+                self.bots.thinkers.acquire(creator).await
+            };
+            match permit {
+                Ok(permit) => break permit,
+                Err(_) if self.bots.stopping.load(Ordering::SeqCst) => return Ok(None),
+                Err(_) if refusals < MAX_REFUSALS => {
+                    refusals += 1;
+                    let _waiting = metrics.experts_waiting.enter();
+                    tokio::time::sleep(REFUSED_RETRY).await;
+                }
+                Err(refused) => {
+                    metrics.experts_refused.inc();
+                    tracing::debug!(
+                        ?refused,
+                        version,
+                        "expert search not queued: the sensible bot moves"
+                    );
+                    let mv = game.bot_move_at(cards::BotLevel::Sensible, seat, None, &mut rng);
+                    return Ok(mv.map(|mv| BotPlan { seat, version, mv }));
+                }
+            }
         };
-        let _permit = permit.map_err(|_| ServiceError::internal("the bot thinkers were closed"))?;
         let _thinking = metrics.experts_thinking.enter();
         let budget = self.bots.budget;
-        let mut rng = rng_for(seed_hex, version, seat);
         let (mv, took) = tokio::task::spawn_blocking(move || {
             let start = std::time::Instant::now();
             let mv = game.bot_move_at(cards::BotLevel::Expert, seat, budget, &mut rng);

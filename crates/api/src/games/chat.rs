@@ -59,7 +59,10 @@ impl GameService {
             let idem = idem?;
             render(row).ok().map(|stored| idem.record(&stored))
         };
-        // Everyone seated (but the author) is told by their `chat` webhooks.
+        // Everyone seated (but the author) is told by their `chat` webhooks,
+        // unless they would not see the message (they muted the author, or
+        // hide spectators and the author is one): `db::chat::post_message`
+        // leaves those out in the message's transaction, as `messages` does.
         let recipients: Vec<&str> = seats
             .iter()
             .filter_map(|s| s.seat.player_id.as_deref())

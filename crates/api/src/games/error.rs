@@ -92,6 +92,22 @@ impl ServiceError {
         })
     }
 
+    /// This refusal, citing `rule` (a conflict or an invalid request; any
+    /// other error is returned as it is).
+    pub fn citing(self, rule: &'static str) -> Self {
+        match self {
+            ServiceError::Conflict(r) => ServiceError::Conflict(Refusal {
+                rule: Some(rule),
+                ..r
+            }),
+            ServiceError::Invalid(r) => ServiceError::Invalid(Refusal {
+                rule: Some(rule),
+                ..r
+            }),
+            other => other,
+        }
+    }
+
     pub fn internal(cause: impl fmt::Display) -> Self {
         ServiceError::Internal(cause.to_string())
     }
@@ -116,7 +132,13 @@ impl From<super::any_game::MoveRefusal> for ServiceError {
     fn from(e: super::any_game::MoveRefusal) -> Self {
         use super::any_game::MoveRefusal;
         match e {
-            MoveRefusal::Malformed(message) => ServiceError::invalid("malformed_move", message),
+            // Not a move of this game at all: refused as any move that
+            // breaks a rule is, and citing that ruling (G-3).
+            MoveRefusal::Malformed(message) => ServiceError::Invalid(Refusal {
+                code: "malformed_move",
+                rule: Some("G-3"),
+                message,
+            }),
             MoveRefusal::Rule {
                 code,
                 rule,

@@ -57,12 +57,22 @@ impl GameService {
         let answer = render.render(&table.snapshot, 1)?;
         let record = idem.map(|i| i.record(&answer));
         let (new_game, seat_rows) = stored_rows(&table.snapshot);
+        let limit = self.bot_games_limit(&checked.specs);
         match self
             .db
-            .create_game(&new_game, &seat_rows, &table.events, record.as_ref())
+            .create_game(&new_game, &seat_rows, &table.events, record.as_ref(), limit)
             .await
         {
             Ok(()) => {}
+            Err(DbError::Limited) => {
+                return Err(ServiceError::conflict(
+                    "too_many_bot_games",
+                    format!(
+                        "you have {} open or running games with an expert bot or only bots: finish or leave one first",
+                        limit.unwrap_or_default()
+                    ),
+                ));
+            }
             // A concurrent copy of this request created the game first.
             Err(DbError::IdempotencyTaken) => {
                 if let Some(idem) = idem {
@@ -74,6 +84,17 @@ impl GameService {
         }
         self.created(table).await;
         Ok(answer)
+    }
+
+    /// The most open or running games like this one (with an expert bot
+    /// seat, or bots only) its creator may have, if it is one and there is
+    /// a limit (`BOT_GAMES_PER_PLAYER`): they are what the expert
+    /// thinkers and the bot drivers spend the server's CPU on.
+    fn bot_games_limit(&self, specs: &[SeatSpec]) -> Option<i64> {
+        let max = self.bots.games_per_player;
+        let expert = specs.contains(&SeatSpec::BotExpert);
+        let bots_only = specs.iter().all(|s| s.bot_level().is_some());
+        (max > 0 && (expert || bots_only)).then(|| i64::try_from(max).unwrap_or(i64::MAX))
     }
 
     /// After a game is stored: its state cached, watchers told, its bots

@@ -29,6 +29,7 @@ mod resign;
 pub mod series;
 mod service;
 pub mod text;
+mod thinkers;
 pub mod watch;
 pub mod webhooks;
 pub mod write;

@@ -59,7 +59,13 @@ impl GameService {
             };
             let version = snapshot.row.version;
             let Some(plan) = self
-                .think(snapshot.game, &snapshot.row.seed, version, seat)
+                .think(
+                    snapshot.game,
+                    &snapshot.row.seed,
+                    version,
+                    seat,
+                    &snapshot.row.created_by,
+                )
                 .await?
             else {
                 return Ok(false);
@@ -101,18 +107,19 @@ pub(super) fn decide_move(
     if_match: Option<i64>,
 ) -> Result<Decision, ServiceError> {
     let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
-    match state.row.status {
-        GameStatus::Open => {
-            return Err(ServiceError::conflict(
-                "game_not_started",
-                "the game starts when every seat is filled",
-            ));
-        }
-        GameStatus::Finished => {
-            return Err(ServiceError::conflict("game_over", "the game is over"));
-        }
-        GameStatus::Expired => return Err(super::expiry::refused()),
-        GameStatus::InProgress => {}
+    // No seat must act in a game that has not started or is closed: every
+    // refusal of a move names its ruling, and this one is G-4's.
+    let closed = match state.row.status {
+        GameStatus::Open => Some(ServiceError::conflict(
+            "game_not_started",
+            "the game starts when every seat is filled",
+        )),
+        GameStatus::Finished => Some(ServiceError::conflict("game_over", "the game is over")),
+        GameStatus::Expired => Some(super::expiry::refused()),
+        GameStatus::InProgress => None,
+    };
+    if let Some(refusal) = closed {
+        return Err(refusal.citing("G-4"));
     }
     if let Some(expected) = if_match
         && expected != state.version

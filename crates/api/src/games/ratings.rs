@@ -23,8 +23,15 @@
 //!   polling every second besides. `rating_changes.seq` records the order.
 //! - **Rebuild** ([`GameService::rebuild_ratings`]): every rating again
 //!   from scratch, replaying the rated games in that order from their logs.
+//! - **Against farming** ([`Policy`], docs/ratings.md): a game in which a
+//!   seat resigned before the first trick was complete is unrated; results
+//!   between the same two players count in at most
+//!   [`PAIR_GAMES_PER_DAY`] games per UTC day; a player rated in fewer than
+//!   [`ESTABLISHED_AFTER`] games moves no established player's rating.
+//!   Each is a function of the rated games before, in the same order, so
+//!   the rebuild applies it exactly as the projector did.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -33,10 +40,11 @@ use ratings::{Entrant, Glicko2, Rating};
 
 use super::any_game::AnyGame;
 use super::error::ServiceError;
+use super::event::GameEvent;
 use super::service::{GameService, forfeited_seats};
 use super::status::{BotLevel, GameStatus};
 use crate::db::models::SeatWithName;
-use crate::db::ratings::{RatedSubject, RatingChangeRow, RatingRow};
+use crate::db::ratings::{RatedSubject, RatingChangeRow, RatingHistory, RatingRow};
 use crate::db::{DbError, now};
 
 /// What the subjects of bot seats start with: `bot:random`,
@@ -60,6 +68,96 @@ fn bot_name(subject: &str) -> Option<String> {
 
 /// How often the projector looks at the queue when nothing kicked it.
 const POLL: Duration = Duration::from_secs(1);
+
+/// Games per UTC day (by the time each game finished) in which the results
+/// between the same two players count: one account losing to another on
+/// purpose lifts it by at most this many games a day.
+pub const PAIR_GAMES_PER_DAY: usize = 3;
+
+/// Rated games a player needs (in the kind) before its results move an
+/// established player's rating: a fresh account's losses lift nobody.
+pub const ESTABLISHED_AFTER: i64 = 5;
+
+/// What a finished game's log says, besides the standings, that the rating
+/// policy reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameFacts {
+    /// When it finished (its last append; never changes after).
+    pub finished_at: chrono::DateTime<chrono::Utc>,
+    /// A seat resigned before the first trick was complete (fewer card
+    /// plays than seats before the first resignation).
+    pub resigned_early: bool,
+}
+
+impl GameFacts {
+    /// The UTC day it finished on, [start, end).
+    pub fn day(&self) -> (chrono::DateTime<chrono::Utc>, chrono::DateTime<chrono::Utc>) {
+        let start = self
+            .finished_at
+            .date_naive()
+            .and_hms_opt(0, 0, 0)
+            .expect("midnight exists")
+            .and_utc();
+        (start, start + chrono::Duration::days(1))
+    }
+}
+
+/// Which results of a game count (docs/ratings.md, "Against farming"),
+/// from the rated games before it.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    /// The game is not rated at all (a resignation before the first trick).
+    unrated: bool,
+    /// By subject: a player's (not a bot's).
+    player: Vec<bool>,
+    /// By subject: rated games before this one, in the kind.
+    games: Vec<i64>,
+    /// By subject: the games of the day it was rated in (players only).
+    day_games: Vec<HashSet<String>>,
+}
+
+impl Policy {
+    pub fn new(subjects: &[RatedSubject], facts: GameFacts, history: &RatingHistory) -> Self {
+        Policy {
+            unrated: facts.resigned_early,
+            player: subjects.iter().map(|s| is_player(&s.subject)).collect(),
+            games: history.games.clone(),
+            day_games: history
+                .day_games
+                .iter()
+                .map(|g| g.iter().cloned().collect())
+                .collect(),
+        }
+    }
+
+    fn established(&self, k: usize) -> bool {
+        !self.player[k] || self.games[k] >= ESTABLISHED_AFTER
+    }
+
+    /// Whether subject `m`'s results against subject `k` move `k`'s rating.
+    /// A bot's rating takes every result, as before (one rating shared by
+    /// every game of its level). Between two players: not once they met in
+    /// [`PAIR_GAMES_PER_DAY`] rated games that day, and not from a
+    /// provisional player to an established one.
+    pub fn counts(&self, k: usize, m: usize) -> bool {
+        if self.unrated {
+            return false;
+        }
+        if !self.player[k] || !self.player[m] {
+            return true;
+        }
+        let met = self.day_games[k].intersection(&self.day_games[m]).count();
+        if met >= PAIR_GAMES_PER_DAY {
+            return false;
+        }
+        self.established(m) || !self.established(k)
+    }
+}
+
+/// Whether a subject is a player (else a bot level, [`bot_subject`]).
+fn is_player(subject: &str) -> bool {
+    !subject.starts_with(BOT_SUBJECT_PREFIX)
+}
 
 /// One seat as the rating sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,12 +244,14 @@ fn subjects_of(standings: &[SeatStanding]) -> (Vec<RatedSubject>, Vec<usize>) {
 
 /// Each subject's rating after the game from `before` (by subject index):
 /// the results of each of its seats against every seat of another side
-/// held by another subject, rated as one period; `None` without a pair.
+/// held by another subject whose results count for it (`policy`), rated as
+/// one period; `None` without a pair.
 fn rate(
     system: &Glicko2,
     standings: &[SeatStanding],
     subject_of: &[usize],
     before: &[Rating],
+    policy: &Policy,
 ) -> Vec<Option<Rating>> {
     (0..before.len())
         .map(|k| {
@@ -161,21 +261,30 @@ fn rate(
                     continue;
                 }
                 // The subject's other seats count as this seat's side:
-                // never compared with it.
+                // never compared with it. Seats whose results do not count
+                // for it are left out.
+                let mut me = 0;
                 let entrants: Vec<Entrant> = standings
                     .iter()
                     .enumerate()
-                    .map(|(j, other)| Entrant {
-                        rating: before[subject_of[j]],
-                        rank: other.rank,
-                        side: if subject_of[j] == k {
-                            seat.side
-                        } else {
-                            other.side
-                        },
+                    .filter(|&(j, _)| subject_of[j] == k || policy.counts(k, subject_of[j]))
+                    .enumerate()
+                    .map(|(n, (j, other))| {
+                        if j == i {
+                            me = n;
+                        }
+                        Entrant {
+                            rating: before[subject_of[j]],
+                            rank: other.rank,
+                            side: if subject_of[j] == k {
+                                seat.side
+                            } else {
+                                other.side
+                            },
+                        }
                     })
                     .collect();
-                results.extend(ratings::pairwise_results(&entrants, i));
+                results.extend(ratings::pairwise_results(&entrants, me));
             }
             (!results.is_empty()).then(|| system.rate(before[k], &results))
         })
@@ -196,11 +305,12 @@ pub struct Rebuilt {
 }
 
 impl GameService {
-    /// A finished game's standings, folded from its log.
+    /// A finished game's standings, folded from its log, and the facts of
+    /// its log the rating policy reads.
     async fn standings_from_log(
         &self,
         game_id: &str,
-    ) -> Result<(String, Vec<SeatStanding>), ServiceError> {
+    ) -> Result<(String, Vec<SeatStanding>, GameFacts), ServiceError> {
         let snapshot = self.rebuild_from_log(game_id).await?;
         if snapshot.row.status != GameStatus::Finished {
             return Err(ServiceError::internal(format!(
@@ -208,7 +318,28 @@ impl GameService {
             )));
         }
         let standings = standings(&*snapshot.game, &snapshot.seats);
-        Ok((snapshot.row.kind, standings))
+        let events = self
+            .db
+            .events(game_id, 0, snapshot.row.version.max(1))
+            .await?;
+        let seats = usize::from(snapshot.game.seat_count());
+        let mut plays = 0;
+        let mut resigned_early = false;
+        for row in &events {
+            match &row.event {
+                GameEvent::Move(mv) if mv.0["type"] == "play" => plays += 1,
+                GameEvent::SeatResigned(_) => {
+                    resigned_early = plays < seats;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let facts = GameFacts {
+            finished_at: snapshot.row.updated_at,
+            resigned_early,
+        };
+        Ok((snapshot.row.kind, standings, facts))
     }
 
     /// Rates the queue's head; false when the queue is empty.
@@ -216,13 +347,25 @@ impl GameService {
         let Some((queued, game_id)) = self.db.rating_queue_head().await? else {
             return Ok(false);
         };
-        let (kind, standings) = self.standings_from_log(&game_id).await?;
+        let (kind, standings, facts) = self.standings_from_log(&game_id).await?;
         let (subjects, subject_of) = subjects_of(&standings);
+        let players: Vec<bool> = subjects.iter().map(|s| is_player(&s.subject)).collect();
         let system = Glicko2::default();
-        let rate = |before: &[Rating]| rate(&system, &standings, &subject_of, before);
+        let rate = |before: &[Rating], history: &RatingHistory| {
+            let policy = Policy::new(&subjects, facts, history);
+            rate(&system, &standings, &subject_of, before, &policy)
+        };
         match self
             .db
-            .apply_rating(queued, &game_id, &kind, &subjects, &rate)
+            .apply_rating(
+                queued,
+                &game_id,
+                &kind,
+                &subjects,
+                &players,
+                facts.day(),
+                &rate,
+            )
             .await
         {
             // Rated here, or by another process meanwhile: next.
@@ -260,9 +403,13 @@ impl GameService {
             .collect();
         let system = Glicko2::default();
         let mut current: HashMap<(String, String), RatingRow> = HashMap::new();
+        // The games each (kind, player) was rated in, by the UTC day they
+        // finished on: the policy's history, as the projector reads it.
+        let mut rated_on: HashMap<(String, String, chrono::NaiveDate), Vec<String>> =
+            HashMap::new();
         let mut changes = Vec::with_capacity(stored_changes.len());
         for (seq, game_id) in &order {
-            let (kind, standings) = self.standings_from_log(game_id).await?;
+            let (kind, standings, facts) = self.standings_from_log(game_id).await?;
             let (subjects, subject_of) = subjects_of(&standings);
             let before: Vec<Rating> = subjects
                 .iter()
@@ -272,9 +419,38 @@ impl GameService {
                         .map_or(Rating::NEW, RatingRow::value)
                 })
                 .collect();
-            let after = rate(&system, &standings, &subject_of, &before);
+            let day = facts.finished_at.date_naive();
+            let history = RatingHistory {
+                games: subjects
+                    .iter()
+                    .map(|s| {
+                        current
+                            .get(&(kind.clone(), s.subject.clone()))
+                            .map_or(0, |r| r.games)
+                    })
+                    .collect(),
+                day_games: subjects
+                    .iter()
+                    .map(|s| {
+                        if is_player(&s.subject) {
+                            rated_on
+                                .get(&(kind.clone(), s.subject.clone(), day))
+                                .cloned()
+                                .unwrap_or_default()
+                        } else {
+                            Vec::new()
+                        }
+                    })
+                    .collect(),
+            };
+            let policy = Policy::new(&subjects, facts, &history);
+            let after = rate(&system, &standings, &subject_of, &before, &policy);
             for ((subject, before), after) in subjects.iter().zip(&before).zip(&after) {
                 let Some(after) = after else { continue };
+                rated_on
+                    .entry((kind.clone(), subject.subject.clone(), day))
+                    .or_default()
+                    .push(game_id.clone());
                 let at = stored_at
                     .get(&(game_id.as_str(), subject.subject.as_str()))
                     .copied()
@@ -424,6 +600,73 @@ pub fn spawn(games: Arc<GameService>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn policy(subjects: &[&str], games: &[i64], met: usize, early: bool) -> Policy {
+        let subjects: Vec<RatedSubject> = subjects
+            .iter()
+            .map(|s| RatedSubject {
+                subject: (*s).to_owned(),
+                rank: 0,
+            })
+            .collect();
+        // `met` earlier games of the day shared by every player subject.
+        let shared: Vec<String> = (0..met).map(|i| format!("g{i}")).collect();
+        let history = RatingHistory {
+            games: games.to_vec(),
+            day_games: subjects
+                .iter()
+                .map(|s| {
+                    if is_player(&s.subject) {
+                        shared.clone()
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect(),
+        };
+        let facts = GameFacts {
+            finished_at: chrono::DateTime::UNIX_EPOCH,
+            resigned_early: early,
+        };
+        Policy::new(&subjects, facts, &history)
+    }
+
+    /// Two established players: their results count in the day's first
+    /// PAIR_GAMES_PER_DAY games together, then not, for either.
+    #[test]
+    fn a_pair_counts_in_a_few_games_a_day() {
+        for met in 0..PAIR_GAMES_PER_DAY {
+            assert!(policy(&["a", "b"], &[9, 9], met, false).counts(0, 1));
+        }
+        let capped = policy(&["a", "b"], &[9, 9], PAIR_GAMES_PER_DAY, false);
+        assert!(!capped.counts(0, 1) && !capped.counts(1, 0));
+    }
+
+    /// A provisional player moves no established player (but its own
+    /// rating moves, and two provisional players rate each other); bots'
+    /// ratings take every result, and bots count as established.
+    #[test]
+    fn a_provisional_player_moves_no_established_one() {
+        let new = ESTABLISHED_AFTER - 1;
+        let p = policy(&["a", "b"], &[ESTABLISHED_AFTER, new], 0, false);
+        assert!(!p.counts(0, 1), "b is provisional: a does not move");
+        assert!(p.counts(1, 0), "b's own rating moves");
+        let both = policy(&["a", "b"], &[new, 0], 0, false);
+        assert!(both.counts(0, 1) && both.counts(1, 0));
+        let bot = policy(&["a", "bot:expert"], &[0, 0], 0, false);
+        assert!(bot.counts(0, 1) && bot.counts(1, 0));
+    }
+
+    /// A resignation before the first trick: nothing counts.
+    #[test]
+    fn an_early_resignation_is_unrated() {
+        let p = policy(&["a", "b", "bot:sensible"], &[9, 9, 9], 0, true);
+        for k in 0..3 {
+            for m in 0..3 {
+                assert!(!p.counts(k, m));
+            }
+        }
+    }
 
     #[test]
     fn bot_subjects_are_named_by_level() {

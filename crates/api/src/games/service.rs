@@ -118,10 +118,11 @@ impl GameService {
         self
     }
 
-    /// The expert bot's playouts per decision, and how many decisions may
-    /// be computed at once (each on a blocking thread, `games::bots`).
-    pub fn with_bots(mut self, budget: Option<cards::Budget>, thinkers: usize) -> Self {
-        self.bots = super::bots::BotDrivers::new(budget, thinkers);
+    /// The expert bot's playouts per decision, how many decisions may be
+    /// computed at once (each on a blocking thread, `games::bots`), how
+    /// many may wait, and how many expert or all-bot games a player may run.
+    pub fn with_bots(mut self, settings: &crate::config::BotSettings) -> Self {
+        self.bots = super::bots::BotDrivers::new(settings);
         self
     }
 

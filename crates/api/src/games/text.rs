@@ -39,7 +39,9 @@ fn is_bidi_control(c: char) -> bool {
 /// one character that shows.
 pub fn display_name(raw: &str) -> Result<String, ServiceError> {
     let name = raw.trim();
-    let chars = name.chars().count();
+    // The bound holds for the name as sent too (what the document's
+    // `maxLength` says), so padding does not make a long name pass.
+    let chars = name.chars().count().max(raw.chars().count());
     let shows = name.chars().any(|c| !c.is_whitespace() && !is_invisible(c));
     let clean = !name.chars().any(|c| c.is_control() || is_bidi_control(c));
     if chars == 0 || chars > MAX_NAME_CHARS || !shows || !clean {
@@ -81,7 +83,8 @@ pub fn message_text(raw: &str) -> Result<String, ServiceError> {
             "a message needs at least one character that shows",
         ));
     }
-    if text.chars().count() > MAX_MESSAGE_CHARS {
+    // As sent, too (the document's `maxLength`): padding counts.
+    if raw.chars().count() > MAX_MESSAGE_CHARS {
         return Err(ServiceError::invalid(
             "message_too_long",
             format!("a message is at most {MAX_MESSAGE_CHARS} characters"),

@@ -20,8 +20,14 @@ use super::service::{GameService, seat_of};
 use super::status::GameStatus;
 use crate::db::models::GameRow;
 
-/// Events read per query while streaming.
-const STREAM_PAGE: i64 = 500;
+/// Messages read per query while streaming.
+const MESSAGE_PAGE: i64 = 500;
+
+/// Events read per query while a game stream catches up: about what its
+/// outbox holds (`routes::sse::BUFFER`), so a stream whose client reads
+/// slowly, or not at all, holds a page and a full outbox at most, never the
+/// log; the next page is read only once the client has taken the last.
+const CATCH_UP_PAGE: i64 = 64;
 
 /// One item of a game stream (the HTTP layer renders each as an SSE event).
 #[derive(Debug)]
@@ -424,7 +430,7 @@ impl GameService {
                 }
                 None => {
                     self.metrics().stream_reads.inc();
-                    self.events_page(&f.game_id, f.player_id.as_deref(), f.cursor, STREAM_PAGE)
+                    self.events_page(&f.game_id, f.player_id.as_deref(), f.cursor, CATCH_UP_PAGE)
                         .await?
                 }
             };
@@ -437,7 +443,7 @@ impl GameService {
                 .filter(|e| e.row.seq <= page.version)
                 .collect();
             // A full page, or events past the row read: there is more now.
-            let more = events.len() < read || read as i64 >= STREAM_PAGE;
+            let more = events.len() < read || read as i64 >= CATCH_UP_PAGE;
             for event in events {
                 f.cursor = event.row.seq;
                 let item = GameStreamItem::Event(Box::new(event));
@@ -452,6 +458,9 @@ impl GameService {
                 }
             }
             if more {
+                // A long catch-up (a finished game read from its start)
+                // lets the worker's other connections go between pages.
+                tokio::task::yield_now().await;
                 continue;
             }
             if page.closed && f.cursor >= page.version {
@@ -474,9 +483,9 @@ impl GameService {
     ) -> Result<bool, ServiceError> {
         loop {
             let page = self
-                .visible_messages(&f.game_id, f.player_id.as_deref(), f.messages, STREAM_PAGE)
+                .visible_messages(&f.game_id, f.player_id.as_deref(), f.messages, MESSAGE_PAGE)
                 .await?;
-            let full = page.messages.len() as i64 >= STREAM_PAGE;
+            let full = page.messages.len() as i64 >= MESSAGE_PAGE;
             for message in page.messages {
                 f.messages = message.seq;
                 if tx

@@ -16,11 +16,15 @@
 //!   message; the message's transaction writes them with
 //!   `enqueue_outbox!` (or `Db::enqueue_outbox` on its own).
 //! - **Delivery.** The worker claims due rows for a lease (no two
-//!   processes send one row at once), signs each body (HMAC-SHA256 over
-//!   `"<t>.<body>"`), checks the address (http(s) only; loopback, private,
-//!   link-local… refused unless `WEBHOOK_ALLOW_PRIVATE`), connects to the
-//!   checked address only, and records the attempt; a failure is retried
-//!   with exponential back-off and given up after `WEBHOOK_MAX_ATTEMPTS`.
+//!   processes send one row at once), as many as it has send slots free
+//!   and no more than [`MAX_IN_FLIGHT_PER_ENDPOINT`] held per endpoint,
+//!   and sends each in a task of its own (so a hanging endpoint delays
+//!   only its own deliveries): signs the body (HMAC-SHA256 over
+//!   `"<t>.<body>"`), checks the address ([`address_refusal`], the one
+//!   rule, also at registration; unless `WEBHOOK_ALLOW_PRIVATE`), connects
+//!   to the checked addresses only, and records the attempt; a failure is
+//!   retried with exponential back-off and given up after
+//!   `WEBHOOK_MAX_ATTEMPTS`.
 //!
 //! A body never carries a card: only ids, seats, prompts, versions and
 //! times (a chat message's text is the author's own).
@@ -54,8 +58,13 @@ pub const MAX_URL_LEN: usize = 2048;
 pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
 /// How often the worker looks for due deliveries and deadline warnings.
 const POLL: Duration = Duration::from_millis(200);
-/// Deliveries claimed per look.
-const CLAIM_BATCH: i64 = 32;
+/// Sends in flight per process at most (each a task): the claim asks for
+/// no more than the slots free.
+pub const MAX_IN_FLIGHT: usize = 64;
+/// Sends in flight per endpoint at most, across processes (the claim
+/// counts the rows held): an endpoint that hangs holds this many slots
+/// until `WEBHOOK_TIMEOUT_MS`, and nobody else's deliveries wait for it.
+pub const MAX_IN_FLIGHT_PER_ENDPOINT: i64 = 2;
 /// How long a claim holds a row (longer than any attempt: the timeout is
 /// at most this minus a margin; a process that dies holding a claim
 /// leaves the row to others after it).
@@ -337,42 +346,115 @@ fn new_secret() -> String {
 // ---------------------------------------------------------------------
 // Addresses.
 
-/// Whether `ip` is one an endpoint may not be on by default: loopback,
-/// private, link-local, unspecified, broadcast, multicast, CGNAT
-/// (100.64/10), "this network" (0/8), IETF protocol assignments
-/// (192.0.0/24), benchmarking (198.18/15), unique-local (fc00::/7),
-/// and v4 addresses mapped or embedded in v6.
-pub fn is_private(ip: IpAddr) -> bool {
+/// IPv4 ranges the server never calls by default: (network, prefix length,
+/// what it is). Everything not globally reachable unicast (RFC 6890 and the
+/// IANA special-purpose registry).
+const V4_REFUSED: &[([u8; 4], u8, &str)] = &[
+    ([0, 0, 0, 0], 8, "\"this network\""),
+    ([10, 0, 0, 0], 8, "private"),
+    ([100, 64, 0, 0], 10, "CGNAT shared"),
+    ([127, 0, 0, 0], 8, "loopback"),
+    ([169, 254, 0, 0], 16, "link-local"),
+    ([172, 16, 0, 0], 12, "private"),
+    ([192, 0, 0, 0], 24, "IETF protocol assignments"),
+    ([192, 0, 2, 0], 24, "documentation"),
+    ([192, 88, 99, 0], 24, "6to4 relay anycast"),
+    ([192, 168, 0, 0], 16, "private"),
+    ([198, 18, 0, 0], 15, "benchmarking"),
+    ([198, 51, 100, 0], 24, "documentation"),
+    ([203, 0, 113, 0], 24, "documentation"),
+    ([224, 0, 0, 0], 4, "multicast"),
+    // 255.255.255.255 (broadcast) included.
+    ([240, 0, 0, 0], 4, "reserved"),
+];
+
+/// IPv6 ranges refused inside 2000::/3 (everything outside it is refused
+/// already: unspecified, loopback, discard-only 100::/64, NAT64 local-use
+/// 64:ff9b:1::/48, unique-local, site-local, link-local, multicast, SRv6,
+/// unassigned).
+const V6_REFUSED: &[(u128, u8, &str)] = &[
+    (0x2001_0002 << 96, 48, "benchmarking"),
+    // Teredo (2001::/32) is decided by its IPv4 addresses before this.
+    (0x2001_0000 << 96, 23, "IETF protocol assignments"),
+    (0x2001_0db8 << 96, 32, "documentation"),
+    (0x3fff_0000 << 96, 20, "documentation"),
+];
+
+fn v4_in(ip: std::net::Ipv4Addr, net: [u8; 4], len: u8) -> bool {
+    let mask = u32::MAX.checked_shl(32 - u32::from(len)).unwrap_or(0);
+    u32::from(ip) & mask == u32::from_be_bytes(net) & mask
+}
+
+fn v6_in(bits: u128, net: u128, len: u8) -> bool {
+    let mask = u128::MAX.checked_shl(128 - u32::from(len)).unwrap_or(0);
+    bits & mask == net & mask
+}
+
+/// The IPv4 addresses an IPv6 address stands for, when it is one of the
+/// forms that carry them: IPv4-mapped `::ffff:0:0/96`, IPv4-compatible
+/// `::/96` (`::` and `::1` included: 0.0.0.0 and 0.0.0.1), IPv4-translated
+/// `::ffff:0:0:0/96`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16` (the relay's
+/// v4 in bits 16..48) and Teredo `2001::/32` (the server's v4 and the
+/// client's, stored inverted).
+fn embedded_v4(ip: std::net::Ipv6Addr) -> Option<Vec<std::net::Ipv4Addr>> {
+    let bits = u128::from(ip);
+    let low = std::net::Ipv4Addr::from(bits as u32);
+    if v6_in(bits, 0xffff << 32, 96)
+        || v6_in(bits, 0, 96)
+        || v6_in(bits, 0xffff << 48, 96)
+        || v6_in(bits, 0x0064_ff9b << 96, 96)
+    {
+        return Some(vec![low]);
+    }
+    if v6_in(bits, 0x2002 << 112, 16) {
+        return Some(vec![std::net::Ipv4Addr::from((bits >> 80) as u32)]);
+    }
+    if v6_in(bits, 0x2001_0000 << 96, 32) {
+        let server = std::net::Ipv4Addr::from((bits >> 64) as u32);
+        return Some(vec![server, std::net::Ipv4Addr::from(!(bits as u32))]);
+    }
+    None
+}
+
+/// Why the server may not connect to `ip` by default (without
+/// `WEBHOOK_ALLOW_PRIVATE`), or `None` when it may: the one rule for
+/// registration and for every address a send connects to. Allowed is
+/// globally reachable unicast only: IPv4 outside [`V4_REFUSED`]; IPv6
+/// in 2000::/3 outside [`V6_REFUSED`]; an IPv6 form that carries IPv4
+/// addresses ([`embedded_v4`]) is decided by those, by the IPv4 rule.
+pub fn address_refusal(ip: IpAddr) -> Option<&'static str> {
     match ip {
-        IpAddr::V4(v4) => {
-            let [a, b, c, _] = v4.octets();
-            v4.is_loopback()
-                || v4.is_private()
-                || v4.is_link_local()
-                || v4.is_unspecified()
-                || v4.is_broadcast()
-                || v4.is_multicast()
-                || a == 0
-                || (a == 100 && (64..128).contains(&b))
-                || (a == 192 && b == 0 && c == 0)
-                || (a == 198 && (b == 18 || b == 19))
-                || a >= 240
-        }
+        IpAddr::V4(v4) => V4_REFUSED
+            .iter()
+            .find(|(net, len, _)| v4_in(v4, *net, *len))
+            .map(|(_, _, what)| *what),
         IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_private(IpAddr::V4(v4));
+            if let Some(v4s) = embedded_v4(v6) {
+                return v4s
+                    .into_iter()
+                    .find_map(|v4| address_refusal(IpAddr::V4(v4)));
             }
-            let first = v6.segments()[0];
-            v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (first & 0xfe00) == 0xfc00
-                || (first & 0xffc0) == 0xfe80
-                // ::a.b.c.d (deprecated v4-compatible) and NAT64 64:ff9b::/96.
-                || (v6.segments()[..6] == [0; 6])
-                || (v6.segments()[..6] == [0x64, 0xff9b, 0, 0, 0, 0])
+            let bits = u128::from(v6);
+            if !v6_in(bits, 0x2000 << 112, 3) {
+                return Some(match bits >> 120 {
+                    0xff => "multicast",
+                    0xfe if bits >> 118 & 0b11 == 0b10 => "link-local",
+                    0xfe if bits >> 118 & 0b11 == 0b11 => "site-local",
+                    0xfc | 0xfd => "unique-local",
+                    _ => "not global unicast",
+                });
+            }
+            V6_REFUSED
+                .iter()
+                .find(|(net, len, _)| v6_in(bits, *net, *len))
+                .map(|(_, _, what)| *what)
         }
     }
+}
+
+/// Whether the server may connect to `ip` by default ([`address_refusal`]).
+pub fn may_connect(ip: IpAddr) -> bool {
+    address_refusal(ip).is_none()
 }
 
 /// The address a URL's host names literally (`1.2.3.4`, `[::1]`), if it does.
@@ -411,41 +493,129 @@ fn check_url(url: &str, allow_private: bool) -> Result<reqwest::Url, ServiceErro
         .ok_or_else(|| bad("the URL has no host"))?;
     let lower = host.to_ascii_lowercase();
     let named_local = lower == "localhost" || lower.ends_with(".localhost");
-    if !allow_private && (named_local || literal_ip(host).is_some_and(is_private)) {
+    if !allow_private && (named_local || literal_ip(host).is_some_and(|ip| !may_connect(ip))) {
         return Err(refused());
     }
     Ok(parsed)
 }
 
-/// Where a delivery may connect: the URL's host resolved now, every
-/// address checked (a name that resolves to any refused address is
-/// refused). `Err(true)`: refused (never retried); `Err(false)`: not
-/// resolvable now (retried).
-async fn resolve(url: &reqwest::Url, allow_private: bool) -> Result<SocketAddr, (bool, String)> {
+/// How a host name becomes addresses when a delivery is sent: the
+/// system's resolver ([`system_lookup`]); tests substitute their own (no
+/// DNS leaves the machine).
+pub type Lookup = Arc<
+    dyn Fn(
+            String,
+            u16,
+        ) -> futures_util::future::BoxFuture<'static, std::io::Result<Vec<SocketAddr>>>
+        + Send
+        + Sync,
+>;
+
+/// The system's resolver (`getaddrinfo`, on tokio's blocking pool).
+pub fn system_lookup() -> Lookup {
+    Arc::new(|host, port| {
+        Box::pin(async move {
+            Ok(tokio::net::lookup_host((host.as_str(), port))
+                .await?
+                .collect())
+        })
+    })
+}
+
+/// Where a delivery may connect: the URL's host resolved now by `lookup`,
+/// every address checked by [`address_refusal`] (a name that resolves to
+/// any refused address is refused). `Err(true)`: refused (never retried);
+/// `Err(false)`: not resolvable now (retried).
+async fn resolve(
+    url: &reqwest::Url,
+    allow_private: bool,
+    lookup: &Lookup,
+) -> Result<Vec<SocketAddr>, (bool, String)> {
     let port = url
         .port_or_known_default()
         .ok_or((true, "no port".to_owned()))?;
     let host = url.host_str().ok_or((true, "no host".to_owned()))?;
     let addrs: Vec<SocketAddr> = match literal_ip(host) {
         Some(ip) => vec![SocketAddr::new(ip, port)],
-        None => tokio::net::lookup_host((host, port))
+        None => lookup(host.to_owned(), port)
             .await
-            .map_err(|e| (false, format!("could not resolve {host}: {e}")))?
-            .collect(),
+            .map_err(|e| (false, format!("could not resolve {host}: {e}")))?,
     };
-    let first = *addrs
-        .first()
-        .ok_or((false, "the host resolved to no address".to_owned()))?;
-    if !allow_private && let Some(bad) = addrs.iter().find(|a| is_private(a.ip())) {
-        return Err((
-            true,
-            format!(
-                "address refused: {} (loopback, private or link-local)",
-                bad.ip()
-            ),
-        ));
+    if addrs.is_empty() {
+        return Err((false, "the host resolved to no address".to_owned()));
     }
-    Ok(first)
+    if !allow_private
+        && let Some((bad, why)) = addrs
+            .iter()
+            .find_map(|a| Some((a.ip(), address_refusal(a.ip())?)))
+    {
+        return Err((true, format!("address refused: {bad} ({why})")));
+    }
+    Ok(addrs)
+}
+
+/// A resolver that resolves nothing: the client of a delivery connects to
+/// the addresses [`resolve`] checked (pinned) and never looks a name up on
+/// its own, so DNS answering differently a moment later cannot redirect it.
+struct NoLookup;
+
+impl reqwest::dns::Resolve for NoLookup {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let name = name.as_str().to_owned();
+        Box::pin(async move {
+            Err(format!("{name}: not among the addresses checked for this delivery").into())
+        })
+    }
+}
+
+/// Sends a delivery once: the endpoint's status code, or why not (`true`:
+/// refused, never retried). Resolves and checks the host, then connects to
+/// the checked addresses only.
+async fn send_once(
+    settings: &WebhookSettings,
+    lookup: &Lookup,
+    claimed: &ClaimedDelivery,
+) -> Result<u16, (bool, String)> {
+    let body = body_of(&claimed.delivery).map_err(|e| (true, e.to_string()))?;
+    let url = reqwest::Url::parse(&claimed.url).map_err(|e| (true, e.to_string()))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err((true, "only http and https URLs are allowed".to_owned()));
+    }
+    let addrs = resolve(&url, settings.allow_private, lookup).await?;
+    let mut client = reqwest::Client::builder()
+        .timeout(settings.timeout)
+        .connect_timeout(settings.timeout)
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .dns_resolver(Arc::new(NoLookup))
+        .user_agent("cardgames-webhooks/1");
+    // A name connects to the addresses just checked, whatever DNS says
+    // later (an IP literal is connected to as it is, checked above).
+    if let Some(domain) = url.host_str().filter(|h| literal_ip(h).is_none()) {
+        client = client.resolve_to_addrs(domain, &addrs);
+    }
+    let client = client.build().map_err(|e| (false, e.to_string()))?;
+    let t = Utc::now().timestamp();
+    let mut response = client
+        .post(url)
+        .header("content-type", "application/json")
+        .header(SIGNATURE_HEADER, signature(&claimed.secret, t, &body))
+        .header(EVENT_ID_HEADER, &claimed.delivery.id)
+        .header(EVENT_TYPE_HEADER, claimed.delivery.event_type.as_str())
+        .body(body)
+        .send()
+        .await
+        .map_err(|e| (false, format!("request failed: {e}")))?;
+    let code = response.status().as_u16();
+    // Read (and drop) at most MAX_RESPONSE_BYTES of the answer.
+    let mut read = 0;
+    while read < MAX_RESPONSE_BYTES {
+        match response.chunk().await {
+            Ok(Some(chunk)) => read += chunk.len(),
+            _ => break,
+        }
+    }
+    Ok(code)
 }
 
 // ---------------------------------------------------------------------
@@ -480,10 +650,18 @@ pub struct DeliveryPage {
 }
 
 /// Webhooks: the endpoints' service and the delivery worker.
-#[derive(Debug)]
 pub struct Webhooks {
     db: Db,
     settings: WebhookSettings,
+    lookup: Lookup,
+}
+
+impl std::fmt::Debug for Webhooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Webhooks")
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
 }
 
 fn webhook_not_found() -> ServiceError {
@@ -496,7 +674,16 @@ fn webhook_not_found() -> ServiceError {
 
 impl Webhooks {
     pub fn new(db: Db, settings: WebhookSettings) -> Arc<Self> {
-        Arc::new(Webhooks { db, settings })
+        Self::with_lookup(db, settings, system_lookup())
+    }
+
+    /// With another resolver for the endpoints' host names (tests).
+    pub fn with_lookup(db: Db, settings: WebhookSettings, lookup: Lookup) -> Arc<Self> {
+        Arc::new(Webhooks {
+            db,
+            settings,
+            lookup,
+        })
     }
 
     pub fn settings(&self) -> &WebhookSettings {
@@ -629,29 +816,12 @@ impl Webhooks {
             return;
         }
         let this = self.clone();
-        games.runtime.clone().spawn(async move {
-            let client_lease = this.settings.timeout + LEASE_MARGIN;
-            let mut stop = games.shutdown.subscribe();
+        let warner = games.clone();
+        games.runtime.spawn(async move {
+            let mut stop = warner.shutdown.subscribe();
             while !*stop.borrow() {
-                if let Err(e) = this.warn_deadlines(&games).await {
+                if let Err(e) = this.warn_deadlines(&warner).await {
                     tracing::warn!(error = %e, "deadline warnings failed");
-                }
-                let sent = match this.db.claim_deliveries(CLAIM_BATCH, client_lease).await {
-                    Ok(claimed) => {
-                        let n = claimed.len();
-                        futures_util::future::join_all(
-                            claimed.into_iter().map(|c| this.attempt(c)),
-                        )
-                        .await;
-                        n
-                    }
-                    Err(e) => {
-                        tracing::warn!(error = %e, "claiming webhook deliveries failed");
-                        0
-                    }
-                };
-                if sent as i64 == CLAIM_BATCH {
-                    continue;
                 }
                 tokio::select! {
                     _ = stop.changed() => {}
@@ -659,6 +829,47 @@ impl Webhooks {
                 }
             }
         });
+        let this = self.clone();
+        let stop = games.shutdown.subscribe();
+        games.runtime.spawn(this.deliver(stop));
+    }
+
+    /// The delivery loop: keeps up to [`MAX_IN_FLIGHT`] sends in flight,
+    /// each its own task, and claims more whenever one ends or every
+    /// [`POLL`]; the claim takes no more than the slots free (a claimed row
+    /// is sent at once, never queued here) and no more of an endpoint's
+    /// than [`MAX_IN_FLIGHT_PER_ENDPOINT`] held at once. So a slow or
+    /// hanging endpoint holds only its own slots and nobody else's
+    /// delivery waits for it. At the stop, the sends in flight finish and
+    /// are recorded (each within the timeout).
+    async fn deliver(self: Arc<Self>, mut stop: tokio::sync::watch::Receiver<bool>) {
+        let lease = self.settings.timeout + LEASE_MARGIN;
+        let mut sends = tokio::task::JoinSet::new();
+        while !*stop.borrow() {
+            while sends.try_join_next().is_some() {}
+            let free = MAX_IN_FLIGHT.saturating_sub(sends.len());
+            if free > 0 {
+                match self
+                    .db
+                    .claim_deliveries(free as i64, MAX_IN_FLIGHT_PER_ENDPOINT, lease)
+                    .await
+                {
+                    Ok(claimed) => {
+                        for c in claimed {
+                            let this = self.clone();
+                            sends.spawn(async move { this.attempt(c).await });
+                        }
+                    }
+                    Err(e) => tracing::warn!(error = %e, "claiming webhook deliveries failed"),
+                }
+            }
+            tokio::select! {
+                _ = stop.changed() => {}
+                _ = tokio::time::sleep(POLL) => {}
+                Some(_) = sends.join_next(), if !sends.is_empty() => {}
+            }
+        }
+        while sends.join_next().await.is_some() {}
     }
 
     /// Writes the warnings of the clocks past their share: every seat to
@@ -718,7 +929,9 @@ impl Webhooks {
     async fn attempt(&self, claimed: ClaimedDelivery) {
         let row = &claimed.delivery;
         let attempts = row.attempts + 1;
-        let (status, last_status, error) = match self.send(&claimed).await {
+        let (status, last_status, error) = match send_once(&self.settings, &self.lookup, &claimed)
+            .await
+        {
             Ok(code) if (200..300).contains(&code) => (DeliveryStatus::Delivered, Some(code), None),
             Ok(code) => (
                 self.after_failure(attempts),
@@ -761,49 +974,6 @@ impl Webhooks {
             .unwrap_or(0)
             .min(20);
         (self.settings.backoff_base * 2u32.pow(doublings)).min(MAX_BACKOFF)
-    }
-
-    /// Sends a delivery once: the endpoint's status code, or why not
-    /// (`true`: refused, never retried).
-    async fn send(&self, claimed: &ClaimedDelivery) -> Result<u16, (bool, String)> {
-        let body = body_of(&claimed.delivery).map_err(|e| (true, e.to_string()))?;
-        let url = reqwest::Url::parse(&claimed.url).map_err(|e| (true, e.to_string()))?;
-        if !matches!(url.scheme(), "http" | "https") {
-            return Err((true, "only http and https URLs are allowed".to_owned()));
-        }
-        let addr = resolve(&url, self.settings.allow_private).await?;
-        let mut client = reqwest::Client::builder()
-            .timeout(self.settings.timeout)
-            .connect_timeout(self.settings.timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
-            .user_agent("cardgames-webhooks/1");
-        // Connect to the address just checked, whatever DNS says later.
-        if let Some(domain) = url.host_str().filter(|h| literal_ip(h).is_none()) {
-            client = client.resolve(domain, addr);
-        }
-        let client = client.build().map_err(|e| (false, e.to_string()))?;
-        let t = Utc::now().timestamp();
-        let mut response = client
-            .post(url)
-            .header("content-type", "application/json")
-            .header(SIGNATURE_HEADER, signature(&claimed.secret, t, &body))
-            .header(EVENT_ID_HEADER, &claimed.delivery.id)
-            .header(EVENT_TYPE_HEADER, claimed.delivery.event_type.as_str())
-            .body(body)
-            .send()
-            .await
-            .map_err(|e| (false, format!("request failed: {e}")))?;
-        let code = response.status().as_u16();
-        // Read (and drop) at most MAX_RESPONSE_BYTES of the answer.
-        let mut read = 0;
-        while read < MAX_RESPONSE_BYTES {
-            match response.chunk().await {
-                Ok(Some(chunk)) => read += chunk.len(),
-                _ => break,
-            }
-        }
-        Ok(code)
     }
 }
 
@@ -849,31 +1019,117 @@ mod tests {
         assert_ne!(s, signature("whsec_y", 1_700_000_000, "{}"));
     }
 
+    /// The one address rule, range by range: (address, why refused;
+    /// `None`: may connect).
     #[test]
-    fn private_addresses_are_refused_and_public_ones_are_not() {
-        for ip in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "172.16.0.1",
-            "192.168.1.1",
-            "169.254.169.254",
-            "100.64.0.1",
-            "0.0.0.0",
-            "224.0.0.1",
-            "255.255.255.255",
-            "::1",
-            "::",
-            "fe80::1",
-            "fd00::1",
-            "ff02::1",
-            "::ffff:127.0.0.1",
-            "::ffff:10.0.0.1",
-            "64:ff9b::a00:1",
-        ] {
-            assert!(is_private(ip.parse().unwrap()), "{ip}");
-        }
-        for ip in ["93.184.216.34", "8.8.8.8", "2606:4700::1111", "100.128.0.1"] {
-            assert!(!is_private(ip.parse().unwrap()), "{ip}");
+    fn the_address_rule_refuses_every_special_range() {
+        let table: &[(&str, Option<&str>)] = &[
+            // IPv4.
+            ("0.0.0.0", Some("\"this network\"")),
+            ("0.255.255.255", Some("\"this network\"")),
+            ("10.0.0.1", Some("private")),
+            ("10.255.255.255", Some("private")),
+            ("100.64.0.1", Some("CGNAT shared")),
+            ("100.127.255.255", Some("CGNAT shared")),
+            ("127.0.0.1", Some("loopback")),
+            ("127.255.0.9", Some("loopback")),
+            ("169.254.169.254", Some("link-local")),
+            ("172.16.0.1", Some("private")),
+            ("172.31.255.255", Some("private")),
+            ("192.0.0.8", Some("IETF protocol assignments")),
+            ("192.0.2.1", Some("documentation")),
+            ("192.88.99.1", Some("6to4 relay anycast")),
+            ("192.168.1.1", Some("private")),
+            ("198.18.0.1", Some("benchmarking")),
+            ("198.19.255.255", Some("benchmarking")),
+            ("198.51.100.7", Some("documentation")),
+            ("203.0.113.9", Some("documentation")),
+            ("224.0.0.1", Some("multicast")),
+            ("239.255.255.250", Some("multicast")),
+            ("240.0.0.1", Some("reserved")),
+            ("255.255.255.255", Some("reserved")),
+            // Just outside those ranges: public.
+            ("1.1.1.1", None),
+            ("8.8.8.8", None),
+            ("9.255.255.255", None),
+            ("11.0.0.0", None),
+            ("100.63.255.255", None),
+            ("100.128.0.1", None),
+            ("126.255.255.255", None),
+            ("128.0.0.1", None),
+            ("169.253.255.255", None),
+            ("172.15.255.255", None),
+            ("172.32.0.0", None),
+            ("192.0.1.1", None),
+            ("192.0.3.1", None),
+            ("192.167.255.255", None),
+            ("192.169.0.0", None),
+            ("198.17.255.255", None),
+            ("198.20.0.0", None),
+            ("223.255.255.255", None),
+            // IPv6, not global unicast.
+            ("::", Some("\"this network\"")),
+            ("::1", Some("\"this network\"")),
+            ("100::1", Some("not global unicast")),
+            ("64:ff9b:1::a00:1", Some("not global unicast")),
+            ("64:ff9b:1::808:808", Some("not global unicast")),
+            ("fc00::1", Some("unique-local")),
+            ("fd12:3456::1", Some("unique-local")),
+            ("fe80::1", Some("link-local")),
+            ("febf::1", Some("link-local")),
+            ("fec0::1", Some("site-local")),
+            ("ff02::1", Some("multicast")),
+            ("ff0e::1", Some("multicast")),
+            ("5f00::1", Some("not global unicast")),
+            ("4000::1", Some("not global unicast")),
+            // IPv6 special ranges inside 2000::/3.
+            ("2001:db8::1", Some("documentation")),
+            ("3fff::1", Some("documentation")),
+            ("3fff:fff:ffff::1", Some("documentation")),
+            ("2001:2::1", Some("benchmarking")),
+            ("2001:10::1", Some("IETF protocol assignments")),
+            ("2001:1ff::1", Some("IETF protocol assignments")),
+            // IPv4 carried in IPv6: decided by the IPv4 rule.
+            ("::ffff:127.0.0.1", Some("loopback")),
+            ("::ffff:10.0.0.1", Some("private")),
+            ("::ffff:169.254.169.254", Some("link-local")),
+            ("::ffff:8.8.8.8", None),
+            ("::127.0.0.1", Some("loopback")),
+            ("::10.1.2.3", Some("private")),
+            ("::8.8.8.8", None),
+            ("::ffff:0:a9fe:a9fe", Some("link-local")),
+            ("::ffff:0:7f00:1", Some("loopback")),
+            ("::ffff:0:808:808", None),
+            ("64:ff9b::a9fe:a9fe", Some("link-local")),
+            ("64:ff9b::a00:1", Some("private")),
+            ("64:ff9b::808:808", None),
+            ("2002:a9fe:a9fe::", Some("link-local")),
+            ("2002:7f00:1::1", Some("loopback")),
+            ("2002:c000:204::1", Some("documentation")),
+            ("2002:808:808::1", None),
+            // Teredo: server 65.54.227.120, client 192.0.2.45 inverted.
+            (
+                "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+                Some("documentation"),
+            ),
+            // Server 10.0.0.1: refused whatever the client.
+            ("2001:0:a00:1::f7f7:f7f7", Some("private")),
+            // Server 8.8.8.8, client 1.1.1.1 (fefe:fefe inverted).
+            ("2001:0:808:808::fefe:fefe", None),
+            // Client 127.0.0.1 (80ff:fffe inverted).
+            ("2001:0:808:808::80ff:fffe", Some("loopback")),
+            // Public IPv6.
+            ("2606:4700:4700::1111", None),
+            ("2001:4860:4860::8888", None),
+            ("2a00:1450::1", None),
+            ("2001:200::1", None),
+            ("3ffe::1", None),
+            ("3fff:1000::1", None),
+        ];
+        for (ip, why) in table {
+            let addr: IpAddr = ip.parse().unwrap();
+            assert_eq!(address_refusal(addr), *why, "{ip}");
+            assert_eq!(may_connect(addr), why.is_none(), "{ip}");
         }
     }
 
@@ -904,7 +1160,123 @@ mod tests {
             code("http://169.254.169.254/", false),
             "webhook_address_refused"
         );
+        // IPv4 in IPv6 forms (translated, 6to4, NAT64, mapped) and
+        // documentation ranges: the same rule as at send time.
+        for url in [
+            "http://[::ffff:0:a9fe:a9fe]/",
+            "http://[2002:a9fe:a9fe::]/",
+            "http://[64:ff9b::a9fe:a9fe]/",
+            "http://[::ffff:169.254.169.254]/",
+            "http://[fe80::1]/",
+            "http://[3fff::1]/",
+            "http://192.0.2.1/",
+            "http://0x7f.1/",
+        ] {
+            assert_eq!(code(url, false), "webhook_address_refused", "{url}");
+            assert_eq!(code(url, true), "ok", "{url}");
+        }
+        assert_eq!(code("http://1.1.1.1/", false), "ok");
+        assert_eq!(code("http://[2606:4700:4700::1111]/", false), "ok");
         assert_eq!(code("http://127.0.0.1:9/", true), "ok");
+    }
+
+    /// A resolver of fixed answers (no DNS leaves the machine).
+    fn fixed_lookup(answers: Vec<SocketAddr>) -> Lookup {
+        Arc::new(move |_host, _port| {
+            let answers = answers.clone();
+            Box::pin(async move { Ok(answers) })
+        })
+    }
+
+    /// At send time the name's addresses are checked as resolved: one
+    /// refused address among public ones refuses the send, whatever the
+    /// name looked like at registration (DNS rebinding).
+    #[tokio::test]
+    async fn the_resolved_addresses_are_checked_at_send_time() {
+        let url = reqwest::Url::parse("https://hooks.example/x").unwrap();
+        let public: SocketAddr = "1.1.1.1:443".parse().unwrap();
+        let metadata: SocketAddr = "[::ffff:0:a9fe:a9fe]:443".parse().unwrap();
+        let ok = resolve(&url, false, &fixed_lookup(vec![public])).await;
+        assert_eq!(ok, Ok(vec![public]));
+        let rebound = resolve(&url, false, &fixed_lookup(vec![public, metadata])).await;
+        assert_eq!(
+            rebound,
+            Err((
+                true,
+                "address refused: ::ffff:0:a9fe:a9fe (link-local)".to_owned()
+            ))
+        );
+        let allowed = resolve(&url, true, &fixed_lookup(vec![metadata])).await;
+        assert_eq!(allowed, Ok(vec![metadata]));
+        let none = resolve(&url, false, &fixed_lookup(vec![])).await;
+        assert!(matches!(none, Err((false, _))), "{none:?}");
+        // An IP literal is checked as it is, never looked up.
+        let literal = reqwest::Url::parse("http://[2002:a9fe:a9fe::]:8080/").unwrap();
+        let refused = resolve(&literal, false, &fixed_lookup(vec![public])).await;
+        assert!(matches!(refused, Err((true, _))), "{refused:?}");
+    }
+
+    fn claimed_ping(url: String) -> ClaimedDelivery {
+        let now = Utc::now();
+        ClaimedDelivery {
+            delivery: DeliveryRow {
+                id: "k.e".into(),
+                endpoint_id: "e".into(),
+                event_type: DeliveryEvent::Test,
+                game_id: None,
+                payload: r#"{"webhook_id":"e"}"#.into(),
+                status: DeliveryStatus::Pending,
+                attempts: 0,
+                next_attempt_at: now,
+                claimed_until: None,
+                claim: None,
+                last_error: None,
+                last_status: None,
+                created_at: now,
+                finished_at: None,
+            },
+            url,
+            secret: "whsec_x".into(),
+        }
+    }
+
+    /// The send connects to the address the check saw (the name is never
+    /// looked up again by the client): a name the substitute resolver maps
+    /// to a loopback receiver is refused without a connection by default,
+    /// and with private addresses allowed reaches exactly that receiver.
+    #[tokio::test]
+    async fn a_send_connects_to_the_checked_address_only() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = accepted.clone();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let mut buf = [0u8; 4096];
+                let _ = socket.read(&mut buf).await;
+                let _ = socket
+                    .write_all(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n")
+                    .await;
+            }
+        });
+        let lookup = fixed_lookup(vec![SocketAddr::from(([127, 0, 0, 1], port))]);
+        let ping = claimed_ping(format!("http://rebind.invalid:{port}/hook"));
+        let settings = |allow_private| WebhookSettings {
+            allow_private,
+            timeout: Duration::from_secs(5),
+            ..WebhookSettings::default()
+        };
+        let refused = send_once(&settings(false), &lookup, &ping).await;
+        assert_eq!(
+            refused,
+            Err((true, "address refused: 127.0.0.1 (loopback)".to_owned()))
+        );
+        assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), 0);
+        let sent = send_once(&settings(true), &lookup, &ping).await;
+        assert_eq!(sent, Ok(204));
+        assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
 
     #[test]

@@ -104,6 +104,47 @@ impl Modify for BearerAuth {
     }
 }
 
+/// The methods the document lists for the path template `concrete`
+/// matches (`{param}` matches any one segment), as an `Allow` value, or
+/// `None` for a path it does not know. Read from the document once, so a
+/// 405 names exactly the methods documented.
+pub fn allowed_methods(concrete: &str) -> Option<&'static str> {
+    use std::sync::OnceLock;
+    static TABLE: OnceLock<Vec<(Vec<String>, String)>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        spec()
+            .paths
+            .paths
+            .iter()
+            .map(|(template, item)| {
+                let methods = [
+                    ("GET", item.get.is_some()),
+                    ("PUT", item.put.is_some()),
+                    ("POST", item.post.is_some()),
+                    ("DELETE", item.delete.is_some()),
+                    ("PATCH", item.patch.is_some()),
+                ]
+                .into_iter()
+                .filter_map(|(name, has)| has.then_some(name))
+                .collect::<Vec<_>>()
+                .join(", ");
+                let segments = template.split('/').map(str::to_owned).collect();
+                (segments, methods)
+            })
+            .collect()
+    });
+    let segments: Vec<&str> = concrete.split('/').collect();
+    table
+        .iter()
+        .find(|(template, _)| {
+            template.len() == segments.len()
+                && template.iter().zip(&segments).all(|(t, s)| {
+                    t == s || (t.starts_with('{') && t.ends_with('}') && !s.is_empty())
+                })
+        })
+        .map(|(_, methods)| methods.as_str())
+}
+
 /// The base document: info, tags, shared components.
 pub fn base() -> utoipa::openapi::OpenApi {
     ApiDoc::openapi()
@@ -137,6 +178,7 @@ fn add_guard_responses(api: &mut utoipa::openapi::OpenApi) {
             &mut item.patch,
         ];
         for operation in operations.into_iter().flatten() {
+            add_input_responses(operation);
             let responses = &mut operation.responses.responses;
             if limited {
                 responses.entry("429".to_owned()).or_insert_with(|| {
@@ -163,6 +205,63 @@ fn add_guard_responses(api: &mut utoipa::openapi::OpenApi) {
                 )
             });
         }
+    }
+}
+
+/// Documents the answers every operation gives to input it cannot take,
+/// whatever its handler says: a query or header it cannot read is 400; a
+/// body that is not JSON 400, too large 413, of another media type 415,
+/// of another shape 422 (`JsonConfig`'s handler, before the handler runs);
+/// an `Idempotency-Key` that is malformed 400, reused for another request
+/// 422. Operations that already describe one keep theirs.
+fn add_input_responses(operation: &mut utoipa::openapi::path::Operation) {
+    use utoipa::openapi::RefOr;
+    use utoipa::openapi::path::ParameterIn;
+    let params: Vec<_> = operation
+        .parameters
+        .iter()
+        .flatten()
+        .filter_map(|p| match p {
+            RefOr::T(p) => Some(p),
+            RefOr::Ref(_) => None,
+        })
+        .collect();
+    let reads_input = params
+        .iter()
+        .any(|p| matches!(p.parameter_in, ParameterIn::Query | ParameterIn::Header));
+    let idempotent = params
+        .iter()
+        .any(|p| p.name == crate::routes::idempotent::HEADER);
+    let body = operation.request_body.is_some();
+    let responses = &mut operation.responses.responses;
+    let mut add = |status: &str, description: &str| {
+        responses
+            .entry(status.to_owned())
+            .or_insert_with(|| problem_response(description, false));
+    };
+    if reads_input || body {
+        add(
+            "400",
+            "A query parameter, header or JSON body the server cannot read (`bad_query`, \
+             `bad_idempotency_key`, `malformed_json` …)",
+        );
+    }
+    if body {
+        add(
+            "413",
+            "The body is larger than the server takes (`body_too_large`)",
+        );
+        add(
+            "415",
+            "The body is not `application/json` (`unsupported_media_type`)",
+        );
+    }
+    if body || idempotent {
+        add(
+            "422",
+            "The JSON body does not fit the operation (`invalid_body`), or the \
+             `Idempotency-Key` was used for another request (`idempotency_key_reused`)",
+        );
     }
 }
 
@@ -222,11 +321,34 @@ pub fn spec_json() -> String {
     shape::drop_unreferenced(&mut doc, &["RecordMove", "RecordTrick"]);
     shape::set_example(&mut doc, "ReplayResource", "view", kinds::example_view());
     shape::split_events(&mut doc);
+    shape::constrain_headers(&mut doc, &header_schemas());
     shape::problem_examples(&mut doc, &problem_codes());
     shape::plain_descriptions(&mut doc);
     let mut text = serde_json::to_string_pretty(&doc).expect("the document is JSON");
     text.push('\n');
     text
+}
+
+/// The schemas of request headers the server parses itself, as strictly
+/// as it does (a header that breaks them is a 400).
+fn header_schemas() -> Vec<(&'static str, serde_json::Value)> {
+    vec![
+        // routes::idempotent: 1 to 255 visible ASCII characters.
+        (
+            crate::routes::idempotent::HEADER,
+            serde_json::json!({
+                "type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+(?![\\s\\S])"
+            }),
+        ),
+        // routes::if_match: `*`, a version as `ETag` sends it, or nothing.
+        (
+            "If-Match",
+            serde_json::json!({
+                "type": "string",
+                "pattern": "^(\\*|(W/)?\"[0-9]{1,18}(-[A-Za-z0-9_]+)?\")?(?![\\s\\S])"
+            }),
+        ),
+    ]
 }
 
 /// The requests the server sends (OpenAPI 3.1 `webhooks`): a registered

@@ -359,6 +359,66 @@ pub(super) fn split_events(doc: &mut Value) {
     schemas.insert("EventResource".to_owned(), union);
 }
 
+/// A query parameter or header is sent or left out, never `null`: the
+/// derive's `Option` (`["integer", "null"]`, a `oneOf` with `null`) says
+/// only that it may be left out, which `required: false` already does.
+fn not_null(schema: &mut Value) {
+    if let Some(types) = schema.get_mut("type").and_then(Value::as_array_mut) {
+        types.retain(|t| t != "null");
+        if let [only] = types.as_slice() {
+            schema["type"] = only.clone();
+        }
+    }
+    let arms = schema.get("oneOf").and_then(Value::as_array).map(|arms| {
+        arms.iter()
+            .filter(|arm| arm.get("type").is_none_or(|t| t != "null"))
+            .cloned()
+            .collect::<Vec<_>>()
+    });
+    if let Some(arms) = arms {
+        if let [only] = arms.as_slice() {
+            *schema = only.clone();
+        } else {
+            schema["oneOf"] = Value::Array(arms);
+        }
+    }
+}
+
+/// Gives every query parameter and header a schema without `null`
+/// ([`not_null`]), and every header named in `rules` its schema there
+/// (the server's own parsing of it, which the derive cannot see).
+pub(super) fn constrain_headers(doc: &mut Value, rules: &[(&str, Value)]) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
+        for operation in item.values_mut() {
+            let Some(params) = operation
+                .get_mut("parameters")
+                .and_then(Value::as_array_mut)
+            else {
+                continue;
+            };
+            for param in params {
+                if param["in"] == "query" || param["in"] == "header" {
+                    not_null(&mut param["schema"]);
+                }
+                if param["in"] != "header" {
+                    continue;
+                }
+                let name = param["name"].as_str().unwrap_or_default();
+                if let Some((_, schema)) = rules.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))
+                {
+                    param["schema"] = schema.clone();
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -104,7 +104,7 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
         "cards_expert_think_seconds",
         &metrics.expert_think,
     );
-    let counters: [(&str, &str, &Counter); 10] = [
+    let counters: [(&str, &str, &Counter); 11] = [
         (
             "cards_appends_total",
             "Transactions appended to game logs.",
@@ -144,6 +144,11 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
             "cards_stream_frames_shared_total",
             "Frames of an append game streams sent as another spectator's stream rendered them.",
             &metrics.stream_frames_shared,
+        ),
+        (
+            "cards_experts_refused_total",
+            "Expert bot decisions made by the sensible bot because the thinkers' queues were full.",
+            &metrics.experts_refused,
         ),
         (
             "cards_rate_limited_total",

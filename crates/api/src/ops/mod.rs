@@ -9,4 +9,5 @@ pub mod metrics;
 pub mod private_cache;
 pub mod rate_limit;
 pub mod request_id;
+pub mod stream_limits;
 pub mod timeout;

@@ -80,8 +80,14 @@ impl MessageList {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"text": "good luck!"}))]
 pub struct PostMessageRequest {
-    /// 1 to 500 characters once trimmed; line breaks allowed, other
-    /// control characters and direction overrides not.
+    /// 1 to 500 characters (stored trimmed), at least one of them visible;
+    /// line breaks allowed, other control characters and direction
+    /// overrides not.
+    #[schema(
+        min_length = 1,
+        max_length = 500,
+        pattern = r"^\s*[^\x00-\x09\x0B-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069]*[^\s\x00-\x1F\x7F-\x9F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0][^\x00-\x09\x0B-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069]*\s*(?![\s\S])"
+    )]
     pub text: String,
 }
 

@@ -56,7 +56,11 @@ pub struct NewWebhook {
     /// Where deliveries are POSTed: `http` or `https`, at most 2048 bytes,
     /// no credentials; loopback, private and link-local hosts are refused
     /// unless the server allows them (`WEBHOOK_ALLOW_PRIVATE`).
-    #[schema(example = "https://example.com/cardgames-hook", max_length = 2048)]
+    #[schema(
+        example = "https://example.com/cardgames-hook",
+        max_length = 2048,
+        pattern = r"^[\x00-\x20]*[Hh][Tt][Tt][Pp][Ss]?://"
+    )]
     pub url: String,
     /// The events to deliver (at least one).
     #[schema(min_items = 1)]

@@ -104,7 +104,9 @@ pub fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
         return Ok(None);
     };
     let text = value.to_str().unwrap_or("").trim();
-    if text == "*" {
+    // `*`, or an empty list (RFC 9110's `#entity-tag` may be empty): no
+    // condition.
+    if text == "*" || text.is_empty() {
         return Ok(None);
     }
     // A tag of any viewer names the version: the version guard is what counts.
@@ -140,6 +142,9 @@ pub(crate) mod doc {
         returns the first successful answer and changes nothing; a copy still in flight in another \
         process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key).";
     pub const GAME_ID: &str = "The game's id.";
+    /// A stream endpoint's 429: its client's share of streams, or requests.
+    pub const TOO_MANY_STREAMS: &str = "This client holds `STREAMS_PER_CLIENT` open streams \
+        already (`too_many_streams`: close one), or too many requests (`rate_limited`)";
     pub const PROBLEM: &str = "application/problem+json";
 }
 

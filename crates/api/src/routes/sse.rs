@@ -11,7 +11,9 @@ use actix_web::web::{Bytes, BytesMut};
 use futures_util::{Stream, StreamExt};
 use serde::Serialize;
 
+use crate::auth::Authenticated;
 use crate::games::outbox::Taker;
+use crate::ops::stream_limits::{StreamLimits, StreamSlot};
 
 /// How long a quiet stream waits before sending a heartbeat comment (and
 /// re-reading the log, in case a notification was lost).
@@ -54,6 +56,33 @@ pub fn response(body: impl Stream<Item = Bytes> + 'static) -> HttpResponse {
         .insert_header(("Cache-Control", "no-cache"))
         .insert_header(("X-Accel-Buffering", "no"))
         .streaming(body.map(Ok::<_, Infallible>))
+}
+
+/// A stream's slot for `caller` (`STREAMS_PER_CLIENT`, `ANONYMOUS_STREAMS`):
+/// asked for before any work, so a client over its share costs nothing.
+pub fn admit(
+    req: &actix_web::HttpRequest,
+    caller: Option<&Authenticated>,
+) -> Result<StreamSlot, crate::error::ApiError> {
+    let limits = req
+        .app_data::<actix_web::web::Data<StreamLimits>>()
+        .ok_or_else(|| crate::error::ApiError::internal("StreamLimits missing from app data"))?;
+    let peer = req.peer_addr().map(|addr| addr.ip());
+    limits.admit(caller.map(|c| c.player_id.as_str()), peer)
+}
+
+/// `body`, holding `slot` until the connection ends, and ended once
+/// `revoked` resolves (`auth::revocation`: the caller's credential
+/// revoked; a client that reconnects is then refused).
+pub fn guarded(
+    body: impl Stream<Item = Bytes> + 'static,
+    slot: StreamSlot,
+    revoked: impl Future<Output = ()> + 'static,
+) -> impl Stream<Item = Bytes> + 'static {
+    body.take_until(revoked).map(move |chunk| {
+        let _held = &slot;
+        chunk
+    })
 }
 
 /// How long a spectator's stream gathers a game's appends before sending

@@ -313,3 +313,83 @@ async fn each_level_is_rated_on_its_own(backend: Backend) {
 }
 
 on_both_backends!(each_level_is_rated_on_its_own);
+
+/// `BOT_GAMES_PER_PLAYER`: a player's open and running games with an
+/// expert bot seat, or with bots only, are bounded; one more is refused
+/// with 409 `too_many_bot_games` and creates nothing, while games with a
+/// person's seat and sensible bots, other players' games, and new ones
+/// once the old have finished are not.
+async fn the_bot_games_limit_refuses_one_more_and_changes_nothing(backend: Backend) {
+    let target = tokio::task::spawn_blocking(move || backend.fresh_target())
+        .await
+        .unwrap();
+    let ts = start_tuned(target, |c| {
+        c.bots.expert_playouts = Some(24);
+        c.bots.games_per_player = 2;
+    })
+    .await;
+    let ann = ts.register("Ann").await;
+    let bob = ts.register("Bob").await;
+    let lh = json!({"players": 2, "target": 3});
+    // Two open games with an expert seat: they count before they start.
+    for _ in 0..2 {
+        ts.create_game(
+            &ann,
+            "lost-heir",
+            lh.clone(),
+            &["open", "bot_expert"],
+            Some(0),
+        )
+        .await;
+    }
+    let all_games = async || {
+        let page = ts.get("/v1/games?limit=100", None).await;
+        assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+        page.json["games"].as_array().unwrap().len()
+    };
+    assert_eq!(all_games().await, 2);
+    for seats in [
+        json!(["open", "bot_expert"]),
+        json!(["bot_expert", "bot_expert"]),
+        json!(["bot", "bot"]),
+        json!(["bot_random", "bot"]),
+    ] {
+        let refused = ts
+            .post(
+                "/v1/games",
+                Some(&ann.token),
+                &json!({"kind": "lost-heir", "config": lh, "seats": seats}),
+            )
+            .await;
+        refused.assert_problem(409, "too_many_bot_games");
+    }
+    assert_eq!(all_games().await, 2, "a refused create changes nothing");
+
+    // A person's seat and sensible bots: not limited.
+    ts.create_game(&ann, "lost-heir", lh.clone(), &["open", "bot"], Some(0))
+        .await;
+    // Another player's limit is their own; finished games leave it.
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let game = ts
+            .create_game(&bob, "lost-heir", lh.clone(), &["bot", "bot"], None)
+            .await;
+        ids.push(game["id"].as_str().unwrap().to_owned());
+    }
+    ts.post(
+        "/v1/games",
+        Some(&bob.token),
+        &json!({"kind": "lost-heir", "config": lh, "seats": ["bot", "bot"]}),
+    )
+    .await
+    .assert_problem(409, "too_many_bot_games");
+    for id in &ids {
+        ts.wait_finished(id, Duration::from_secs(120)).await;
+    }
+    ts.create_game(&bob, "lost-heir", lh.clone(), &["bot", "bot"], None)
+        .await;
+    assert_eq!(all_games().await, 6);
+    ts.server.stop().await;
+}
+
+on_both_backends!(the_bot_games_limit_refuses_one_more_and_changes_nothing);

@@ -277,9 +277,9 @@ async fn move_errors(ts: &TestServer) {
     let early = ts.post_move(other, &id, &json!({"type": "pass"})).await;
     early.assert_problem(409, "not_your_turn");
     assert_eq!(early.json["rule"], "LH-5", "{}", early.text);
-    ts.post_move(actor, &id, &json!({"type": "fly"}))
-        .await
-        .assert_problem(422, "malformed_move");
+    let fly = ts.post_move(actor, &id, &json!({"type": "fly"})).await;
+    fly.assert_problem(422, "malformed_move");
+    assert_eq!(fly.json["rule"], "G-3", "{}", fly.text);
     ts.post_move(actor, &id, &json!({"type": "play", "card": "no-such-card"}))
         .await
         .assert_problem(422, "malformed_move");
@@ -346,8 +346,31 @@ async fn move_errors(ts: &TestServer) {
     .assert_problem(422, "idempotency_key_reused");
 }
 
+/// A documented path asked with a method it does not take is 405 with
+/// `Allow` naming the documented methods (RFC 9110), whether actix routes
+/// it to the path's resource (`/healthz`) or finds no route at all (one
+/// route per method: `/v1/players`).
+async fn method_errors(ts: &TestServer) {
+    for (method, path, allow) in [
+        (Method::DELETE, "/v1/players", "POST"),
+        (Method::PATCH, "/v1/stream-tickets", "POST"),
+        (Method::PUT, "/v1/games/some-game/moves", "POST"),
+        (Method::PATCH, "/v1/players/me/mutes/someone", "PUT, DELETE"),
+        (Method::POST, "/healthz", "GET"),
+        (Method::TRACE, "/readyz", "GET"),
+    ] {
+        let answer = ts.call(method.clone(), path, None, None, &[]).await;
+        answer.assert_problem(405, "method_not_allowed");
+        assert_eq!(answer.header("allow"), Some(allow), "{method} {path}");
+    }
+    ts.call(Method::DELETE, "/v1/no-such-path", None, None, &[])
+        .await
+        .assert_problem(404, "no_route");
+}
+
 async fn every_client_mistake(backend: Backend) {
     let ts = start(backend).await;
+    method_errors(&ts).await;
     body_and_extractor_errors(&ts).await;
     token_errors(&ts).await;
     creation_errors(&ts).await;
@@ -357,6 +380,96 @@ async fn every_client_mistake(backend: Backend) {
 }
 
 on_both_backends!(every_client_mistake);
+
+/// Every refusal of a move names its ruling (`rule`): a body that is not a
+/// move of the game at all is `422 malformed_move` citing G-3 (a move that
+/// breaks a rule is refused, and the game unchanged), whatever its shape;
+/// a move in a game that has not started is G-4's (no seat must act).
+async fn every_refused_move_names_a_ruling(backend: Backend) {
+    let ts = start(backend).await;
+    let (id, players) = two_player_game(&ts).await;
+    let game = ts.game(&id, None).await.json;
+    let actor = &players[game["to_act"][0].as_u64().unwrap() as usize];
+    let before = fingerprint(&ts, &id).await;
+    let malformed = [
+        json!({"type": "name_trumps", "city": "ottawa"}),
+        json!({"type": "name_trumps"}),
+        json!({"type": "name_trumps", "city": 3}),
+        json!({"type": "fly"}),
+        json!({"type": "PASS"}),
+        json!({"type": "play", "card": "no-such-card"}),
+        json!({"type": "play", "card": ["QS"]}),
+        json!({"type": "bid"}),
+        json!({"type": "bid", "points": "7"}),
+        json!({"type": "bid", "points": -1}),
+        json!({"type": "bid", "points": 1.5}),
+        json!({"type": "bid", "points": 1e300}),
+        json!({"type": "pass_cards", "cards": "QS"}),
+        json!({"type": null}),
+        json!({}),
+        json!([]),
+        json!([{"type": "pass"}]),
+        json!("pass"),
+        json!(7),
+        json!(true),
+        json!(null),
+    ];
+    for mv in &malformed {
+        let answer = ts.post_move(actor, &id, mv).await;
+        answer.assert_problem(422, "malformed_move");
+        assert_eq!(answer.json["rule"], "G-3", "{mv}: {}", answer.text);
+    }
+    assert_eq!(
+        fingerprint(&ts, &id).await,
+        before,
+        "refusals change nothing"
+    );
+
+    // The same forms at a Cancellation Hearts table.
+    let ann = ts.register("Ann").await;
+    let hearts = ts
+        .create_game(
+            &ann,
+            "cancellation-hearts",
+            json!({"players": 6}),
+            &["open", "bot", "bot", "bot", "bot", "bot"],
+            Some(0),
+        )
+        .await;
+    let hearts_id = hearts["id"].as_str().unwrap();
+    for mv in &malformed {
+        let answer = ts.post_move(&ann, hearts_id, mv).await;
+        // Ann's seat may have nothing to do while the bots play (409
+        // not_your_turn, G-4); either way the refusal names its ruling.
+        assert!(
+            [409, 422].contains(&answer.status.as_u16()) && answer.json["rule"].is_string(),
+            "{mv}: {}",
+            answer.text
+        );
+        if answer.status.as_u16() == 422 {
+            answer.assert_problem(422, "malformed_move");
+            assert_eq!(answer.json["rule"], "G-3", "{mv}: {}", answer.text);
+        }
+    }
+
+    // Not started: no seat must act (G-4).
+    let open = ts
+        .create_game(
+            &ann,
+            "lost-heir",
+            json!({"players": 2}),
+            &["open", "open"],
+            Some(0),
+        )
+        .await;
+    let open_id = open["id"].as_str().unwrap();
+    let early = ts.post_move(&ann, open_id, &json!({"type": "pass"})).await;
+    early.assert_problem(409, "game_not_started");
+    assert_eq!(early.json["rule"], "G-4", "{}", early.text);
+    ts.server.stop().await;
+}
+
+on_both_backends!(every_refused_move_names_a_ruling);
 
 /// A retry with the same Idempotency-Key returns the first answer and
 /// changes nothing, for creation and moves; a registration's key is

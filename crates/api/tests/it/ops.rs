@@ -283,6 +283,7 @@ async fn the_rate_limit_keys_on_the_player_then_the_peer(backend: Backend) {
         player_id: ada.id.clone(),
         token_id: "jti:parent".into(),
         expires_at: chrono::Utc::now(),
+        issued_at: 0,
     };
     let ticket = keys.issue_ticket(&parent).unwrap().0;
     let nowhere = "/v1/games/00000000-0000-4000-8000-000000000000/events/wait";

@@ -3,9 +3,11 @@
 //! partners are not compared (LH-3), a side that resigned under `end_game`
 //! ranks last, an unrated game changes nothing, the rebuild from the log
 //! reproduces every rating bit for bit, and two processes on one Postgres
-//! rate each game once.
+//! rate each game once. Against farming (docs/ratings.md): a resignation
+//! before the first trick is unrated, and one account resigning ten times
+//! a day to another moves ratings only as far as the policy allows.
 
-use crate::common::{Backend, Player, TestServer, rng, start, start_on};
+use crate::common::{Backend, Player, TestServer, random_move, rng, start, start_on};
 use ratings::{Glicko2, Rating, Result as Outcome};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -26,6 +28,33 @@ async fn resign(ts: &TestServer, who: &Player, id: &str) {
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
     assert_eq!(a.json["status"], "finished", "{}", a.text);
+}
+
+/// Plays random legal moves for `players` (every seat of `id`, people)
+/// until the first trick is complete (a card from every seat): a
+/// resignation before it leaves the game unrated.
+async fn play_first_trick(ts: &TestServer, players: &[Player], id: &str) {
+    let mut r = rng(3);
+    let mut plays = 0;
+    let mut idle = 0;
+    while plays < players.len() {
+        let mut moved = false;
+        for p in players {
+            let legal = ts.legal(p, id).await;
+            assert_eq!(legal.status, StatusCode::OK, "{}", legal.text);
+            if legal.json["count"].as_u64().unwrap() == 0 {
+                continue;
+            }
+            let mv = random_move(&legal.json, &mut r);
+            let a = ts.post_move(p, id, &mv).await;
+            assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+            plays += usize::from(mv["type"] == "play");
+            moved = true;
+            break;
+        }
+        idle = if moved { 0 } else { idle + 1 };
+        assert!(idle < 1000, "nobody could move");
+    }
 }
 
 /// Rates every queued game (the projector may race it: either rates each
@@ -198,8 +227,9 @@ on_both_backends!(a_game_against_a_bot_rates_the_bot);
 async fn partners_are_not_compared_and_resigners_rank_last(backend: Backend) {
     let ts = start(backend).await;
     let (players, id) = four_playing(&ts, ["Ann", "Bob", "Cid", "Dee"]).await;
-    // Ann resigns at once (end_game): her side (0+2) is forfeited. All
-    // scores are level, so only the forfeit puts that side last.
+    // Ann resigns after the first trick (end_game): her side (0+2) is
+    // forfeited, and ranks last whatever the scores.
+    play_first_trick(&ts, &players, &id).await;
     resign(&ts, &players[0], &id).await;
     rate(&ts).await;
     let system = Glicko2::default();
@@ -263,11 +293,13 @@ on_both_backends!(an_unrated_game_changes_nothing);
 /// ones with overlapping players, so later games start from earlier ratings.
 async fn several_games(ts: &TestServer) {
     let (players, id) = four_playing(ts, ["Ann", "Bob", "Cid", "Dee"]).await;
+    play_first_trick(ts, &players, &id).await;
     resign(ts, &players[1], &id).await;
     rate(ts).await;
     for (resigner, order) in [(0, [2, 1, 0, 3]), (3, [0, 3, 1, 2])] {
         let seated: Vec<Player> = order.iter().map(|&i| players[i].clone()).collect();
         let id = four_at(ts, &seated).await;
+        play_first_trick(ts, &seated, &id).await;
         resign(ts, &players[resigner], &id).await;
         rate(ts).await;
     }
@@ -334,6 +366,7 @@ async fn two_processes_rate_each_game_once() {
         )
         .await;
         assert_eq!(ts.join(&bob, &id, Some(1)).await.status, StatusCode::OK);
+        play_first_trick(ts, &[ann, bob.clone()], &id).await;
         resign(ts, &bob, &id).await;
         ids.push(id);
     }
@@ -356,3 +389,121 @@ async fn two_processes_rate_each_game_once() {
     b.server.stop().await;
     a.server.stop().await;
 }
+
+/// Ann and Bob at a new 2-player Lost Heir game (`on_resign: end_game`).
+async fn two_at(ts: &TestServer, ann: &Player, bob: &Player) -> String {
+    let id = create(
+        ts,
+        ann,
+        json!({"kind": "lost-heir", "config": {"players": 2, "target": 25},
+               "seats": ["open", "open"], "take_seat": 0, "on_resign": "end_game"}),
+    )
+    .await;
+    assert_eq!(ts.join(bob, &id, Some(1)).await.status, StatusCode::OK);
+    id
+}
+
+/// A resignation before the first trick is complete leaves the game
+/// unrated: it is taken off the queue and changes nobody's rating.
+async fn a_resignation_before_the_first_trick_is_unrated(backend: Backend) {
+    let ts = start(backend).await;
+    let ann = ts.register("Ann").await;
+    let bob = ts.register("Bob").await;
+    let id = two_at(&ts, &ann, &bob).await;
+    resign(&ts, &bob, &id).await;
+    rate(&ts).await;
+    assert_eq!(ratings_of(&ts, &ann.id).await, json!([]));
+    assert_eq!(ratings_of(&ts, &bob.id).await, json!([]));
+    assert_eq!(ts.server.state.db.all_ratings().await.unwrap().1, []);
+    // After the first trick, the same resignation is rated.
+    let id = two_at(&ts, &ann, &bob).await;
+    play_first_trick(&ts, &[ann.clone(), bob.clone()], &id).await;
+    resign(&ts, &bob, &id).await;
+    rate(&ts).await;
+    assert_eq!(history(&ts, &ann.id).await.len(), 1);
+    assert_eq!(history(&ts, &bob.id).await.len(), 1);
+    ts.server.stop().await;
+}
+
+on_both_backends!(a_resignation_before_the_first_trick_is_unrated);
+
+/// The farm: Bob, a fresh account, resigns ten times a day to Ann after
+/// the first trick. Bob is provisional (rated in fewer than
+/// `ESTABLISHED_AFTER` games) for all of them, so Ann's rating never moves;
+/// and the pair counts in `PAIR_GAMES_PER_DAY` games a day only, so Bob is
+/// rated in those alone. Once Ann is established (rated against a bot and
+/// others), a fresh account still cannot lift her. The rebuild agrees.
+async fn farming_by_resignation_is_bounded(backend: Backend) {
+    use api::games::ratings::{ESTABLISHED_AFTER, PAIR_GAMES_PER_DAY};
+    let ts = start(backend).await;
+    let ann = ts.register("Ann").await;
+    let bob = ts.register("Bob").await;
+    for _ in 0..10 {
+        let id = two_at(&ts, &ann, &bob).await;
+        play_first_trick(&ts, &[ann.clone(), bob.clone()], &id).await;
+        resign(&ts, &bob, &id).await;
+    }
+    rate(&ts).await;
+    let bob_changes = history(&ts, &bob.id).await;
+    let ann_changes = history(&ts, &ann.id).await;
+    // Both new: each is provisional, so they rate each other, but only in
+    // the day's first PAIR_GAMES_PER_DAY games.
+    assert_eq!(bob_changes.len(), PAIR_GAMES_PER_DAY, "{bob_changes:?}");
+    assert_eq!(ann_changes.len(), PAIR_GAMES_PER_DAY, "{ann_changes:?}");
+    // Exactly the first PAIR_GAMES_PER_DAY games, the other seven as if
+    // never played.
+    let system = Glicko2::default();
+    let (mut a, mut b) = (Rating::NEW, Rating::NEW);
+    for _ in 0..PAIR_GAMES_PER_DAY {
+        (a, b) = (
+            system.rate(a, &[(b, Outcome::Win)]),
+            system.rate(b, &[(a, Outcome::Loss)]),
+        );
+    }
+    let farmed = rating(&ratings_of(&ts, &ann.id).await[0]);
+    assert_eq!(farmed, a);
+    assert_eq!(rating(&ratings_of(&ts, &bob.id).await[0]), b);
+    println!(
+        "ten resignations lifted Ann from 1500 to {:.1} (three counted)",
+        farmed.rating
+    );
+
+    // Ann established (rated in ESTABLISHED_AFTER games or more): a second
+    // fresh account's resignations do not move her at all.
+    let before_games = ratings_of(&ts, &ann.id).await[0]["games"].as_i64().unwrap();
+    assert!(before_games < ESTABLISHED_AFTER);
+    let mut others = Vec::new();
+    for i in 0..(ESTABLISHED_AFTER - before_games) {
+        let other = ts.register(&format!("Other{i}")).await;
+        let id = two_at(&ts, &ann, &other).await;
+        play_first_trick(&ts, &[ann.clone(), other.clone()], &id).await;
+        resign(&ts, &other, &id).await;
+        others.push(other);
+    }
+    rate(&ts).await;
+    let established = rating(&ratings_of(&ts, &ann.id).await[0]);
+    assert_eq!(
+        ratings_of(&ts, &ann.id).await[0]["games"],
+        ESTABLISHED_AFTER
+    );
+    let cid = ts.register("Cid").await;
+    for _ in 0..2 {
+        let id = two_at(&ts, &ann, &cid).await;
+        play_first_trick(&ts, &[ann.clone(), cid.clone()], &id).await;
+        resign(&ts, &cid, &id).await;
+    }
+    rate(&ts).await;
+    assert_eq!(rating(&ratings_of(&ts, &ann.id).await[0]), established);
+    assert_eq!(
+        history(&ts, &cid.id).await.len(),
+        2,
+        "Cid's own rating moves"
+    );
+
+    let rebuilt = ts.server.state.games.rebuild_ratings().await.unwrap();
+    assert_eq!(rebuilt.changes_differing, 0);
+    assert_eq!(rebuilt.ratings_differing, 0);
+    ts.server.stop().await;
+}
+
+on_both_backends!(farming_by_resignation_is_bounded);

@@ -119,7 +119,7 @@ impl Sse {
     }
 
     /// [`Sse::next`], or `Err` after `timeout`.
-    async fn next_within(
+    pub async fn next_within(
         &mut self,
         timeout: Duration,
     ) -> Result<Option<SseEvent>, tokio::time::error::Elapsed> {

@@ -166,6 +166,7 @@ async fn a_ticket_is_no_token_and_a_token_no_ticket() {
         player_id: ann.id.clone(),
         token_id: "jti:x".into(),
         expires_at: Utc::now(),
+        issued_at: 0,
     };
     let foreign = foreign_keys.issue_ticket(&parent).unwrap().0;
     for bad in [ann.token.as_str(), "abc", "a.b.c", &tampered, &foreign] {

@@ -23,6 +23,8 @@ use crate::common::{Backend, Player, TestServer, contract, rng, start_tuned};
 struct Received {
     headers: HashMap<String, String>,
     body: String,
+    /// When the whole request had arrived.
+    at: Instant,
 }
 
 /// A receiver on loopback: answers 500 to the first `fail_first` requests,
@@ -109,7 +111,49 @@ async fn read_request(socket: &mut tokio::net::TcpStream) -> Option<Received> {
         buf.extend_from_slice(&chunk[..n]);
     }
     let body = String::from_utf8(buf[head_end..head_end + length].to_vec()).ok()?;
-    Some(Received { headers, body })
+    Some(Received {
+        headers,
+        body,
+        at: Instant::now(),
+    })
+}
+
+/// A receiver that accepts connections and never answers (it holds each
+/// one open until the client gives up): counts the connections it took.
+struct Hanging {
+    addr: SocketAddr,
+    accepted: Arc<AtomicUsize>,
+}
+
+impl Hanging {
+    async fn start() -> Hanging {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let count = accepted.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok((mut socket, _)) = listener.accept().await else {
+                    return;
+                };
+                count.fetch_add(1, Ordering::SeqCst);
+                tokio::spawn(async move {
+                    // Read whatever comes, answer nothing, until the client closes.
+                    let mut sink = [0u8; 4096];
+                    while matches!(socket.read(&mut sink).await, Ok(n) if n > 0) {}
+                });
+            }
+        });
+        Hanging { addr, accepted }
+    }
+
+    fn url(&self) -> String {
+        format!("http://{}/hook", self.addr)
+    }
+
+    fn accepted(&self) -> usize {
+        self.accepted.load(Ordering::SeqCst)
+    }
 }
 
 /// Whether `r` carries a valid `Cardgames-Signature` under `secret`
@@ -723,3 +767,193 @@ async fn finished_deliveries_are_purged(backend: Backend) {
     assert!(deliveries(&ts, &ann, &webhook).await.is_empty());
 }
 on_both_backends!(finished_deliveries_are_purged);
+
+/// Deliveries to different endpoints do not wait for each other: ten
+/// endpoints that accept and never answer, three deliveries each, hold at
+/// most `MAX_IN_FLIGHT_PER_ENDPOINT` (2) sends each until the timeout (the
+/// default 5 s), and meanwhile another player's delivery arrives within 1 s
+/// of being enqueued (it used to wait for the whole claimed batch, i.e.
+/// the hanging ones' timeout).
+async fn a_hanging_receiver_does_not_delay_anothers(backend: Backend) {
+    let receiver = Receiver::start(0).await;
+    let ts = start_tuned(fresh(backend).await, |c: &mut Config| {
+        c.webhooks.allow_private = true;
+        c.webhooks.timeout = Duration::from_secs(5);
+        // No retry of a hanging send within the test: every connection a
+        // hanging receiver takes is a first attempt.
+        c.webhooks.backoff_base = Duration::from_secs(60);
+    })
+    .await;
+    let mut hanging = Vec::new();
+    let first_send = Instant::now();
+    for i in 0..10 {
+        let h = Hanging::start().await;
+        let player = ts.register(&format!("Hung{i}")).await;
+        let (webhook, _) = hook(&ts, &player, &h.url(), &["chat"]).await;
+        for _ in 0..3 {
+            let ping = ts
+                .post(
+                    &format!("/v1/players/me/webhooks/{webhook}/test"),
+                    Some(&player.token),
+                    &json!({}),
+                )
+                .await;
+            assert_eq!(ping.status, StatusCode::ACCEPTED, "{}", ping.text);
+        }
+        hanging.push(h);
+    }
+    // Every hanging endpoint holds its sends (two each: the cap).
+    until("the hanging endpoints are called", async || {
+        hanging
+            .iter()
+            .all(|h| h.accepted() >= api::games::webhooks::MAX_IN_FLIGHT_PER_ENDPOINT as usize)
+    })
+    .await;
+    let bob = ts.register("Bob").await;
+    let (webhook, _) = hook(&ts, &bob, &receiver.url(), &["chat"]).await;
+    let asked = Instant::now();
+    let ping = ts
+        .post(
+            &format!("/v1/players/me/webhooks/{webhook}/test"),
+            Some(&bob.token),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(ping.status, StatusCode::ACCEPTED, "{}", ping.text);
+    until("bob's delivery arrives", async || {
+        !receiver.received().is_empty()
+    })
+    .await;
+    let latency = receiver.received()[0].at - asked;
+    eprintln!("bob's delivery with 10 hanging endpoints: {latency:?}");
+    assert!(
+        latency < Duration::from_secs(1),
+        "bob's delivery waited {latency:?} for the hanging endpoints"
+    );
+    // While the first hanging sends are still within their timeout, no
+    // endpoint has more than its two (a loaded machine may be past it:
+    // then the third was rightly sent after a slot freed).
+    let counts: Vec<usize> = hanging.iter().map(Hanging::accepted).collect();
+    let cap = api::games::webhooks::MAX_IN_FLIGHT_PER_ENDPOINT as usize;
+    if first_send.elapsed() < Duration::from_secs(4) {
+        assert!(counts.iter().all(|&n| n == cap), "over the cap: {counts:?}");
+    } else {
+        eprintln!("past the hanging sends' timeout: the cap not checked");
+    }
+}
+on_both_backends!(a_hanging_receiver_does_not_delay_anothers);
+
+/// The texts of the game's messages as `who` reads them (a page).
+async fn page_texts(ts: &TestServer, game: &str, who: &Player) -> Vec<String> {
+    let page = ts
+        .get(&format!("/v1/games/{game}/messages"), Some(&who.token))
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    page.json["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// `chat` webhooks honour mutes and the hide-spectators setting exactly as
+/// pages and streams do (docs/chat.md): a muted player's message is not
+/// delivered to whoever muted them, a spectator's not to a seat that hides
+/// spectators; each seat's endpoint gets what its page shows, its own
+/// messages aside.
+async fn chat_webhooks_honour_mutes_and_hidden_spectators(backend: Backend) {
+    let receiver = Receiver::start(0).await;
+    let ts = start_hooks(fresh(backend).await, true, true).await;
+    let (ann, bob, game) = ts.ann_and_bob_playing(json!({"players": 2})).await;
+    let cy = ts.register("Cy").await;
+    let (ann_hook, ann_secret) = hook(&ts, &ann, &receiver.url(), &["chat"]).await;
+    let (bob_hook, bob_secret) = hook(&ts, &bob, &receiver.url(), &["chat"]).await;
+    let path = format!("/v1/games/{game}/messages");
+    let post = async |who: &Player, text: &str| {
+        let a = ts
+            .post(&path, Some(&who.token), &json!({ "text": text }))
+            .await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
+    };
+    // Bob mutes Ann; Ann hides spectators.
+    let muted = ts
+        .call(
+            Method::PUT,
+            &format!("/v1/players/me/mutes/{}", ann.id),
+            Some(&bob.token),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(muted.status, StatusCode::OK, "{}", muted.text);
+    let hidden = ts
+        .call(
+            Method::PUT,
+            &format!("/v1/games/{game}/chat-settings"),
+            Some(&ann.token),
+            Some(&json!({ "show_spectators": false })),
+            &[],
+        )
+        .await;
+    assert_eq!(hidden.status.as_u16() / 100, 2, "{}", hidden.text);
+    post(&ann, "from ann, muted by bob").await;
+    post(&cy, "from cy, a spectator").await;
+    post(&bob, "from bob").await;
+    // Ann's endpoint: Bob's message only (Cy's hidden from her); Bob's:
+    // Cy's only (Ann's muted). The same as their pages, their own aside.
+    until("delivered", async || receiver.received().len() == 2).await;
+    let split = |received: Vec<Received>| {
+        let (mut to_ann, mut to_bob) = (Vec::new(), Vec::new());
+        for r in received {
+            let body: Value = serde_json::from_str(&r.body).unwrap();
+            contract::check_schema("WebhookDelivery", &body);
+            let text = body["text"].as_str().unwrap().to_owned();
+            if signed_by(&r, &ann_secret) {
+                to_ann.push(text);
+            } else {
+                assert!(signed_by(&r, &bob_secret), "{r:?}");
+                to_bob.push(text);
+            }
+        }
+        to_bob.sort();
+        (to_ann, to_bob)
+    };
+    let others = |texts: Vec<String>, own: &str| -> Vec<String> {
+        texts.into_iter().filter(|t| !t.starts_with(own)).collect()
+    };
+    let (to_ann, to_bob) = split(receiver.received());
+    assert_eq!(to_ann, ["from bob"]);
+    assert_eq!(to_bob, ["from cy, a spectator"]);
+    assert_eq!(
+        others(page_texts(&ts, &game, &ann).await, "from ann"),
+        to_ann
+    );
+    assert_eq!(
+        others(page_texts(&ts, &game, &bob).await, "from bob"),
+        to_bob
+    );
+    // The left-out deliveries were never written.
+    assert_eq!(deliveries(&ts, &ann, &ann_hook).await.len(), 1);
+    assert_eq!(deliveries(&ts, &bob, &bob_hook).await.len(), 1);
+
+    // Bob unmutes Ann: her next message reaches him (a delivery is
+    // decided when the message is posted; a page when it is read).
+    let unmuted = ts
+        .call(
+            Method::DELETE,
+            &format!("/v1/players/me/mutes/{}", ann.id),
+            Some(&bob.token),
+            None,
+            &[],
+        )
+        .await;
+    assert_eq!(unmuted.status, StatusCode::OK, "{}", unmuted.text);
+    post(&ann, "from ann, unmuted").await;
+    until("delivered", async || receiver.received().len() == 3).await;
+    let (to_ann, to_bob) = split(receiver.received());
+    assert_eq!(to_ann, ["from bob"]);
+    assert_eq!(to_bob, ["from ann, unmuted", "from cy, a spectator"]);
+    assert_eq!(deliveries(&ts, &bob, &bob_hook).await.len(), 2);
+}
+on_both_backends!(chat_webhooks_honour_mutes_and_hidden_spectators);

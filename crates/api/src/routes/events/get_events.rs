@@ -19,8 +19,10 @@ pub(super) const MAX_LIMIT: i64 = 1000;
 #[serde(deny_unknown_fields)]
 pub struct EventsQuery {
     /// Only events with a larger seq (default 0: from the start).
+    #[param(minimum = 0)]
     pub after: Option<i64>,
     /// At most this many events (1 to 1000, default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
 }
 

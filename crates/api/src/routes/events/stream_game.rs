@@ -23,12 +23,14 @@ pub struct StreamQuery {
     /// Send the events with a larger seq (the `Last-Event-ID` header, sent
     /// by a reconnecting client, takes precedence). Left out: only events
     /// after the snapshot.
+    #[param(minimum = 0)]
     pub after: Option<i64>,
     /// Table talk: send the messages with a larger message seq first, then
     /// each new one (`event: message`, no `id:`: messages are not log
     /// events and never move the stream's cursor). Left out: only messages
     /// posted after the stream opened; a reconnecting client reads what it
     /// missed with `get_messages?after=` or passes its last message seq.
+    #[param(minimum = 0)]
     pub messages_after: Option<i64>,
     /// A stream ticket (`create_stream_ticket`), for clients that cannot
     /// send `Authorization` (a browser's `EventSource`): the stream is the
@@ -65,6 +67,13 @@ pub struct StreamQuery {
 /// `game_finished`; reconnecting to a finished game with its last seq gets
 /// 204 (which tells an `EventSource` to stop).
 ///
+/// A stream opened with a token or ticket ends within 3 s of that token
+/// being revoked (`logout`, `revoke_tokens`; a ticket goes with the token
+/// it was minted with); reopening it is then refused (401). One client
+/// (a player, else an address) holds at most `STREAMS_PER_CLIENT` streams
+/// at once (default 32), and spectators' streams are bounded in all
+/// (`ANONYMOUS_STREAMS`): past either, `too_many_streams`.
+///
 /// A browser follows a seat with `new EventSource(url + "?ticket=" + t)`
 /// (`t` from `create_stream_ticket`); when the ticket has expired, mint
 /// another and reopen with `&after=` the last `id:` received.
@@ -73,7 +82,7 @@ pub struct StreamQuery {
     operation_id = "stream_game",
     params(
         ("game_id" = String, Path, description = doc::GAME_ID),
-        ("Last-Event-ID" = Option<i64>, Header, description = "The seq of the last event received"),
+        ("Last-Event-ID" = Option<i64>, Header, minimum = 0, description = "The seq of the last event received"),
         StreamQuery,
     ),
     responses(
@@ -93,6 +102,12 @@ pub struct StreamQuery {
         (status = 400, description = "Bad cursor", body = Problem, content_type = doc::PROBLEM),
         (status = 401, description = "Invalid, expired or revoked token or ticket", body = Problem, content_type = doc::PROBLEM),
         (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
+        (status = 429, description = doc::TOO_MANY_STREAMS, body = Problem, content_type = doc::PROBLEM,
+            headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))),
+        (status = 503, description = "Every stream for spectators is taken (`too_many_streams`, with \
+            `Retry-After`), the database cannot be reached (`unavailable`) or the request ran out of time (`timeout`)",
+            body = Problem, content_type = doc::PROBLEM,
+            headers(("Retry-After" = u64, description = "Seconds to wait before trying again (`too_many_streams`)"))),
     ),
     security((), ("bearer" = []))
 )]
@@ -115,7 +130,9 @@ pub async fn stream_game(
             "after and messages_after are at least 0",
         ));
     }
-    let player_id = auth.0.map(|me| me.player_id);
+    let slot = sse::admit(&req, auth.0.as_ref())?;
+    let caller = auth.0;
+    let player_id = caller.as_ref().map(|me| me.player_id.clone());
 
     // Subscribe before reading, so nothing appended meanwhile is missed.
     let sub = state.games.subscribe_game(&game_id);
@@ -171,12 +188,14 @@ pub async fn stream_game(
     };
     let metrics = state.games.metrics_handle();
     let head = futures_util::stream::iter([sse::retry(), first]);
-    Ok(sse::response(futures_util::StreamExt::chain(
+    let body = futures_util::StreamExt::chain(
         head,
         sse::produced(producer, rx, move |item, out| {
             write_item(item, out, &metrics)
         }),
-    )))
+    );
+    let revoked = crate::auth::revocation(&req, caller);
+    Ok(sse::response(sse::guarded(body, slot, revoked)))
 }
 
 /// One item's frames: an event, the state, a message or a heartbeat; the

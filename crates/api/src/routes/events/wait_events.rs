@@ -24,11 +24,14 @@ const WAIT_MARGIN: Duration = Duration::from_millis(500);
 #[serde(deny_unknown_fields)]
 pub struct WaitQuery {
     /// Wait for events with a larger seq (the last seq you have).
+    #[param(minimum = 0)]
     pub after: i64,
     /// At most this many events (1 to 1000, default 100).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
     /// Seconds to wait at most (0 to 60, default 30); never past the
     /// server's request timeout (10 s by default), less a margin.
+    #[param(minimum = 0, maximum = 60)]
     pub timeout: Option<u64>,
     /// A stream ticket (`create_stream_ticket`) instead of `Authorization`;
     /// never a bearer token.
@@ -36,6 +39,7 @@ pub struct WaitQuery {
     /// Wait for table talk too: messages with a larger message seq (the
     /// last one you have) end the wait as events do, and come in the
     /// page's `messages` (at most `limit`). Left out: no messages.
+    #[param(minimum = 0)]
     pub messages_after: Option<i64>,
 }
 

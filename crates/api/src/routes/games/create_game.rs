@@ -13,7 +13,10 @@ use crate::routes::{doc, games::known_player};
 ///
 /// Creates a game of `kind` with `config`. Seats are open (for players to
 /// join) or `bot` (played by the server); the creator may take one. The game
-/// starts as soon as every seat is filled.
+/// starts as soon as every seat is filled. A player may have at most
+/// `BOT_GAMES_PER_PLAYER` open or running games with an expert bot seat or
+/// with bots only (they are what the server's bots spend its CPU on); one
+/// more is refused with 409 `too_many_bot_games` and nothing is created.
 #[utoipa::path(
     tag = "games",
     operation_id = "create_game",
@@ -27,6 +30,7 @@ use crate::routes::{doc, games::known_player};
             )),
         (status = 400, description = "Malformed JSON or header", body = Problem, content_type = doc::PROBLEM),
         (status = 401, description = "Missing, invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 409, description = "`too_many_bot_games`: the caller has `BOT_GAMES_PER_PLAYER` open or running games with an expert bot seat or bots only, and this is one more", body = Problem, content_type = doc::PROBLEM),
         (status = 413, description = "Body too large", body = Problem, content_type = doc::PROBLEM),
         (status = 415, description = "Not JSON", body = Problem, content_type = doc::PROBLEM),
         (status = 422, description = "Bad kind, configuration or seats", body = Problem, content_type = doc::PROBLEM),

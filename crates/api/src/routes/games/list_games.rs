@@ -28,6 +28,7 @@ pub struct ListGamesQuery {
     /// token): a player's own games, with `status` to narrow them.
     pub mine: Option<bool>,
     /// At most this many games (1 to 200, default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
     /// Where the page starts: the `next` of the previous page (opaque).
     /// Without it, the newest games.
@@ -35,6 +36,7 @@ pub struct ListGamesQuery {
     /// Skip this many games (after `cursor`, if any). Kept for old clients:
     /// the database still reads the skipped games, so deep offsets get
     /// slower; page with `cursor` instead.
+    #[param(minimum = 0)]
     pub offset: Option<i64>,
 }
 

@@ -33,7 +33,7 @@ use crate::routes::idempotent::respond;
         (status = 401, description = "Missing, invalid or expired token", body = Problem, content_type = doc::PROBLEM),
         (status = 403, description = "The caller held no seat in the game", body = Problem, content_type = doc::PROBLEM),
         (status = 404, description = "No such game", body = Problem, content_type = doc::PROBLEM),
-        (status = 409, description = "The game is not finished", body = Problem, content_type = doc::PROBLEM),
+        (status = 409, description = "The game is not finished, or the rematch would pass the caller's `BOT_GAMES_PER_PLAYER` (`too_many_bot_games`)", body = Problem, content_type = doc::PROBLEM),
     ),
     security(("bearer" = []))
 )]

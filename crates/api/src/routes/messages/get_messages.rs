@@ -19,8 +19,10 @@ pub const MAX_LIMIT: i64 = 500;
 #[serde(deny_unknown_fields)]
 pub struct MessagesQuery {
     /// Only messages with a larger seq (default 0: from the start).
+    #[param(minimum = 0)]
     pub after: Option<i64>,
     /// At most this many messages (1 to 500, default 100).
+    #[param(minimum = 1, maximum = 500)]
     pub limit: Option<i64>,
 }
 

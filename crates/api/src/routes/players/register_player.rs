@@ -19,6 +19,12 @@ use crate::routes::idempotent::{IdempotencyKey, respond};
 /// id only: the token is sent in this answer once and kept nowhere, so a
 /// second request with the same key (from anyone) gets `409
 /// idempotency_key_used` and creates no second player.
+///
+/// A client that lost this answer (a dropped connection, a crash) cannot
+/// get the token back, by design: it registers again under a new
+/// `Idempotency-Key` and plays as the new player. The lost player, never
+/// seated, is removed by the server `IDLE_PLAYER_TTL_SECS` (30 days by
+/// default) after registering.
 #[utoipa::path(
     tag = "players",
     operation_id = "register_player",

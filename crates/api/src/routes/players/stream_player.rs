@@ -42,6 +42,12 @@ pub struct PlayerStreamQuery {
 /// already waiting. The stream starts with an id alone (no event), so a
 /// client that drops before any event resumes too.
 ///
+/// The stream ends within 3 s of its token being revoked (`logout`,
+/// `revoke_tokens`; a ticket goes with the token it was minted with), and
+/// reopening it is then refused (401). A player holds at most
+/// `STREAMS_PER_CLIENT` streams at once (default 32): past it, 429
+/// `too_many_streams`.
+///
 /// A browser opens it with `new EventSource(url + "?ticket=" + t)` (`t`
 /// from `create_stream_ticket`); when the ticket has expired, it mints
 /// another and reopens with `&after=` the last id received.
@@ -63,6 +69,8 @@ pub struct PlayerStreamQuery {
             })),
         (status = 400, description = "Bad cursor (`Last-Event-ID` or `after`) or both a token and a ticket", body = Problem, content_type = doc::PROBLEM),
         (status = 401, description = "Missing, invalid, expired or revoked token or ticket", body = Problem, content_type = doc::PROBLEM),
+        (status = 429, description = doc::TOO_MANY_STREAMS, body = Problem, content_type = doc::PROBLEM,
+            headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))),
     ),
     params(
         ("Last-Event-ID" = Option<String>, Header, description = "The `id:` of the last event received"),
@@ -78,7 +86,9 @@ pub async fn stream_player(
     query: web::Query<PlayerStreamQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let resume = resume_cursor(&req, &query)?;
-    let player = known_player(&state, &auth.required()?.player_id).await?;
+    let caller = auth.required()?;
+    let slot = sse::admit(&req, Some(&caller))?;
+    let player = known_player(&state, &caller.player_id).await?;
     let sub = state.games.subscribe_player(&player.id);
     // Before the response: a game the client creates once the stream is
     // open must be new to the stream, whenever its task starts.
@@ -95,12 +105,14 @@ pub async fn stream_player(
         }
     };
     let head = futures_util::stream::iter([sse::retry()]);
-    Ok(sse::response(futures_util::StreamExt::chain(
+    let body = futures_util::StreamExt::chain(
         head,
         sse::produced(producer, rx, |entry, out| {
             out.extend_from_slice(&item_bytes(*entry))
         }),
-    )))
+    );
+    let revoked = crate::auth::revocation(&req, Some(caller));
+    Ok(sse::response(sse::guarded(body, slot, revoked)))
 }
 
 /// Where the client resumes: `Last-Event-ID`, else `?after=`, else nowhere

@@ -15,6 +15,7 @@ pub struct LeaderboardQuery {
     /// Where the page starts: the `next` of the previous page (opaque).
     pub after: Option<String>,
     /// At most this many rows (1 to 200, default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
 }
 

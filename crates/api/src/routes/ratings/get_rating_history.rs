@@ -16,6 +16,7 @@ pub struct HistoryQuery {
     #[param(minimum = 0)]
     pub after: Option<i64>,
     /// At most this many changes (1 to 200, default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
 }
 
@@ -47,6 +48,9 @@ pub async fn get_rating_history(
     let (player_id, kind) = path.into_inner();
     let limit = super::limit(query.limit)?;
     let after = query.after.unwrap_or(0);
+    if after < 0 {
+        return Err(ApiError::bad_request("bad_query", "after is at least 0"));
+    }
     let rows = state
         .games
         .rating_history(&player_id, kind.code(), after, limit)

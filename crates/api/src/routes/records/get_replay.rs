@@ -15,6 +15,7 @@ use crate::routes::{doc, etag};
 #[serde(deny_unknown_fields)]
 pub struct ReplayQuery {
     /// The event to stop after (0 to the game's version; default: the last).
+    #[param(minimum = 0)]
     pub seq: Option<i64>,
 }
 

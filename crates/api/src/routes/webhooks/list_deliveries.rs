@@ -16,6 +16,7 @@ const MAX_LIMIT: i64 = 200;
 #[serde(deny_unknown_fields)]
 pub struct DeliveriesQuery {
     /// At most this many (1 to 200, default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
     /// Where the page starts: the `next` of the previous page (opaque).
     pub cursor: Option<String>,
