@@ -23,7 +23,7 @@ LAYERS = {
     # HTTP: routes, extractors, problem+json, resources, auth, middlewares,
     # the OpenAPI document, the server.
     "routes": 3, "input": 3, "resources": 3, "error": 3, "auth": 3, "ops": 3,
-    "openapi": 3, "app": 3, "main": 3, "lib": 3,
+    "openapi": 3, "app": 3, "state": 3, "main": 3, "lib": 3,
 }
 NAMES = {0: "shared", 1: "store", 2: "application", 3: "HTTP"}
 

@@ -17,15 +17,7 @@ use crate::ops::metrics::MetricsAccess;
 use crate::ops::rate_limit::RateLimiter;
 use crate::ops::timeout::RequestTimeout;
 use crate::routes::docs::openapi::OpenApiDocument;
-
-/// Shared by every request.
-#[derive(Debug)]
-pub struct AppState {
-    pub db: Db,
-    pub keys: Arc<Keys>,
-    pub games: Arc<GameService>,
-    pub webhooks: Arc<crate::games::webhooks::Webhooks>,
-}
+use crate::state::AppState;
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -171,9 +163,9 @@ async fn start(
         // The web table: `/` and its bundle, not API operations (last, so
         // every route above keeps its path).
         .configure(crate::routes::web::configure)
-        .default_service(web::to(error::no_route))
+        .default_service(web::to(ops::problems::no_route))
         .wrap(actix_web::middleware::from_fn(
-            error::problem_for_every_error,
+            ops::problems::problem_for_every_error,
         ))
         .wrap(actix_web::middleware::from_fn(ops::private_cache::mark))
         // Outermost last: the id and the log see everything, including 429s

@@ -16,3 +16,4 @@ pub mod ops;
 mod random;
 pub mod resources;
 pub mod routes;
+pub mod state;

@@ -14,6 +14,7 @@
 //!   [`Bot`]: each engine's sensible bot, over one seat's view and legal moves;
 //!   [`search`]: the expert bot's determinized search, over [`Determinize`].
 
+mod card_code;
 mod hand;
 pub mod heir;
 mod ruleset;
@@ -25,63 +26,15 @@ mod shuffle;
 pub mod standard;
 mod trick;
 
+pub use card_code::ParseCardError;
+#[cfg(feature = "serde")]
+pub(crate) use card_code::serde_via_str;
 pub use hand::{CardKind, CardMask, Hand, MaskIter, TooManyCopies};
 pub use ruleset::{Bot, LegalMoves, Outcome, RuleViolation, Ruleset, Viewer, Visibility};
 pub use search::{BotLevel, Budget, Determinize};
 pub use seat::{PlayerCount, Seat, SeatSet};
 pub use shuffle::{GameRng, ParseSeedError, Seed, SeedStream, random_below, shuffle};
 pub use trick::Trick;
-
-/// A card code that could not be parsed (see each deck's `FromStr`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseCardError {
-    input: String,
-}
-
-impl ParseCardError {
-    pub(crate) fn new(input: &str) -> Self {
-        ParseCardError {
-            input: input.to_owned(),
-        }
-    }
-}
-
-impl std::fmt::Display for ParseCardError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "`{}` is not a card code", self.input)
-    }
-}
-
-impl std::error::Error for ParseCardError {}
-
-/// Implements `Serialize`/`Deserialize` as the card's string code.
-#[cfg(feature = "serde")]
-macro_rules! serde_via_str {
-    ($ty:ty, $expecting:literal) => {
-        impl serde::Serialize for $ty {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_str(self)
-            }
-        }
-        impl<'de> serde::Deserialize<'de> for $ty {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct Visitor;
-                impl serde::de::Visitor<'_> for Visitor {
-                    type Value = $ty;
-                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        f.write_str($expecting)
-                    }
-                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<$ty, E> {
-                        v.parse().map_err(E::custom)
-                    }
-                }
-                d.deserialize_str(Visitor)
-            }
-        }
-    };
-}
-#[cfg(feature = "serde")]
-pub(crate) use serde_via_str;
 
 /// Serializes `$ty` as `$repr`, the value `$ty::$method` makes (its JSON
 /// form), and, with the calling crate's `utoipa` feature, gives `$ty` that

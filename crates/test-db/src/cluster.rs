@@ -4,7 +4,7 @@ use std::net::{Ipv4Addr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::{path_str, run, unique_name};
+use crate::process::{path_str, run, unique_name};
 
 /// A running cluster in a temp dir, owned by an unprivileged user when we are
 /// root. A watchdog shell stops and deletes it once this process has exited.

@@ -15,15 +15,13 @@
 //! Tests never depend on a PostgreSQL already running on the machine.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 mod cluster;
+mod process;
 
 use cluster::PrivateCluster;
-
-static NEXT_ID: AtomicU32 = AtomicU32::new(0);
+use process::unique_name;
 
 /// A fresh, empty Postgres database that no other test uses, dropped (with
 /// any connection still open to it) when this guard is dropped.
@@ -142,16 +140,6 @@ fn private_cluster() -> &'static PrivateCluster {
     CLUSTER.get_or_init(|| PrivateCluster::start().unwrap_or_else(|e| panic!("{e}")))
 }
 
-/// A name unique to this process and call: `prefix_<pid>_<n>_<nanos>`.
-fn unique_name(prefix: &str) -> String {
-    let n = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    format!("{prefix}_{}_{n}_{nanos}", std::process::id())
-}
-
 /// `url` with its database name replaced by `database`.
 fn with_database(url: &str, database: &str) -> String {
     let (base, query) = match url.split_once('?') {
@@ -192,28 +180,6 @@ fn try_admin_sql(url: &str, sql: &str) -> Result<(), String> {
         let _ = connection.await;
         done
     })
-}
-
-/// Runs `program` to completion, failing with its output on a non-zero exit.
-fn run(command: &mut Command, what: &str) -> Result<(), String> {
-    let output = command
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("{what}: cannot run {:?}: {e}", command.get_program()))?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{what} failed ({}):\n{}{}",
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        ))
-    }
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().expect("temp paths are UTF-8")
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ pub mod checkout;
 pub mod event;
 pub mod listen;
 pub mod models;
-mod queries;
+pub mod queries;
 pub mod ratings;
 pub mod revocations;
 pub mod schema;
@@ -36,8 +36,6 @@ use diesel_async::pooled_connection::{
 use diesel_async::sync_connection_wrapper::SyncConnectionWrapper;
 use diesel_async::{AsyncConnection, AsyncPgConnection, SimpleAsyncConnection};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
-
-pub use queries::GameFilter;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -8,8 +8,8 @@ use super::log;
 use super::notify::{Appended, Changed, Rows};
 use super::service::{GameService, seat_of};
 use super::status::GameStatus;
-use crate::db::GameFilter;
 use crate::db::models::{EventRow, GameRow, SeatWithName};
+use crate::db::queries::GameFilter;
 
 /// An event as one viewer may read it.
 #[derive(Debug)]

@@ -1,18 +1,11 @@
 //! `GET /metrics`' side of the metrics: the counters (`crate::metrics`)
-//! rendered in the Prometheus text exposition format, the method label of
-//! an actix request, and who may scrape.
+//! rendered in the Prometheus text exposition format, and who may scrape.
 //!
 //! `/metrics` is open unless `METRICS_TOKEN` is set ([`MetricsAccess`]).
 
 use std::fmt::Write as _;
 
-use crate::metrics::{Counter, Histogram, LATENCY_BUCKETS, Metrics, bounded_method};
-
-/// `method`'s label: itself when standard, else `OTHER` (any token is a
-/// valid HTTP method, so clients could otherwise mint series at will).
-pub fn method_label(method: &actix_web::http::Method) -> &'static str {
-    bounded_method(method.as_str())
-}
+use crate::metrics::{Counter, Histogram, LATENCY_BUCKETS, Metrics};
 
 /// Who may read `/metrics`: anyone, or (with `METRICS_TOKEN`) whoever sends
 /// `Authorization: Bearer <token>`.

@@ -7,6 +7,7 @@
 pub mod cors;
 pub mod metrics;
 pub mod private_cache;
+pub mod problems;
 pub mod rate_limit;
 pub mod request_id;
 pub mod stream_limits;

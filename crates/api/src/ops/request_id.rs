@@ -17,8 +17,7 @@ use actix_web::middleware::Next;
 use actix_web::web;
 use tracing::Instrument as _;
 
-use crate::metrics::Metrics;
-use crate::ops::metrics::method_label;
+use crate::metrics::{Metrics, bounded_method};
 
 /// The request and response header carrying the id.
 pub const HEADER: &str = "x-request-id";
@@ -142,7 +141,7 @@ pub async fn observe(
         Err(e) => e.as_response_error().status_code().as_u16(),
     };
     if let Some(metrics) = metrics {
-        metrics.record_request(method_label(&method), &route, status);
+        metrics.record_request(bounded_method(method.as_str()), &route, status);
         if route == MOVE_ROUTE && method == actix_web::http::Method::POST {
             metrics.move_latency.observe(elapsed);
         }

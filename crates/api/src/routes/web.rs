@@ -56,7 +56,7 @@ fn is_hashed(name: &str) -> bool {
 
 fn serve(name: &str) -> HttpResponse {
     let Some(bytes) = asset(name) else {
-        // The same answer as any unknown path (`error::no_route`).
+        // The same answer as any unknown path (`ops::problems::no_route`).
         let mut response =
             ApiError::not_found("no_route", "no such endpoint or file").error_response();
         response.headers_mut().insert(

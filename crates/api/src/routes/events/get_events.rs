@@ -2,12 +2,12 @@ use actix_web::{HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
 use crate::resources::EventPage;
 use crate::routes::{doc, etag};
+use crate::state::AppState;
 
 /// Events per page unless the query says.
 pub(super) const DEFAULT_LIMIT: i64 = 100;

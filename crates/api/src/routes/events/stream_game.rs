@@ -3,7 +3,6 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::app::AppState;
 use crate::auth::StreamCaller;
 use crate::db::models::GameRow;
 use crate::error::{ApiError, Problem};
@@ -15,6 +14,7 @@ use crate::resources::chat::MessageResource;
 use crate::resources::streams::{GameStateResource, GameStreamData, GameStreamEvent};
 use crate::resources::{EventResource, GameResource};
 use crate::routes::{doc, sse};
+use crate::state::AppState;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

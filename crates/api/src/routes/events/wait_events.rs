@@ -5,7 +5,6 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::get_events::{DEFAULT_LIMIT, MAX_LIMIT};
-use crate::app::AppState;
 use crate::auth::StreamCaller;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
@@ -13,6 +12,7 @@ use crate::ops::timeout::RequestTimeout;
 use crate::resources::EventPage;
 use crate::resources::chat::MessageList;
 use crate::routes::{doc, etag};
+use crate::state::AppState;
 
 const DEFAULT_TIMEOUT: u64 = 30;
 const MAX_TIMEOUT: u64 = 60;

@@ -1,6 +1,5 @@
 use actix_web::{HttpResponse, post, web};
 
-use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::IdemRequest;
@@ -8,6 +7,7 @@ use crate::resources::{CreateGameRequest, GameResource};
 use crate::routes::answers::GameAnswer;
 use crate::routes::idempotent::{IdempotencyKey, respond};
 use crate::routes::{doc, games::known_player};
+use crate::state::AppState;
 
 /// Create a game
 ///

@@ -1,11 +1,11 @@
 use actix_web::{HttpRequest, HttpResponse, get, web};
 
-use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
 use crate::resources::GameResource;
 use crate::routes::{doc, etag, if_none_match};
+use crate::state::AppState;
 
 /// Get a game
 ///

@@ -1,6 +1,5 @@
 use actix_web::{HttpResponse, post, web};
 
-use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::IdemRequest;
@@ -9,6 +8,7 @@ use crate::resources::{GameResource, JoinGameRequest};
 use crate::routes::answers::GameAnswer;
 use crate::routes::idempotent::{IdempotencyKey, respond};
 use crate::routes::{doc, games::known_player};
+use crate::state::AppState;
 
 /// Join a game
 ///

@@ -3,13 +3,13 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::ListQuery;
 use crate::input::GameId;
 use crate::resources::{GameKind, GameList, GameStatus, GameSummary};
 use crate::routes::doc;
+use crate::state::AppState;
 
 const DEFAULT_LIMIT: i64 = 50;
 const MAX_LIMIT: i64 = 200;

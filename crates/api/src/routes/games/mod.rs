@@ -9,9 +9,9 @@ pub mod rematch_game;
 pub mod resign_game;
 pub mod set_autoplay;
 
-use crate::app::AppState;
 use crate::db::models::PlayerRow;
 use crate::error::ApiError;
+use crate::state::AppState;
 
 /// The calling player's row; a token for a player this database does not
 /// know is refused.

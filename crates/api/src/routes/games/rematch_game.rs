@@ -1,6 +1,5 @@
 use actix_web::{HttpResponse, post, web};
 
-use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
@@ -8,6 +7,7 @@ use crate::resources::GameResource;
 use crate::routes::answers::GameAnswer;
 use crate::routes::doc;
 use crate::routes::idempotent::respond;
+use crate::state::AppState;
 
 /// Create (or get) the rematch of a finished game
 ///

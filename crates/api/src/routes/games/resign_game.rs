@@ -1,6 +1,5 @@
 use actix_web::{HttpResponse, post, web};
 
-use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::IdemRequest;
@@ -9,6 +8,7 @@ use crate::resources::GameResource;
 use crate::routes::answers::GameAnswer;
 use crate::routes::doc;
 use crate::routes::idempotent::{IdempotencyKey, respond};
+use crate::state::AppState;
 
 /// Resign my seat
 ///

@@ -1,10 +1,10 @@
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, ResponseError as _, get, web};
 
-use crate::app::AppState;
 use crate::error::{ApiError, Problem};
 use crate::ops::metrics::{MetricsAccess, Sampled, render};
 use crate::routes::doc;
+use crate::state::AppState;
 
 /// Metrics
 ///

@@ -1,9 +1,9 @@
 use actix_web::{get, web};
 
-use crate::app::AppState;
 use crate::error::{ApiError, Problem};
 use crate::resources::Health;
 use crate::routes::doc;
+use crate::state::AppState;
 
 /// Readiness
 ///

@@ -1,6 +1,5 @@
 use actix_web::{HttpResponse, post, web};
 
-use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::{IdemRequest, Stored};
@@ -8,6 +7,7 @@ use crate::input::GameId;
 use crate::resources::chat::{MessageResource, PostMessageRequest};
 use crate::routes::doc;
 use crate::routes::idempotent::{IdempotencyKey, respond};
+use crate::state::AppState;
 
 /// Post a message to a game's table talk
 ///

@@ -1,11 +1,11 @@
 use actix_web::{HttpResponse, put, web};
 
-use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
 use crate::resources::chat::ChatSettings;
 use crate::routes::doc;
+use crate::state::AppState;
 
 /// Show or hide spectators' messages
 ///

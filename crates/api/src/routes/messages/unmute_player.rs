@@ -1,10 +1,10 @@
 use actix_web::{HttpResponse, delete, web};
 
-use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::resources::chat::MuteList;
 use crate::routes::doc;
+use crate::state::AppState;
 
 /// Unmute a player
 ///

@@ -1,12 +1,12 @@
 use actix_web::{HttpResponse, get, web};
 use serde_json::json;
 
-use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
 use crate::resources::{GameStatus, LegalMovesResource};
 use crate::routes::{doc, etag};
+use crate::state::AppState;
 
 /// Moves are listed one by one up to this many; beyond it (card selections)
 /// only the engine's description is sent.

@@ -1,7 +1,6 @@
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use serde_json::Value;
 
-use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::IdemRequest;
@@ -10,6 +9,7 @@ use crate::resources::MoveAccepted;
 use crate::routes::answers::MoveAnswer;
 use crate::routes::idempotent::{IdempotencyKey, respond};
 use crate::routes::{doc, if_match};
+use crate::state::AppState;
 
 /// Make a move
 ///

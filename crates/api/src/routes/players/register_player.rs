@@ -2,13 +2,13 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
 use chrono::Utc;
 
-use crate::app::AppState;
 use crate::db::models::PlayerRow;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::{IdemRequest, Stored};
 use crate::resources::{PlayerCreated, RegisterPlayerRequest};
 use crate::routes::doc;
 use crate::routes::idempotent::{IdempotencyKey, respond};
+use crate::state::AppState;
 
 /// Register a player
 ///

@@ -2,13 +2,13 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::app::AppState;
 use crate::auth::StreamCaller;
 use crate::error::{ApiError, Problem};
 use crate::games::watch::{PlayerCursor, PlayerStreamEntry, PlayerStreamItem};
 use crate::resources::streams::{PlayerStreamData, PlayerStreamEvent};
 use crate::routes::games::known_player;
 use crate::routes::{doc, sse};
+use crate::state::AppState;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

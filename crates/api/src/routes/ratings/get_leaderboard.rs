@@ -2,11 +2,11 @@ use actix_web::{get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use crate::app::AppState;
 use crate::error::{ApiError, Problem};
 use crate::resources::GameKind;
 use crate::resources::ratings::{Leaderboard, LeaderboardEntry};
 use crate::routes::doc;
+use crate::state::AppState;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

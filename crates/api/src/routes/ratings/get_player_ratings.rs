@@ -1,9 +1,9 @@
 use actix_web::{get, web};
 
-use crate::app::AppState;
 use crate::error::{ApiError, Problem};
 use crate::resources::ratings::{PlayerRatings, RatingResource};
 use crate::routes::doc;
+use crate::state::AppState;
 
 /// Get a player's ratings
 ///

@@ -4,10 +4,10 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
 use super::TEXT;
-use crate::app::AppState;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
 use crate::routes::doc;
+use crate::state::AppState;
 
 /// A record's two forms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]

@@ -3,12 +3,12 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::ReplayResource;
-use crate::app::AppState;
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
 use crate::resources::ViewerKind;
 use crate::routes::{doc, etag};
+use crate::state::AppState;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]

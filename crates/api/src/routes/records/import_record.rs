@@ -3,7 +3,6 @@ use actix_web::http::header::{self, HeaderMap};
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use futures_util::StreamExt;
 
-use crate::app::AppState;
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::IdemRequest;
@@ -11,6 +10,7 @@ use crate::resources::GameResource;
 use crate::routes::answers::GameAnswer;
 use crate::routes::idempotent::{IdempotencyKey, respond};
 use crate::routes::{doc, games::known_player};
+use crate::state::AppState;
 
 /// The largest record accepted, in bytes: far above any real game's
 /// (a long Cancellation Hearts game is some tens of kilobytes), so the

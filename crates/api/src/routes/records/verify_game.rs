@@ -1,10 +1,10 @@
 use actix_web::{get, web};
 
 use super::{VerifyProblem, VerifyReport};
-use crate::app::AppState;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
 use crate::routes::doc;
+use crate::state::AppState;
 
 /// Verify a finished game
 ///

@@ -1,9 +1,9 @@
 use actix_web::{HttpResponse, get, web};
 
-use crate::app::AppState;
 use crate::error::{ApiError, Problem};
 use crate::resources::SeriesResource;
 use crate::routes::doc;
+use crate::state::AppState;
 
 /// Get a series
 ///

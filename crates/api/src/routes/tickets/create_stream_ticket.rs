@@ -1,12 +1,12 @@
 use actix_web::http::header::{CACHE_CONTROL, HeaderValue};
 use actix_web::{HttpResponse, post, web};
 
-use crate::app::AppState;
 use crate::auth::{Authenticated, Keys, TICKET_TTL_SECS};
 use crate::error::{ApiError, Problem};
 use crate::resources::streams::StreamTicket;
 use crate::routes::doc;
 use crate::routes::games::known_player;
+use crate::state::AppState;
 
 /// Mint a stream ticket
 ///
