@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Finished games are immutable (issue 14 item 4): the first replay, record
+# Finished games are immutable, so what is derived from them is computed
+# once (games/finished.rs): the first replay, record
 # or verification of a finished game reads its log and folds it; later ones
 # answer from the finished-game cache (FINISHED_CACHE). This plays GAMES
 # games to their end with loadgen (Lost Heir for 4 and Cancellation Hearts

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A million stored games (issue 14 item 3): populates a private Postgres
+# A million stored games, to show that every list and lookup a client uses
+# stays an index read: populates a private Postgres
 # (scripts/populate-million.sh), then times every list and lookup a client
 # uses through the HTTP API (RUNS requests each on one keep-alive
 # connection, after WARMUP (10) not counted: p50, p99, max) and shows the plan of each

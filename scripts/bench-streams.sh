@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Moves with idle player streams open (issue 14): on a private Postgres, in
+# Moves cost the same with idle player streams open (docs/performance.md,
+# section 12): on a private Postgres, in
 # one run, loadgen plays the same load with 0, then 1,000, then 10,000
 # players who sit in no game holding their player stream open. Prints
 # moves/s and post_move p99 per level, each as a ratio to the level with

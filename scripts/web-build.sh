@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the web table (web/, issue #15) and checks that what is checked in
+# Builds the web table (web/) and checks that what is checked in
 # is what the sources build: regenerates web/src/api.gen.ts from
 # openapi/openapi.json (openapi-typescript) and web/src/names.gen.ts (the
 # document's card and city enums with their x-enum-descriptions), type-checks

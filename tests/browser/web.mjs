@@ -119,7 +119,7 @@ async function createGame(page, { kind, players, seats, partnerships, allCancell
 }
 
 /**
- * (g) Resign and rematch (issue #16): a 2-player Lost Heir game whose
+ * (g) Resign and rematch: a 2-player Lost Heir game whose
  * policy ends it on a resignation; the resign button's confirm step (a
  * cancel first); the rematch from the finished table; each player confirms
  * by joining the seat reserved for them (the invited one from "My games");

@@ -1,4 +1,4 @@
-// Resign and rematch on the table (issue #16): a "Resign" button with a
+// Resign and rematch on the table: a "Resign" button with a
 // confirm step for a seated player while the game runs, and on a finished
 // game a "Rematch" button that creates (or opens) the next game, links to
 // the previous and next games, and the series' running totals

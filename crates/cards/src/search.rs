@@ -33,7 +33,7 @@ pub struct Budget {
 
 impl Budget {
     /// The default: about 100 ms per decision on one core of the build
-    /// machine in a release build, for the larger tables (see `docs/bots.md`).
+    /// machine in a release build, for the larger tables (see `docs/bots-strength.md`).
     /// An engine whose playouts are much cheaper sets its own
     /// ([`Determinize::DEFAULT_BUDGET`]).
     pub const DEFAULT: Budget = Budget { playouts: 600 };
@@ -53,7 +53,7 @@ impl Default for Budget {
 pub trait Determinize: Bot {
     /// This engine's budget for about the same time per decision as
     /// [`Budget::DEFAULT`] gives the others: playouts cost very different
-    /// amounts from one engine to another (see `docs/bots.md`).
+    /// amounts from one engine to another (see `docs/bots-strength.md`).
     const DEFAULT_BUDGET: Budget = Budget::DEFAULT;
 
     /// A game `seat` cannot tell apart from this one: its view

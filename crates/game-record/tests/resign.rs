@@ -1,4 +1,4 @@
-//! A resigned game's record (issue #16): the `[Resigned …]` tag at its
+//! A resigned game's record: the `[Resigned …]` tag at its
 //! place, canonical in text and JSON, verified, and tampering with what it
 //! states (the seats forfeited, the winners) detected.
 

@@ -1,4 +1,4 @@
-//! Ratings for the games (issue #17): Glicko-2 (Glickman, "Example of the
+//! Ratings for the games (docs/ratings.md): Glicko-2 (Glickman, "Example of the
 //! Glicko-2 system", 2013), and a finished multi-player game turned into
 //! the pairwise results Glicko-2 rates, by final standing, the usual way of
 //! rating multi-player games with an Elo-like system.

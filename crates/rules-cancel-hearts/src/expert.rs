@@ -31,7 +31,7 @@ impl Determinize for CancelHearts {
     /// deciding on a `BotView`, no allocation) is cheap enough that 2,400
     /// take a little less than 600 did when every move built a whole view:
     /// a mean of 25 to 35 ms, at most about 100 ms, on one core of the
-    /// loaded build machine (`docs/bots.md`, "Expert: measured").
+    /// loaded build machine (`docs/bots-strength.md`, "Cancellation Hearts: expert").
     const DEFAULT_BUDGET: Budget = Budget::playouts(2400);
 
     fn determinize<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Self {

@@ -2,7 +2,8 @@
 //! seat's [`Legal`] moves (plus a random source, used only to break exact
 //! ties) to a move. No I/O, no hidden state: everything it reads is in the
 //! view a player at that seat is shown (G-2), so it cannot cheat. See
-//! `docs/bots.md` for what it does and how strong it is.
+//! `docs/bots.md` for what it does and `docs/bots-strength.md` for how
+//! strong it is.
 //!
 //! * **Bidding (LH-5).** A bid binds only the dealer's side (LH-6), so a
 //!   non-dealer opposing the dealer bids well above what the dealer's side can

@@ -1,6 +1,8 @@
 //! Every query the api runs. Each body is written once and compiled against
 //! both backends by [`with_conn!`]. Every query of a move is scoped to one
-//! game (see DESIGN.md, "The log").
+//! game, by its id (the log's key is `(game_id, seq)`), so neither the
+//! number of games nor a game's length slows a move (ARCHITECTURE.md, the
+//! `api` invariants; docs/performance.md, sections 2 and 8).
 
 use chrono::Utc;
 use diesel::prelude::*;

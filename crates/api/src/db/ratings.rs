@@ -1,4 +1,4 @@
-//! Ratings (issue #17, docs/ratings.md): the queue of rated games that
+//! Ratings (docs/ratings.md): the queue of rated games that
 //! finished (filled by the trigger `games_queue_rating` in the finishing
 //! transaction), the current ratings per (kind, subject) and every change.
 //! Applying a game is one transaction, serialized across processes

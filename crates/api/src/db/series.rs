@@ -1,4 +1,4 @@
-//! Series of games (issue #16, rematch): a rematch's row names the game it
+//! Series of games (rematches): a rematch's row names the game it
 //! follows (`previous_game_id`, unique: a game has one next game) and the
 //! series' first game (`series_id`). These read the links.
 

@@ -1,5 +1,6 @@
-//! Nothing the server stores for nobody grows without bound (issues 12 and
-//! 14). One sweep, run by every process on its own schedule, does three
+//! Nothing the server stores for nobody grows without bound: rows nobody
+//! will read again must not fill the database of a server that runs for
+//! years. One sweep, run by every process on its own schedule, does five
 //! things, each in bounded batches:
 //!
 //! 1. **Idempotency records** older than `IDEMPOTENCY_TTL_SECS` are deleted

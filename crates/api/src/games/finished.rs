@@ -1,4 +1,6 @@
-//! What is derived from finished games, computed once (issue 14 item 4).
+//! What is derived from finished games, computed once, so that replaying,
+//! exporting or verifying a finished game many times does not read and fold
+//! its whole log on every request.
 //!
 //! A finished game never changes again: nothing is appended after
 //! `game_finished`, its row and seats are final, its seed is revealed

@@ -1,4 +1,4 @@
-//! Ratings (issue #17, docs/ratings.md): each rated game that finishes by
+//! Ratings (docs/ratings.md): each rated game that finishes by
 //! play updates its subjects' Glicko-2 ratings for its kind, derived from
 //! the log in a fixed order.
 //!

@@ -1,4 +1,4 @@
-//! Rematches and series (issue #16, item 3). A rematch of a finished game
+//! Rematches and series (docs/streams.md). A rematch of a finished game
 //! is a new game created like any other (`lifecycle.rs`), with the same
 //! kind, configuration, clock and resign policy; bot seats stay bots, and
 //! each human seat is reserved for the player who held it

@@ -1,4 +1,4 @@
-//! Ratings as the ratings endpoints answer them (issue #17, docs/ratings.md).
+//! Ratings as the ratings endpoints answer them (docs/ratings.md).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

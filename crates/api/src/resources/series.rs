@@ -1,5 +1,5 @@
 //! A series of rematches as `get_series` answers it: the games in order
-//! and the running totals by seat (issue #16).
+//! and the running totals by seat (docs/streams.md).
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

@@ -1,4 +1,4 @@
-//! The web table (`web/`, issue #15), served at `/` from the bundle
+//! The web table (`web/`), served at `/` from the bundle
 //! embedded at build time (`build.rs`: `web/dist/`, checked in). These
 //! routes are not API operations: they are registered outside the OpenAPI
 //! document, and the API stays under `/v1`.

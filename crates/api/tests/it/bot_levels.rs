@@ -1,4 +1,4 @@
-//! Bot levels (issue #17, item 3), over HTTP on both backends: a seat is a
+//! Bot levels (docs/bots.md), over HTTP on both backends: a seat is a
 //! `random`, `sensible` or `expert` bot at creation and when handed to
 //! autoplay; the level is in the seat, the log (`seat_taken`, `autoplay`)
 //! and the record; an expert seat plays whole games (its search runs off

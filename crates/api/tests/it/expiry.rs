@@ -1,6 +1,7 @@
-//! Expiry (issue 12 item 10, issue 14 item 5): an open game nobody changes
-//! is closed by the server (status `expired`, `game_expired` in its log,
-//! joining and leaving refused with 409 `game_expired`) while a started one
+//! Expiry, so that what nobody will use again does not pile up: an open
+//! game nobody changes is closed by the server (status `expired`,
+//! `game_expired` in its log, joining and leaving refused with 409
+//! `game_expired`) while a started one
 //! is never; a join racing the expiry lands or is refused, never both; an
 //! idempotency record stops replaying once its TTL passed while a live one
 //! still replays, and the purge removes records in bounded batches.

@@ -1,4 +1,4 @@
-//! Ratings (issue #17 item 4, docs/ratings.md), over HTTP on both backends:
+//! Ratings (docs/ratings.md), over HTTP on both backends:
 //! a finished rated game moves its players' Glicko-2 ratings (bots too),
 //! partners are not compared (LH-3), a side that resigned under `end_game`
 //! ranks last, an unrated game changes nothing, the rebuild from the log

@@ -1,4 +1,4 @@
-//! Rematches and series (issue #16, item 3), over HTTP on both backends: a
+//! Rematches and series, over HTTP on both backends: a
 //! series of three games linked both ways with running totals, seats
 //! reserved for their players, racing rematch calls giving one game, and
 //! each game dealing from its own seed (LH-4: the first dealer is drawn

@@ -1,4 +1,4 @@
-//! Resigning a game in progress (issue #16, item 2), over HTTP on both
+//! Resigning a game in progress, over HTTP on both
 //! backends: the `bot` policy (the bot plays the seat on, the seat is
 //! forfeited and never wins), the `end_game` policy (finished at once, the
 //! side forfeited: LH-3 partnerships; winners by the standings, LH-12), and

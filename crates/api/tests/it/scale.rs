@@ -1,4 +1,4 @@
-//! Issue 14 items 3 and 4 over HTTP: `list_games` pages by cursor (each
+//! A large store stays fast, over HTTP: `list_games` pages by cursor (each
 //! filter; a bad cursor is 400 `bad_cursor`), `mine_to_act` and the inbox
 //! follow every move (the seat rows' `must_act`, kept by triggers), and a
 //! finished game's replay, record and verification answered from the cache

@@ -1,4 +1,4 @@
-//! The web table (issue #15) served at `/` from the embedded bundle: the
+//! The web table served at `/` from the embedded bundle: the
 //! page with its Content-Security-Policy, hashed assets cached for good
 //! with the right types, unknown files a 404 problem, and `/v1` as before.
 //! These are not API operations (the document has no `/` path), so the

@@ -1,4 +1,4 @@
-//! Webhooks (issue #16, docs/webhooks.md): endpoints over HTTP, the outbox
+//! Webhooks (docs/webhooks.md): endpoints over HTTP, the outbox
 //! written with the change and delivered by any process after a crash,
 //! signatures, retries, the address guard, two processes delivering at
 //! once. The receiver is a bare HTTP/1.1 server on loopback that counts

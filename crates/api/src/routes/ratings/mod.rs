@@ -1,4 +1,4 @@
-//! Ratings (issue #17, docs/ratings.md): a player's ratings and history,
+//! Ratings (docs/ratings.md): a player's ratings and history,
 //! and a leaderboard per kind.
 
 pub mod get_leaderboard;
