@@ -17,9 +17,9 @@ LAYERS = {
     "random": 0, "config": 0, "with_conn": 0, "metrics": 0,
     # Store: the database, its rows and queries.
     "db": 1,
-    # Application: the game service (commands, queries, its own errors,
-    # the domain types) and idempotency records.
-    "games": 2, "idempotency": 2,
+    # Application: the game service (commands, queries, the domain types),
+    # idempotency records, and the error both answer with.
+    "games": 2, "idempotency": 2, "service_error": 2,
     # HTTP: routes, extractors, problem+json, resources, auth, middlewares,
     # the OpenAPI document, the server.
     "routes": 3, "input": 3, "resources": 3, "error": 3, "auth": 3, "ops": 3,

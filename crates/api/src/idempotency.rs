@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::db::Db;
 use crate::db::models::{IdempotencyRow, NewIdempotency};
-use crate::games::ServiceError;
+use crate::service_error::ServiceError;
 
 /// Who registered players before they had an id.
 const ANONYMOUS: &str = "-";

@@ -16,4 +16,5 @@ pub mod ops;
 mod random;
 pub mod resources;
 pub mod routes;
+pub mod service_error;
 pub mod state;

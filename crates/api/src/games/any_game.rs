@@ -15,6 +15,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
+use crate::service_error::{Refusal, ServiceError};
+
 /// The moves a seat may make now, as JSON text.
 #[derive(Debug, Clone)]
 pub struct LegalSet {
@@ -37,6 +39,30 @@ pub enum MoveRefusal {
         rule: Option<&'static str>,
         message: String,
     },
+}
+
+/// A refused move as the service answers it.
+impl From<MoveRefusal> for ServiceError {
+    fn from(e: MoveRefusal) -> Self {
+        match e {
+            // Not a move of this game at all: refused as any move that
+            // breaks a rule is, and citing that ruling (G-3).
+            MoveRefusal::Malformed(message) => ServiceError::Invalid(Refusal {
+                code: "malformed_move",
+                rule: Some("G-3"),
+                message,
+            }),
+            MoveRefusal::Rule {
+                code,
+                rule,
+                message,
+            } => ServiceError::IllegalMove(Refusal {
+                code,
+                rule,
+                message,
+            }),
+        }
+    }
 }
 
 /// A configuration refused at creation.

@@ -21,34 +21,20 @@
 //! (`docs/bots.md`, "Sharing the thinkers").
 //!
 //! Its randomness is reproducible: the RNG for a bot move is ChaCha8 keyed
-//! by SHA-256("bot" ‖ game seed ‖ version ‖ seat), and the moves are in the
-//! log anyway.
+//! by SHA-256("bot" ‖ game seed ‖ version ‖ seat) (`bot_plan.rs`, with the
+//! expert's `BotPlan`), and the moves are in the log anyway. The drivers'
+//! bookkeeping the service holds is `bot_drivers.rs`.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use cards::{Budget, GameRng, Seat};
-use rand::SeedableRng;
-use serde_json::Value;
-use sha2::{Digest, Sha256};
+use cards::Seat;
 
 use super::any_game::AnyGame;
+use super::bot_plan::{BotPlan, rng_for};
 use super::error::ServiceError;
 use super::service::GameService;
-use super::thinkers::FairThinkers;
-use crate::config::BotSettings;
-
-/// The RNG for the bot at `seat` choosing when the game is at `version`.
-pub fn rng_for(seed_hex: &str, version: i64, seat: Seat) -> GameRng {
-    let mut hasher = Sha256::new();
-    hasher.update(b"bot");
-    hasher.update(seed_hex.as_bytes());
-    hasher.update(version.to_le_bytes());
-    hasher.update([seat.number()]);
-    GameRng::from_seed(hasher.finalize().into())
-}
 
 /// How long a search the thinkers' queues refused waits before it asks
 /// again.
@@ -57,72 +43,6 @@ const REFUSED_RETRY: Duration = Duration::from_millis(250);
 /// Refusals after which the decision is the sensible bot's (about 10 s of
 /// asking): the game must move eventually.
 const MAX_REFUSALS: u32 = 40;
-
-/// An expert's move, thought out on the game at `version`.
-#[derive(Debug, Clone)]
-pub struct BotPlan {
-    pub seat: Seat,
-    pub version: i64,
-    pub mv: Value,
-}
-
-/// The bot drivers: at most one per game. A kick while a game's driver
-/// runs marks it to look again before it exits, so no kick is lost.
-#[derive(Debug)]
-pub struct BotDrivers {
-    stopping: AtomicBool,
-    /// Games with a live driver, and whether it was kicked again meanwhile.
-    running: Mutex<HashMap<String, bool>>,
-    /// The expert's playouts per decision (`None`: each engine's own,
-    /// `Determinize::DEFAULT_BUDGET`).
-    budget: Option<Budget>,
-    /// The thinking permits, shared fairly between the games' creators.
-    thinkers: Arc<FairThinkers>,
-    /// Running games with an expert seat, or only bots, one player may
-    /// have created (0: no limit).
-    pub(super) games_per_player: usize,
-}
-
-impl Default for BotDrivers {
-    fn default() -> Self {
-        BotDrivers::new(&BotSettings::default())
-    }
-}
-
-impl BotDrivers {
-    pub fn new(settings: &BotSettings) -> Self {
-        BotDrivers {
-            stopping: AtomicBool::new(false),
-            running: Mutex::default(),
-            budget: settings.expert_playouts.map(Budget::playouts),
-            thinkers: FairThinkers::new(
-                settings.thinkers,
-                settings.queue_max,
-                settings.queue_per_player,
-            ),
-            games_per_player: settings.games_per_player,
-        }
-    }
-
-    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
-        self.running.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Whether the driver of `game_id` should exit now (and, if so, forget it).
-    fn done(&self, game_id: &str) -> bool {
-        let mut running = self.running();
-        match running.get_mut(game_id) {
-            Some(kicked) if *kicked && !self.stopping.load(Ordering::SeqCst) => {
-                *kicked = false;
-                false
-            }
-            _ => {
-                running.remove(game_id);
-                true
-            }
-        }
-    }
-}
 
 impl GameService {
     /// The expert's move for `seat` in `game` at `version`: searched on a

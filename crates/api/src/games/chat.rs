@@ -13,11 +13,7 @@ use crate::db::DbError;
 use crate::db::chat::{ChatRate, MessageRow, MuteRow, NewMessage, Posted, Reader};
 use crate::idempotency::{IdemRequest, Stored};
 
-/// The default rate limit: 5 messages per player and game in 10 s.
-pub const DEFAULT_RATE: ChatRate = ChatRate {
-    max: 5,
-    window: std::time::Duration::from_secs(10),
-};
+pub use super::chat_rate::DEFAULT_RATE;
 
 /// How often a post that raced another for its seq is tried again.
 const MAX_ATTEMPTS: usize = 20;

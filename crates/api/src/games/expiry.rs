@@ -8,7 +8,8 @@
 //!    lookup ignores and removes an expired one, `Db::idempotency`). This
 //!    comes first so that an expired record never keeps a player alive.
 //! 2. **Open games** nobody changed for `OPEN_GAME_TTL_SECS` are closed: a
-//!    [`Command::ExpireIfIdle`] run through the one write path appends
+//!    [`Command::ExpireIfIdle`] run through the one write path (decided in
+//!    `decide/expire_if_idle.rs`) appends
 //!    `game_expired` (actor: the server) and sets the status `expired`.
 //!    Nothing is deleted (the log is append-only). It is decided under the
 //!    version guard, so a join racing the expiry either lands first (the
@@ -42,10 +43,8 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use super::error::ServiceError;
-use super::log;
 use super::service::GameService;
-use super::status::GameStatus;
-use super::write::{Change, Command, Decision, State};
+use super::write::Command;
 use crate::db::{Db, DbError};
 
 /// Rows handled per statement (players, idempotency records) and open
@@ -101,35 +100,7 @@ fn pause(ttl: Duration) -> Duration {
 
 /// `ttl` before now (the distant past for a TTL too long to subtract).
 fn cutoff(ttl: Duration) -> DateTime<Utc> {
-    chrono::Duration::from_std(ttl)
-        .ok()
-        .and_then(|ttl| Utc::now().checked_sub_signed(ttl))
-        .unwrap_or(DateTime::<Utc>::MIN_UTC)
-}
-
-/// The refusal of anything asked of an expired game.
-pub(super) fn refused() -> ServiceError {
-    ServiceError::conflict(
-        "game_expired",
-        "the game stayed open, unchanged, too long and was closed by the server",
-    )
-}
-
-/// Closing an open game nobody changed for `ttl`: `game_expired` and the
-/// status `expired`. Nothing when it is not open or changed since.
-pub(super) fn decide_expiry(state: &State<'_>, ttl: Duration) -> Result<Decision, ServiceError> {
-    let row = state.row;
-    if row.status != GameStatus::Open || row.updated_at >= cutoff(ttl) {
-        return Ok(Decision::Nothing);
-    }
-    Ok(Decision::Change(Change {
-        events: vec![log::game_expired(ttl.as_secs())],
-        status: GameStatus::Expired,
-        next: None,
-        seats: state.seats.to_vec(),
-        seat_change: None,
-        wakes_bots: false,
-    }))
+    super::decide::cutoff(Utc::now(), ttl)
 }
 
 impl GameService {

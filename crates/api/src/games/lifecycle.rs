@@ -1,7 +1,8 @@
 //! A game's life before play. Creation inserts the game, its seats (bots,
 //! the creator's) and its first events in one transaction (a new game has
 //! no version to guard, so it is not a `write::Command`); joining, leaving
-//! and autoplay are commands decided here and run by the write path.
+//! and autoplay are commands built here, run by the write path and decided
+//! by the core (`decide/join.rs`, `leave.rs`, `autoplay.rs`).
 
 use std::sync::Arc;
 
@@ -14,11 +15,12 @@ use super::domain::{CreateGame, DeadlinePolicy, MAX_MOVE_DEADLINE_SECS, SeatSpec
 use super::error::{Refusal, ServiceError};
 use super::kinds;
 use super::log::{self, Actor};
-use super::service::{GameService, Snapshot, bot_seats, seat_of};
+use super::seats::bot_seats;
+use super::service::{GameService, Snapshot};
 use super::status::{BotLevel, GameStatus};
-use super::write::{Change, Command, Decision, Outcome, Render, State};
+use super::write::{Command, Outcome, Render};
 use crate::db::DbError;
-use crate::db::models::{GameRow, NewEvent, NewGame, PlayerRow, SeatChange, SeatRow, SeatWithName};
+use crate::db::models::{GameRow, NewEvent, NewGame, PlayerRow, SeatRow, SeatWithName};
 use crate::idempotency::{IdemRequest, Stored, committed_answer};
 
 /// A create command, checked: what the new game is made of.
@@ -385,213 +387,6 @@ fn stored_rows(snapshot: &Snapshot) -> (NewGame, Vec<SeatRow>) {
     (new_game, seats)
 }
 
-/// Joining: the player holds no seat yet, the game is open, and the seat
-/// (chosen, or the lowest open one) is open. The deal mixes in every
-/// seat's entropy, so the game is dealt again.
-pub(super) fn decide_join(
-    state: &State<'_>,
-    player: &PlayerRow,
-    wanted: Option<u8>,
-    entropy: Option<&str>,
-) -> Result<Decision, ServiceError> {
-    let seats = state.seats;
-    if seat_of(seats, &player.id).is_some() {
-        return Err(ServiceError::conflict(
-            "already_seated",
-            "you already hold a seat in this game",
-        ));
-    }
-    match state.row.status {
-        GameStatus::Open => {}
-        GameStatus::Expired => return Err(super::expiry::refused()),
-        GameStatus::InProgress | GameStatus::Finished => {
-            return Err(ServiceError::conflict(
-                "game_not_open",
-                "the game has already started",
-            ));
-        }
-    }
-    let index = seat_to_join(seats, wanted, &player.id)?;
-    let mut after = seats.to_vec();
-    after[index].seat.player_id = Some(player.id.clone());
-    after[index].seat.entropy = entropy.map(str::to_owned);
-    after[index].display_name = Some(player.display_name.clone());
-    let next = redeal(state.row, &after)?;
-    let seat_number = after[index].seat.seat;
-    let seat = Seat::new(u8::try_from(seat_number).unwrap_or(0));
-    let actor = Actor::Player {
-        player_id: player.id.clone(),
-        seat: Some(seat),
-    };
-    let mut events = vec![log::seat_taken(seat, &player.id, &actor)];
-    let full = !after.iter().any(is_open);
-    if full {
-        events.push(log::game_started(&state.row.seed_commitment, next.to_act()));
-    }
-    Ok(Decision::Change(Change {
-        events,
-        status: if full {
-            GameStatus::InProgress
-        } else {
-            GameStatus::Open
-        },
-        next: Some(next),
-        seats: after,
-        seat_change: Some(SeatChange::Take {
-            seat: seat_number,
-            player_id: player.id.clone(),
-            entropy: entropy.map(str::to_owned),
-        }),
-        // The last seat filled: a bot may open the game.
-        wakes_bots: full,
-    }))
-}
-
-/// A seat nobody holds and no bot plays.
-fn is_open(s: &SeatWithName) -> bool {
-    !s.seat.is_bot && s.seat.player_id.is_none()
-}
-
-/// The index of the seat to take: the wanted one if it is open (and not
-/// reserved for another player, a rematch's seat), else the seat reserved
-/// for `player_id`, else the lowest open seat reserved for nobody.
-fn seat_to_join(
-    seats: &[SeatWithName],
-    wanted: Option<u8>,
-    player_id: &str,
-) -> Result<usize, ServiceError> {
-    let reserved_for = |s: &SeatWithName| s.seat.invited_player_id.clone();
-    let Some(w) = wanted else {
-        let mine = seats
-            .iter()
-            .position(|s| is_open(s) && reserved_for(s).as_deref() == Some(player_id));
-        return mine
-            .or_else(|| {
-                seats
-                    .iter()
-                    .position(|s| is_open(s) && reserved_for(s).is_none())
-            })
-            .ok_or_else(|| ServiceError::conflict("no_open_seat", "every seat is taken"));
-    };
-    if let Some(s) = seats.iter().find(|s| s.seat.seat == i32::from(w))
-        && is_open(s)
-        && reserved_for(s).is_some_and(|p| p != player_id)
-    {
-        return Err(ServiceError::conflict(
-            "seat_reserved",
-            "this seat of a rematch is reserved for the player who held it",
-        ));
-    }
-    match seats.iter().position(|s| s.seat.seat == i32::from(w)) {
-        None => Err(ServiceError::invalid(
-            "no_such_seat",
-            format!("seats are numbered 0 to {}", seats.len().saturating_sub(1)),
-        )),
-        Some(i) if !is_open(&seats[i]) => Err(ServiceError::conflict(
-            "seat_taken",
-            "that seat is not open",
-        )),
-        Some(i) => Ok(i),
-    }
-}
-
-/// Autoplay on (at `level`) or off for the caller's seat, until the game
-/// is over; a forfeited seat stays the bot's. Nothing when it is already
-/// so.
-pub(super) fn decide_autoplay(
-    state: &State<'_>,
-    player_id: &str,
-    enabled: bool,
-    level: BotLevel,
-) -> Result<Decision, ServiceError> {
-    let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
-    match state.row.status {
-        GameStatus::Finished => {
-            return Err(ServiceError::conflict("game_over", "the game is over"));
-        }
-        GameStatus::Expired => return Err(super::expiry::refused()),
-        GameStatus::Open | GameStatus::InProgress => {}
-    }
-    let mut after = state.seats.to_vec();
-    let Some(held) = after
-        .iter_mut()
-        .find(|s| s.seat.seat == i32::from(seat.number()))
-    else {
-        return Err(ServiceError::internal("seat missing from its own list"));
-    };
-    if held.seat.forfeited && !enabled {
-        return Err(ServiceError::conflict(
-            "seat_forfeited",
-            "this seat forfeited on a deadline; the bot plays it to the end",
-        ));
-    }
-    // A forfeited seat is played by the bot it was handed to.
-    let level = if held.seat.forfeited {
-        held.seat.bot_level
-    } else {
-        level
-    };
-    if held.seat.autoplay == enabled && (!enabled || held.seat.bot_level == level) {
-        return Ok(Decision::Nothing);
-    }
-    held.seat.autoplay = enabled;
-    if enabled {
-        held.seat.bot_level = level;
-    }
-    let level = held.seat.bot_level;
-    Ok(Decision::Change(Change {
-        events: vec![log::autoplay(seat, player_id, enabled.then_some(level))],
-        status: state.row.status,
-        next: None,
-        seats: after,
-        seat_change: Some(SeatChange::Autoplay {
-            seat: i32::from(seat.number()),
-            player_id: player_id.to_owned(),
-            enabled,
-            forfeit: false,
-            level,
-        }),
-        // The bot now plays this seat, maybe at once.
-        wakes_bots: enabled,
-    }))
-}
-
-/// Leaving: only before the game starts; the game is dealt again without
-/// the seat's entropy.
-pub(super) fn decide_leave(state: &State<'_>, player_id: &str) -> Result<Decision, ServiceError> {
-    let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
-    if state.row.status == GameStatus::Expired {
-        return Err(super::expiry::refused());
-    }
-    if state.row.status != GameStatus::Open {
-        return Err(ServiceError::conflict(
-            "game_started",
-            "a seat can only be left before the game starts",
-        ));
-    }
-    let mut after = state.seats.to_vec();
-    for s in after
-        .iter_mut()
-        .filter(|s| s.seat.seat == i32::from(seat.number()))
-    {
-        s.seat.player_id = None;
-        s.seat.entropy = None;
-        s.display_name = None;
-    }
-    let next = redeal(state.row, &after)?;
-    Ok(Decision::Change(Change {
-        events: vec![log::seat_left(seat, player_id)],
-        status: GameStatus::Open,
-        next: Some(next),
-        seats: after,
-        seat_change: Some(SeatChange::Release {
-            seat: i32::from(seat.number()),
-            player_id: player_id.to_owned(),
-        }),
-        wakes_bots: false,
-    }))
-}
-
 /// The most a player may add to the shuffle, in bytes.
 pub const MAX_ENTROPY_BYTES: usize = 1024;
 
@@ -607,18 +402,6 @@ fn checked_entropy(entropy: Option<&str>) -> Result<Option<String>, ServiceError
         )),
         other => Ok(other.map(str::to_owned)),
     }
-}
-
-/// The game dealt again from the server seed and `seats`' entropy (no move
-/// is played before every seat is filled).
-fn redeal(row: &GameRow, seats: &[SeatWithName]) -> Result<Box<dyn AnyGame>, ServiceError> {
-    log::new_game(
-        &row.kind,
-        &row.config,
-        &row.seed,
-        &log::entropy_by_seat(seats),
-    )
-    .map_err(ServiceError::internal)
 }
 
 /// The clock settings of a create command, checked: the time per move and

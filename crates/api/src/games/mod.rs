@@ -1,20 +1,26 @@
 //! The application layer: games as the server runs them. The type-erased
 //! wrapper over every ruleset, the kinds, the log's events, the state
 //! cache, the service with its one write path (`write.rs`: command →
-//! decide → commit → notify) and its own error type, the bots and the
-//! deadlines. Nothing here knows HTTP (see ARCHITECTURE.md, layers).
+//! decide → commit → readers), the decision core (`decide/`), the bots and
+//! the deadlines. Nothing here knows HTTP (see ARCHITECTURE.md, layers).
 
 pub mod any_game;
+mod bot_drivers;
+mod bot_plan;
 mod bots;
 pub mod cache;
 pub mod chat;
+mod chat_rate;
 mod deadlines;
+mod decide;
 pub mod domain;
-pub mod error;
 pub mod finished;
 // The log's and the columns' vocabularies are the store's (it decodes
 // them); the service speaks them under these names.
 pub use crate::db::{event, status};
+// The service's error sits below `games` and `idempotency`, which both
+// answer with it (`crate::service_error`); here under its old name.
+pub use crate::service_error as error;
 pub mod expiry;
 pub mod kinds;
 mod lifecycle;
@@ -23,13 +29,16 @@ mod moves;
 pub mod notify;
 pub mod outbox;
 pub mod ratings;
+mod readers;
 mod reads;
 pub mod records;
 mod resign;
+mod seats;
 pub mod series;
 mod service;
 pub mod text;
 mod thinkers;
+mod verification;
 pub mod watch;
 pub mod webhooks;
 pub mod write;

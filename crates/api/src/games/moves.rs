@@ -1,19 +1,16 @@
-//! Moves, by people and by bots: the commands' decisions, run through the
-//! one write path (`write.rs`).
+//! Moves, by people and by bots: the service methods that build their
+//! commands (`Command::Move`, `Command::BotTurn`) and run them through the
+//! one write path (`write.rs`); the decisions are the core's
+//! (`decide/play.rs`, `decide/bot_turn.rs`).
 
 use std::sync::Arc;
 
-use cards::Seat;
 use serde_json::Value;
 
-use super::any_game::{AnyGame, MoveRefusal};
-use super::bots::BotPlan;
-use super::error::{Refusal, ServiceError};
-use super::log::{self, Actor};
-use super::service::{GameService, bot_level_of, bot_seats, forfeited_seats, seat_of};
-use super::status::{BotLevel, GameStatus};
-use super::write::{Change, Command, Decision, Render, State};
-use crate::db::models::{GameRow, SeatWithName};
+use super::error::ServiceError;
+use super::seats::expert_to_act;
+use super::service::GameService;
+use super::write::{Command, Render};
 use crate::idempotency::{IdemRequest, Stored};
 
 impl GameService {
@@ -81,144 +78,4 @@ impl GameService {
         }
         Ok(false)
     }
-}
-
-/// The bot seat (or seat on autoplay) the server plays next, if one must
-/// act: the lowest such seat in `to_act`.
-fn bot_to_act(row: &GameRow, seats: &[SeatWithName], game: &dyn AnyGame) -> Option<Seat> {
-    if row.status != GameStatus::InProgress {
-        return None;
-    }
-    let bots = bot_seats(seats);
-    game.to_act().iter().find(|s| bots.contains(*s))
-}
-
-/// The seat the server plays next, if it must act and is the expert's.
-fn expert_to_act(row: &GameRow, seats: &[SeatWithName], game: &dyn AnyGame) -> Option<Seat> {
-    bot_to_act(row, seats, game).filter(|&seat| bot_level_of(seats, seat) == BotLevel::Expert)
-}
-
-/// A person's move: their seat must be the one to act in a game in
-/// progress, at the version they decided on, and the engine must take it.
-pub(super) fn decide_move(
-    state: &State<'_>,
-    player_id: &str,
-    mv: &Value,
-    if_match: Option<i64>,
-) -> Result<Decision, ServiceError> {
-    let seat = seat_of(state.seats, player_id).ok_or(ServiceError::NotSeated)?;
-    // No seat must act in a game that has not started or is closed: every
-    // refusal of a move names its ruling, and this one is G-4's.
-    let closed = match state.row.status {
-        GameStatus::Open => Some(ServiceError::conflict(
-            "game_not_started",
-            "the game starts when every seat is filled",
-        )),
-        GameStatus::Finished => Some(ServiceError::conflict("game_over", "the game is over")),
-        GameStatus::Expired => Some(super::expiry::refused()),
-        GameStatus::InProgress => None,
-    };
-    if let Some(refusal) = closed {
-        return Err(refusal.citing("G-4"));
-    }
-    if let Some(expected) = if_match
-        && expected != state.version
-    {
-        return Err(ServiceError::PreconditionFailed {
-            current_version: state.version,
-        });
-    }
-    if !state.game.to_act().contains(seat) {
-        return Err(not_your_turn(state, seat, mv));
-    }
-    let actor = Actor::Player {
-        player_id: player_id.to_owned(),
-        seat: Some(seat),
-    };
-    let mut change = played(state, state.seats, seat, mv, &actor)?;
-    // After a person's move the turn may be a bot's.
-    change.wakes_bots = !bot_seats(state.seats).is_empty();
-    Ok(Decision::Change(change))
-}
-
-/// A bot's move for the first bot seat (or seat on autoplay) that must act,
-/// at that seat's level. An expert's move is the `plan` it thought out for
-/// this very version and seat; without one, nothing (the driver thinks
-/// first, `GameService::bot_step`).
-pub(super) fn decide_bot_turn(
-    state: &State<'_>,
-    plan: Option<&BotPlan>,
-) -> Result<Decision, ServiceError> {
-    let Some(seat) = bot_to_act(state.row, state.seats, state.game) else {
-        return Ok(Decision::Nothing);
-    };
-    let mv = match bot_level_of(state.seats, seat) {
-        BotLevel::Expert => match plan {
-            Some(plan) if plan.seat == seat && plan.version == state.version => plan.mv.clone(),
-            _ => return Ok(Decision::Nothing),
-        },
-        level => {
-            let mut rng = super::bots::rng_for(&state.row.seed, state.version, seat);
-            // Only the expert has a budget, and it is not played here.
-            match state.game.bot_move_at(level.engine(), seat, None, &mut rng) {
-                Some(mv) => mv,
-                None => return Ok(Decision::Nothing),
-            }
-        }
-    };
-    // The bot driver loops on its own: no kick.
-    played(state, state.seats, seat, &mv, &Actor::Bot { seat }).map(Decision::Change)
-}
-
-/// `mv` for `seat`, checked by the engine (a refusal names its ruling,
-/// G-3), and the game's end if it ends the game; `seats`: the seats after
-/// the change (a deadline may have marked one).
-pub(super) fn played(
-    state: &State<'_>,
-    seats: &[SeatWithName],
-    seat: Seat,
-    mv: &Value,
-    actor: &Actor,
-) -> Result<Change, ServiceError> {
-    let mut next = state.game.clone_box();
-    let played = next.play(seat, mv)?;
-    let mut events = vec![log::moved(seat, played, actor)];
-    let finished = next.outcome().is_some();
-    if finished {
-        events.push(log::game_finished(
-            &*next,
-            &state.row.seed,
-            &log::entropy_by_seat(seats),
-            forfeited_seats(seats),
-        ));
-    }
-    Ok(Change {
-        events,
-        status: if finished {
-            GameStatus::Finished
-        } else {
-            GameStatus::InProgress
-        },
-        next: Some(next),
-        seats: seats.to_vec(),
-        seat_change: None,
-        wakes_bots: false,
-    })
-}
-
-/// `409 not_your_turn` for a seat that need not act now (G-4), citing the
-/// engine's more specific ruling when it has one: it is asked on a copy of
-/// the state, so a dealer who bids is told LH-5 and a second pass CH-3.
-fn not_your_turn(state: &State<'_>, seat: Seat, mv: &Value) -> ServiceError {
-    let rule = match state.game.clone_box().play(seat, mv) {
-        Err(MoveRefusal::Rule {
-            rule: Some(rule), ..
-        }) => rule,
-        _ => "G-4",
-    };
-    ServiceError::Conflict(Refusal {
-        code: "not_your_turn",
-        rule: Some(rule),
-        message: format!("your seat has nothing to do now ({rule})"),
-    })
 }

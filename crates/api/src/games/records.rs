@@ -22,6 +22,8 @@ use super::log::{self, Actor};
 use super::service::{GameService, Snapshot, seat_of};
 use super::status::{BotLevel, GameStatus};
 use super::write::Render;
+// What a verification found is a leaf of its own (the finished cache keeps it).
+pub use super::verification::{Finding, Verification};
 use crate::db::DbError;
 use crate::db::models::{EventRow, GameRow, NewEvent, NewGame, PlayerRow, SeatRow, SeatWithName};
 use crate::idempotency::{IdemRequest, Stored, committed_answer};
@@ -62,27 +64,6 @@ pub struct ReplayPoint {
     pub viewer: Viewer,
     pub your_seat: Option<u8>,
     pub view: serde_json::Value,
-}
-
-/// One problem found by [`GameService::verify`].
-#[derive(Debug, Clone)]
-pub struct Finding {
-    /// The line of the record's text form, when the problem is in the record.
-    pub line: Option<usize>,
-    pub code: String,
-    pub rule: Option<String>,
-    pub detail: String,
-}
-
-/// What [`GameService::verify`] checked and found.
-#[derive(Debug)]
-pub struct Verification {
-    pub row: GameRow,
-    /// The record built from the log, when the log replays at all.
-    pub record: Option<GameRecord>,
-    /// Each seat's entropy, revealed.
-    pub entropy: Vec<Option<String>>,
-    pub findings: Vec<Finding>,
 }
 
 /// Who made a logged move, as a record says it. The one place that maps

@@ -2,23 +2,27 @@
 //! the bot drivers, the notifier, the background tasks) and the reads of
 //! a game's state: a [`Snapshot`] from the cache or the store, and the
 //! fold that catches a cached state up (G-1). Changes go through the one
-//! write path in `write.rs`; the changes themselves are decided in
-//! `lifecycle.rs`, `moves.rs` and `deadlines.rs`; reads that need no state
-//! are in `reads.rs`.
+//! write path in `write.rs`; the changes themselves are decided by the
+//! decision core (`decide/`); reads that need no state are in `reads.rs`.
+//! It holds only leaves (the drivers' bookkeeping, the finished games'
+//! cache, the seat helpers), so no file that adds to it is imported back.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use cards::{Seat, SeatSet};
+use cards::Seat;
 
 use super::any_game::AnyGame;
 use super::cache::{Known, LoadedGame, StateCache};
 use super::error::ServiceError;
 use super::event::GameEvent;
 use super::log;
-use super::status::{BotLevel, GameStatus};
+// The seat helpers are a leaf of their own (the decision core asks them
+// without the service); the service's files find them here too.
+pub(super) use super::seats::{forfeited_seats, seat_of};
+use super::status::GameStatus;
 use crate::db::Db;
 use crate::db::models::{GameRow, SeatWithName};
 
@@ -44,43 +48,6 @@ impl Snapshot {
     }
 }
 
-pub(super) fn seat_of(seats: &[SeatWithName], player_id: &str) -> Option<Seat> {
-    seats
-        .iter()
-        .find(|s| s.seat.player_id.as_deref() == Some(player_id))
-        .and_then(|s| u8::try_from(s.seat.seat).ok())
-        .map(Seat::new)
-}
-
-/// The seats the server plays: bots, and players' seats on autoplay.
-pub(super) fn bot_seats(seats: &[SeatWithName]) -> SeatSet {
-    seats
-        .iter()
-        .filter(|s| s.seat.is_bot || s.seat.autoplay)
-        .filter_map(|s| u8::try_from(s.seat.seat).ok())
-        .map(Seat::new)
-        .collect()
-}
-
-/// The level the server plays `seat` at (when it is a bot seat or on
-/// autoplay).
-pub(super) fn bot_level_of(seats: &[SeatWithName], seat: Seat) -> BotLevel {
-    seats
-        .iter()
-        .find(|s| s.seat.seat == i32::from(seat.number()))
-        .map_or(BotLevel::Sensible, |s| s.seat.bot_level)
-}
-
-/// The seats that forfeited on a deadline (never among the winners).
-pub(super) fn forfeited_seats(seats: &[SeatWithName]) -> SeatSet {
-    seats
-        .iter()
-        .filter(|s| s.seat.forfeited)
-        .filter_map(|s| u8::try_from(s.seat.seat).ok())
-        .map(Seat::new)
-        .collect()
-}
-
 /// Runs games: owns the database handle and the state cache.
 #[derive(Debug)]
 pub struct GameService {
@@ -91,7 +58,7 @@ pub struct GameService {
     /// Where bot drivers run (the main runtime, not an HTTP worker's).
     pub(super) runtime: tokio::runtime::Handle,
     /// Bot drivers: stop flag and how many are running.
-    pub(super) bots: super::bots::BotDrivers,
+    pub(super) bots: super::bot_drivers::BotDrivers,
     /// Counters for `GET /metrics` (shared with the HTTP middlewares).
     metrics: std::sync::Arc<crate::metrics::Metrics>,
     /// Wakes streams and long polls when a game changes (here or, with
@@ -122,7 +89,7 @@ impl GameService {
     /// computed at once (each on a blocking thread, `games::bots`), how
     /// many may wait, and how many expert or all-bot games a player may run.
     pub fn with_bots(mut self, settings: &crate::config::BotSettings) -> Self {
-        self.bots = super::bots::BotDrivers::new(settings);
+        self.bots = super::bot_drivers::BotDrivers::new(settings);
         self
     }
 
@@ -142,7 +109,7 @@ impl GameService {
             metrics: Default::default(),
             notifier: Default::default(),
             shutdown: tokio::sync::watch::channel(false).0,
-            chat_rate: super::chat::DEFAULT_RATE,
+            chat_rate: super::chat_rate::DEFAULT_RATE,
             announce: Default::default(),
             instance: hex::encode(&crate::random::secret_bytes()[..8]),
             ratings_kick: Default::default(),

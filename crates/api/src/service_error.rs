@@ -2,6 +2,13 @@
 //! service's terms (a refusal with its code and ruling, no such game, a
 //! stale `If-Match`, …) and nothing about HTTP: `crate::error` maps it to a
 //! status and a problem+json document, in one `From` impl.
+//!
+//! A module of its own at the top of the application layer, below `games`
+//! and `idempotency`, which both answer with it (`games::error` is this
+//! module under the service's name): it imports only the store's error, so
+//! no file that uses it is imported back. How an engine's refusal of a
+//! move becomes one is said where that refusal is defined
+//! (`games::any_game`).
 
 use std::fmt;
 
@@ -125,30 +132,6 @@ impl ServiceError {
 impl From<DbError> for ServiceError {
     fn from(e: DbError) -> Self {
         ServiceError::Store(e)
-    }
-}
-
-impl From<super::any_game::MoveRefusal> for ServiceError {
-    fn from(e: super::any_game::MoveRefusal) -> Self {
-        use super::any_game::MoveRefusal;
-        match e {
-            // Not a move of this game at all: refused as any move that
-            // breaks a rule is, and citing that ruling (G-3).
-            MoveRefusal::Malformed(message) => ServiceError::Invalid(Refusal {
-                code: "malformed_move",
-                rule: Some("G-3"),
-                message,
-            }),
-            MoveRefusal::Rule {
-                code,
-                rule,
-                message,
-            } => ServiceError::IllegalMove(Refusal {
-                code,
-                rule,
-                message,
-            }),
-        }
     }
 }
 
