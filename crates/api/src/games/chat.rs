@@ -10,7 +10,7 @@
 use super::error::ServiceError;
 use super::service::{GameService, seat_of};
 use crate::db::DbError;
-use crate::db::chat::{ChatRate, MessageRow, MuteRow, NewMessage, Posted, Reader};
+use crate::db::chat::{MessageRow, MuteRow, NewMessage, Posted, Reader};
 use crate::idempotency::{IdemRequest, Stored};
 
 pub use super::chat_rate::DEFAULT_RATE;

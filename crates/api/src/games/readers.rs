@@ -121,7 +121,15 @@ impl AfterCommit for TellWatchers {
         // rather than trusted as decided, by the cache and the streams.
         let trusted = c.change.seat_change.is_none();
         let appended = (trusted && games.watched(c.game_id))
-            .then(|| appended_rows(c.game_id, c.version, &c.change.events, c.row, &c.change.seats))
+            .then(|| {
+                appended_rows(
+                    c.game_id,
+                    c.version,
+                    &c.change.events,
+                    c.row,
+                    &c.change.seats,
+                )
+            })
             .flatten();
         games.appended(c.game_id, c.version, players, appended);
     }

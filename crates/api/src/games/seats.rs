@@ -50,7 +50,11 @@ pub(super) fn forfeited_seats(seats: &[SeatWithName]) -> SeatSet {
 
 /// The bot seat (or seat on autoplay) the server plays next, if one must
 /// act: the lowest such seat in `to_act`.
-pub(super) fn bot_to_act(row: &GameRow, seats: &[SeatWithName], game: &dyn AnyGame) -> Option<Seat> {
+pub(super) fn bot_to_act(
+    row: &GameRow,
+    seats: &[SeatWithName],
+    game: &dyn AnyGame,
+) -> Option<Seat> {
     if row.status != GameStatus::InProgress {
         return None;
     }

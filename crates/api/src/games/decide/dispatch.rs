@@ -6,10 +6,7 @@ use crate::service_error::ServiceError;
 
 /// What `command` does to the game as `state` says it is: a change to
 /// append, nothing, or a refusal.
-pub fn decide(
-    command: &Command<'_>,
-    state: &State<'_>,
-) -> Result<Decision, ServiceError> {
+pub fn decide(command: &Command<'_>, state: &State<'_>) -> Result<Decision, ServiceError> {
     match command {
         Command::Move {
             player_id,

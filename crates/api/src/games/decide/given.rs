@@ -108,10 +108,7 @@ pub(super) fn lost_heir_open() -> Given {
 
 /// Two-player Lost Heir in progress: `ann` in seat 0, `bob` in seat 1.
 pub(super) fn lost_heir_playing() -> Given {
-    lost_heir_open()
-        .seated(0, "ann")
-        .seated(1, "bob")
-        .started()
+    lost_heir_open().seated(0, "ann").seated(1, "bob").started()
 }
 
 impl Given {
@@ -341,7 +338,10 @@ impl Then {
 
     /// Nothing is appended and nothing refused.
     pub(super) fn then_nothing(self) {
-        assert!(matches!(self, Then::Nothing), "expected nothing, got {self:?}");
+        assert!(
+            matches!(self, Then::Nothing),
+            "expected nothing, got {self:?}"
+        );
     }
 
     /// Refused with `code`, citing `rule`: the code and ruling a client

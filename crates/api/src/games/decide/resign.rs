@@ -52,12 +52,7 @@ pub(super) fn decide_resign(state: &State<'_>, player_id: &str) -> Result<Decisi
 }
 
 /// `bot`: forfeited and on autoplay, as a deadline `forfeit` leaves it.
-fn to_the_bot(
-    state: &State<'_>,
-    seat: Seat,
-    player_id: &str,
-    resigned: NewEvent,
-) -> Change {
+fn to_the_bot(state: &State<'_>, seat: Seat, player_id: &str, resigned: NewEvent) -> Change {
     let mut after = state.seats.to_vec();
     for s in after
         .iter_mut()
@@ -86,12 +81,7 @@ fn to_the_bot(
 
 /// `end_game`: the side forfeited and the game finished now, its outcome
 /// the standings among the other seats (`Ruleset::stopped`).
-fn end_game(
-    state: &State<'_>,
-    seat: Seat,
-    player_id: &str,
-    resigned: NewEvent,
-) -> Change {
+fn end_game(state: &State<'_>, seat: Seat, player_id: &str, resigned: NewEvent) -> Change {
     let side = state.game.side(seat);
     let mut after: Vec<SeatWithName> = state.seats.to_vec();
     for s in after.iter_mut() {

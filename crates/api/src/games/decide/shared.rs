@@ -1,7 +1,6 @@
 //! What several decisions share: a move played on a copy of the state
 //! (and the game's end if it ends it), the one refusal of anything asked
-//! of an expired game, a game dealt again after a seat changed hands, and
-//! the seat row of a seat.
+//! of an expired game, and a game dealt again after a seat changed hands.
 
 use cards::Seat;
 use serde_json::Value;
@@ -83,11 +82,4 @@ pub(super) fn redeal(
         &log::entropy_by_seat(seats),
     )
     .map_err(ServiceError::internal)
-}
-
-/// The row of `seat` among `seats`.
-pub(super) fn seat_row(seats: &mut [SeatWithName], seat: Seat) -> Option<&mut SeatWithName> {
-    seats
-        .iter_mut()
-        .find(|s| s.seat.seat == i32::from(seat.number()))
 }

@@ -48,12 +48,11 @@ fn the_seat_to_act_plays_its_move() {
 #[test]
 fn a_move_that_ends_the_game_finishes_it() {
     // LH-12: the game ends once a side reaches the target.
-    let (given, last) =
-        given::open_game("lost-heir", json!({"players": 2, "target": 1}))
-            .seated(0, "ann")
-            .seated(1, "bob")
-            .started()
-            .one_move_from_the_end();
+    let (given, last) = given::open_game("lost-heir", json!({"players": 2, "target": 1}))
+        .seated(0, "ann")
+        .seated(1, "bob")
+        .started()
+        .one_move_from_the_end();
     let holder = given.holder(given.to_act());
     let change = given
         .when(Command::Move {
@@ -138,7 +137,10 @@ fn a_second_pass_of_cards_is_out_of_turn_citing_ch3() {
     }
     let given = given.started();
     let seat = given.to_act();
-    assert!(given.all_to_act().len() > 1, "the passes are simultaneous (CH-3)");
+    assert!(
+        given.all_to_act().len() > 1,
+        "the passes are simultaneous (CH-3)"
+    );
     let mut rng = crate::games::bot_plan::rng_for("x", 0, seat);
     let cards = given.game().random_move(seat, &mut rng).expect("a pass");
     let holder = given.holder(seat);
@@ -329,7 +331,7 @@ fn an_expert_plays_the_plan_it_thought_out_for_this_version() {
     let change = given
         .when(Command::BotTurn { plan: Some(&plan) })
         .then_events(&["move"]);
-    assert_eq!(change.events[0].payload["move"], pass());
+    assert_eq!(change.events[0].payload, pass(), "the plan's move");
 }
 
 #[test]
@@ -483,7 +485,10 @@ fn a_player_joins_the_seat_reserved_for_them() {
             entropy: None,
         })
         .then_events(&["seat_taken"]);
-    assert!(matches!(change.seat_change, Some(SeatChange::Take { seat: 1, .. })));
+    assert!(matches!(
+        change.seat_change,
+        Some(SeatChange::Take { seat: 1, .. })
+    ));
 }
 
 #[test]
@@ -510,7 +515,10 @@ fn a_player_leaves_an_open_game() {
         .then_events(&["seat_left"]);
     assert_eq!(change.status, GameStatus::Open);
     assert!(change.seats[0].seat.player_id.is_none());
-    assert!(matches!(change.seat_change, Some(SeatChange::Release { seat: 0, .. })));
+    assert!(matches!(
+        change.seat_change,
+        Some(SeatChange::Release { seat: 0, .. })
+    ));
 }
 
 #[test]
@@ -623,7 +631,11 @@ fn resigning_under_the_bot_policy_hands_the_seat_to_the_bot_for_good() {
     assert_eq!(seat.bot_level, BotLevel::Sensible);
     assert!(matches!(
         change.seat_change,
-        Some(SeatChange::Autoplay { seat: 1, forfeit: true, .. })
+        Some(SeatChange::Autoplay {
+            seat: 1,
+            forfeit: true,
+            ..
+        })
     ));
     assert!(change.wakes_bots);
 }
@@ -694,8 +706,7 @@ fn a_deadline_not_yet_passed_does_nothing() {
 
 #[test]
 fn a_passed_deadline_under_the_bot_policy_plays_the_late_seats_move() {
-    let given =
-        lost_heir_playing().clock(60, DeadlinePolicy::Bot, now() - Duration::seconds(1));
+    let given = lost_heir_playing().clock(60, DeadlinePolicy::Bot, now() - Duration::seconds(1));
     let late = i32::from(given.to_act().number());
     let change = given
         .when(Command::DeadlineFired)
@@ -717,7 +728,11 @@ fn a_passed_deadline_under_forfeit_hands_the_seat_to_the_bot() {
     assert!(change.seats[late].seat.forfeited);
     assert!(matches!(
         change.seat_change,
-        Some(SeatChange::Autoplay { forfeit: true, enabled: true, .. })
+        Some(SeatChange::Autoplay {
+            forfeit: true,
+            enabled: true,
+            ..
+        })
     ));
 }
 
@@ -791,7 +806,11 @@ fn a_move_that_hands_the_turn_on_restarts_the_clock() {
     let update = row_update(given.row(), &change, after, now());
     assert_eq!(update.deadline_at, Some(now() + Duration::seconds(60)));
     assert_eq!(update.status, GameStatus::InProgress);
-    assert_ne!(update.to_act, given.row().to_act, "the dealer decides next (LH-6)");
+    assert_ne!(
+        update.to_act,
+        given.row().to_act,
+        "the dealer decides next (LH-6)"
+    );
 }
 
 #[test]
