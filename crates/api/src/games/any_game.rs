@@ -1,7 +1,8 @@
 //! A type-erased game: any [`Ruleset`] whose config and moves are serde,
 //! driven through JSON. Handlers, the store, the cache and the bots are
 //! written once against [`AnyGame`]; which game is being played is data
-//! (a [`GameKind`] looked up by name).
+//! (a [`GameKind`] looked up by name). A refused move becomes the service's
+//! refusal here, where [`MoveRefusal`] is defined.
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -11,7 +11,9 @@
 //! events, the domain types and the service's error: never the service,
 //! the store's connection or the write path (`games/write.rs`), which
 //! executes its decisions. So each decision is tested given a state, when
-//! a command, then events or a refusal (`given.rs`, `tests.rs`).
+//! a command, then events or a refusal (`given.rs`, `tests.rs`). Its items
+//! are `pub` inside this private module: `games` sees what is re-exported
+//! here.
 
 mod autoplay;
 mod bot_turn;
