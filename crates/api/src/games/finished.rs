@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use game_record::{GameInfo, GameRecord, RecordedMove};
 use serde_json::Value;
 
-use super::verification::Verification;
+use super::records::Verification;
 use crate::db::models::{GameRow, SeatWithName};
 
 /// `FINISHED_CACHE`'s default.

@@ -38,7 +38,7 @@ pub mod series;
 mod service;
 pub mod text;
 mod thinkers;
-mod verification;
+
 pub mod watch;
 pub mod webhooks;
 pub mod write;

@@ -3,9 +3,13 @@
 //!
 //! `/metrics` is open unless `METRICS_TOKEN` is set ([`MetricsAccess`]).
 
-use std::fmt::Write as _;
+use prometheus_client::encoding::{EncodeMetric, MetricEncoder, NoLabelSet, prometheus_text};
+use prometheus_client::metrics::MetricType;
+use prometheus_client::metrics::counter::ConstCounter;
+use prometheus_client::metrics::gauge::ConstGauge;
+use prometheus_client::registry::{Metric, Registry};
 
-use crate::metrics::{Counter, Histogram, LATENCY_BUCKETS, Metrics};
+use crate::metrics::{Counter, Histogram, LATENCY_BUCKETS, Metrics, RequestLabels};
 
 /// Who may read `/metrics`: anyone, or (with `METRICS_TOKEN`) whoever sends
 /// `Authorization: Bearer <token>`.
@@ -65,37 +69,30 @@ pub struct Sampled {
 }
 
 /// `metrics` and the values `sampled` at scrape time as the Prometheus
-/// text exposition (format 0.0.4).
+/// text exposition (format 0.0.4), encoded by `prometheus-client`.
+///
+/// The registry is built per scrape from a snapshot of the atomics: the
+/// request path keeps bumping plain atomics (and the one request map it
+/// always locked), and only a scrape pays for the registry.
 pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
-    let mut out = String::new();
-    out.push_str(
-        "# HELP cards_http_requests_total HTTP requests answered, by route pattern and status.\n",
+    let mut registry = Registry::default();
+    register(
+        &mut registry,
+        "cards_http_requests_total",
+        "HTTP requests answered, by route pattern and status.",
+        RequestCounts(metrics.request_counts()),
     );
-    out.push_str("# TYPE cards_http_requests_total counter\n");
-    for ((method, route, status), n) in metrics.request_counts() {
-        let _ = writeln!(
-            out,
-            "cards_http_requests_total{{method=\"{method}\",route=\"{}\",status=\"{status}\"}} {n}",
-            escape(&route)
-        );
-    }
-    out.push_str(
-        "# HELP cards_move_latency_seconds post_move latency (request to response head).\n",
-    );
-    out.push_str("# TYPE cards_move_latency_seconds histogram\n");
-    render_histogram(
-        &mut out,
+    register(
+        &mut registry,
         "cards_move_latency_seconds",
-        &metrics.move_latency,
+        "post_move latency (request to response head).",
+        HistogramSnapshot::of(&metrics.move_latency),
     );
-    out.push_str(
-        "# HELP cards_expert_think_seconds Time each expert bot decision searched (BOT_THINKERS at once).\n",
-    );
-    out.push_str("# TYPE cards_expert_think_seconds histogram\n");
-    render_histogram(
-        &mut out,
+    register(
+        &mut registry,
         "cards_expert_think_seconds",
-        &metrics.expert_think,
+        "Time each expert bot decision searched (BOT_THINKERS at once).",
+        HistogramSnapshot::of(&metrics.expert_think),
     );
     let counters: [(&str, &str, &Counter); 11] = [
         (
@@ -155,11 +152,7 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
         ),
     ];
     for (name, help, counter) in counters {
-        let _ = writeln!(
-            out,
-            "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}",
-            counter.get()
-        );
+        register(&mut registry, name, help, ConstCounter::new(counter.get()));
     }
     let mut gauges: Vec<(&str, &str, i64)> = vec![
         (
@@ -201,31 +194,88 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
         ));
     }
     for (name, help, value) in gauges {
-        let _ = writeln!(
-            out,
-            "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}"
-        );
+        register(&mut registry, name, help, ConstGauge::new(value));
     }
+    let mut out = String::new();
+    prometheus_text::encode(&mut out, &registry).expect("writing to a String cannot fail");
     out
 }
 
-/// One histogram's series: cumulative buckets, `+Inf`, sum and count.
-fn render_histogram(out: &mut String, name: &str, histogram: &Histogram) {
-    for (bound, cumulative) in LATENCY_BUCKETS.iter().zip(histogram.cumulative_buckets()) {
-        let _ = writeln!(out, "{name}_bucket{{le=\"{bound}\"}} {cumulative}");
-    }
-    let count = histogram.count();
-    let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
-    let _ = writeln!(out, "{name}_sum {}", histogram.sum_secs());
-    let _ = writeln!(out, "{name}_count {count}");
+/// Registers `metric` under the name and help the exposition shows.
+/// `prometheus-client` appends `_total` to a counter's name and a full stop
+/// to every help text itself, so both are taken off here: the names and
+/// texts above read as a scrape shows them.
+fn register(registry: &mut Registry, name: &str, help: &str, metric: impl Metric) {
+    let name = match metric.metric_type() {
+        MetricType::Counter => name.strip_suffix("_total").unwrap_or(name),
+        _ => name,
+    };
+    registry.register(name, help.strip_suffix('.').unwrap_or(help), metric);
 }
 
-/// Escapes a label value (backslash, quote, newline).
-fn escape(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
+/// The request series at scrape time, sorted by labels: one counter per
+/// (method, route, status).
+#[derive(Debug)]
+struct RequestCounts(Vec<(RequestLabels, u64)>);
+
+impl EncodeMetric for RequestCounts {
+    fn encode(&self, mut encoder: MetricEncoder) -> std::fmt::Result {
+        for ((method, route, status), n) in &self.0 {
+            let labels = [
+                ("method", *method),
+                ("route", route.as_str()),
+                ("status", status.as_ref()),
+            ];
+            encoder
+                .encode_family(&labels)?
+                .encode_counter::<NoLabelSet, _, u64>(n, None)?;
+        }
+        Ok(())
+    }
+
+    fn metric_type(&self) -> MetricType {
+        MetricType::Counter
+    }
+}
+
+/// A [`Histogram`] read at scrape time: each bucket's own count (the
+/// encoder makes them cumulative and adds `+Inf`, the count), the sum and
+/// the count.
+#[derive(Debug)]
+struct HistogramSnapshot {
+    buckets: Vec<(f64, u64)>,
+    sum: f64,
+    count: u64,
+}
+
+impl HistogramSnapshot {
+    fn of(histogram: &Histogram) -> Self {
+        let mut below = 0;
+        let buckets = LATENCY_BUCKETS
+            .iter()
+            .zip(histogram.cumulative_buckets())
+            .map(|(bound, cumulative)| {
+                let own = cumulative - below;
+                below = cumulative;
+                (*bound, own)
+            })
+            .collect();
+        HistogramSnapshot {
+            buckets,
+            sum: histogram.sum_secs(),
+            count: histogram.count(),
+        }
+    }
+}
+
+impl EncodeMetric for HistogramSnapshot {
+    fn encode(&self, mut encoder: MetricEncoder) -> std::fmt::Result {
+        encoder.encode_histogram::<NoLabelSet>(self.sum, self.count, &self.buckets, None)
+    }
+
+    fn metric_type(&self) -> MetricType {
+        MetricType::Histogram
+    }
 }
 
 #[cfg(test)]
@@ -236,17 +286,55 @@ mod tests {
 
     #[test]
     fn histograms_render_cumulative_buckets() {
-        let h = Histogram::default();
-        h.observe(Duration::from_micros(300));
-        h.observe(Duration::from_millis(3));
-        h.observe(Duration::from_secs(10));
-        let mut out = String::new();
-        render_histogram(&mut out, "x", &h);
-        assert!(out.contains("x_bucket{le=\"0.0005\"} 1\n"), "{out}");
-        assert!(out.contains("x_bucket{le=\"0.004\"} 2\n"), "{out}");
-        assert!(out.contains("x_bucket{le=\"4.096\"} 2\n"), "{out}");
-        assert!(out.contains("x_bucket{le=\"+Inf\"} 3\n"), "{out}");
-        assert!(out.contains("x_count 3\n"), "{out}");
+        let m = Metrics::default();
+        m.move_latency.observe(Duration::from_micros(300));
+        m.move_latency.observe(Duration::from_millis(3));
+        m.move_latency.observe(Duration::from_secs(10));
+        let out = render(&m, Sampled::default());
+        let x = "cards_move_latency_seconds";
+        assert!(
+            out.contains(&format!("{x}_bucket{{le=\"0.0005\"}} 1\n")),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("{x}_bucket{{le=\"0.004\"}} 2\n")),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("{x}_bucket{{le=\"4.096\"}} 2\n")),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("{x}_bucket{{le=\"+Inf\"}} 3\n")),
+            "{out}"
+        );
+        assert!(out.contains(&format!("{x}_count 3\n")), "{out}");
+        assert!(out.contains(&format!("# TYPE {x} histogram\n")), "{out}");
+    }
+
+    /// Counters keep their `_total` on the `# HELP` and `# TYPE` lines
+    /// too (format 0.0.4, which the route's content type announces), and
+    /// every help text ends with one full stop.
+    #[test]
+    fn counters_are_named_with_total_throughout() {
+        let out = render(&Metrics::default(), Sampled::default());
+        assert!(
+            out.contains(
+                "# HELP cards_appends_total Transactions appended to game logs.\n\
+             # TYPE cards_appends_total counter\n\
+             cards_appends_total 0\n"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("# TYPE cards_http_requests_total counter\n"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("_total_total") && !out.contains(".."),
+            "{out}"
+        );
+        assert!(!out.contains("# EOF"), "{out}");
     }
 
     #[test]

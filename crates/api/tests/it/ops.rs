@@ -412,3 +412,234 @@ async fn requests_query_on_their_workers_pools(backend: Backend) {
 }
 
 on_both_backends!(requests_query_on_their_workers_pools);
+
+/// One sample line of an exposition: its name, labels and value.
+fn parse_sample(line: &str) -> (String, Vec<(String, String)>, f64) {
+    let (series, value) = line.rsplit_once(' ').expect("a value");
+    let value = value.parse().unwrap_or_else(|_| panic!("a number: {line}"));
+    let Some((name, rest)) = series.split_once('{') else {
+        return (series.to_owned(), Vec::new(), value);
+    };
+    let mut labels = Vec::new();
+    let mut chars = rest.chars();
+    loop {
+        let key: String = chars.by_ref().take_while(|c| *c != '=').collect();
+        assert_eq!(chars.next(), Some('"'), "a quoted value: {line}");
+        let mut value = String::new();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => value.push(chars.next().expect("an escaped character")),
+                '"' => break,
+                c => value.push(c),
+            }
+        }
+        labels.push((key, value));
+        match chars.next() {
+            Some(',') => continue,
+            Some('}') => break,
+            other => panic!("{other:?} after a label: {line}"),
+        }
+    }
+    (name.to_owned(), labels, value)
+}
+
+/// Every metric family of `/metrics`, with its type and help text exactly
+/// as operators' dashboards and alerts know them, each sample under a
+/// declared family, the request counter's labels exactly method, route and
+/// status, and the histograms' buckets the fixed ones, cumulative, ending
+/// in `+Inf` = the count. The exposition format 0.0.4 names a counter's
+/// family with its `_total`.
+#[tokio::test]
+async fn every_metric_family_keeps_its_name_type_help_and_labels() {
+    use std::collections::BTreeMap;
+    const FAMILIES: &[(&str, &str, &str)] = &[
+        (
+            "cards_http_requests_total",
+            "counter",
+            "HTTP requests answered, by route pattern and status.",
+        ),
+        (
+            "cards_move_latency_seconds",
+            "histogram",
+            "post_move latency (request to response head).",
+        ),
+        (
+            "cards_expert_think_seconds",
+            "histogram",
+            "Time each expert bot decision searched (BOT_THINKERS at once).",
+        ),
+        (
+            "cards_appends_total",
+            "counter",
+            "Transactions appended to game logs.",
+        ),
+        (
+            "cards_append_conflicts_retried_total",
+            "counter",
+            "Appends that met a concurrent change and were decided again.",
+        ),
+        (
+            "cards_state_cache_hits_total",
+            "counter",
+            "Changes and reads served from a cached state.",
+        ),
+        (
+            "cards_state_cache_misses_total",
+            "counter",
+            "Game states rebuilt by folding the whole log.",
+        ),
+        (
+            "cards_stream_log_reads_total",
+            "counter",
+            "Log pages read by game streams.",
+        ),
+        (
+            "cards_stream_appends_handed_total",
+            "counter",
+            "Appends game streams sent as handed over by this process's append, without a read.",
+        ),
+        (
+            "cards_appends_heard_total",
+            "counter",
+            "Appends of other api processes heard on LISTEN (Postgres).",
+        ),
+        (
+            "cards_stream_frames_shared_total",
+            "counter",
+            "Frames of an append game streams sent as another spectator's stream rendered them.",
+        ),
+        (
+            "cards_experts_refused_total",
+            "counter",
+            "Expert bot decisions made by the sensible bot because the thinkers' queues were full.",
+        ),
+        (
+            "cards_rate_limited_total",
+            "counter",
+            "Requests refused with 429 by the rate limit.",
+        ),
+        (
+            "cards_request_timeouts_total",
+            "counter",
+            "Requests answered 503 after the request timeout.",
+        ),
+        (
+            "cards_state_cache_size",
+            "gauge",
+            "Game states held in the cache.",
+        ),
+        (
+            "cards_state_cache_capacity",
+            "gauge",
+            "Most game states the cache holds (STATE_CACHE).",
+        ),
+        (
+            "cards_db_worker_pools",
+            "gauge",
+            "HTTP workers with a database pool of their own, made on their thread (Postgres).",
+        ),
+        ("cards_open_streams", "gauge", "Event streams open now."),
+        (
+            "cards_experts_thinking",
+            "gauge",
+            "Expert bot decisions being computed now.",
+        ),
+        (
+            "cards_experts_waiting",
+            "gauge",
+            "Expert bot decisions waiting for a thinking permit.",
+        ),
+        (
+            "cards_active_games",
+            "gauge",
+            "Games in progress (from the database).",
+        ),
+    ];
+    let ts = crate::common::start(Backend::Sqlite).await;
+    let ada = ts.register("Ada").await;
+    ts.get("/v1/games", Some(&ada.token)).await;
+    ts.get("/v1/games/nope", None).await;
+    let m = ts.get("/metrics", None).await;
+    assert_eq!(
+        m.header("content-type"),
+        Some("text/plain; version=0.0.4; charset=utf-8")
+    );
+
+    let (mut helps, mut types) = (BTreeMap::new(), BTreeMap::new());
+    let mut samples = Vec::new();
+    for line in m.text.lines() {
+        if let Some(rest) = line.strip_prefix("# HELP ") {
+            let (name, help) = rest.split_once(' ').unwrap();
+            assert!(helps.insert(name, help).is_none(), "one HELP: {name}");
+        } else if let Some(rest) = line.strip_prefix("# TYPE ") {
+            let (name, kind) = rest.split_once(' ').unwrap();
+            assert!(types.insert(name, kind).is_none(), "one TYPE: {name}");
+        } else {
+            assert!(!line.starts_with('#'), "no other comment: {line}");
+            samples.push(parse_sample(line));
+        }
+    }
+    let expected: BTreeMap<_, _> = FAMILIES.iter().map(|(n, k, _)| (*n, *k)).collect();
+    assert_eq!(types, expected, "{}", m.text);
+    for (name, _, help) in FAMILIES {
+        assert_eq!(helps.get(name), Some(help), "{name}");
+    }
+
+    let family_of = |sample: &str| -> &str {
+        if let Some(kind) = types.get(sample) {
+            assert_ne!(*kind, "histogram", "a histogram's samples are suffixed");
+            return types.get_key_value(sample).unwrap().0;
+        }
+        ["_bucket", "_sum", "_count"]
+            .iter()
+            .find_map(|s| {
+                let base = sample.strip_suffix(s)?;
+                let (family, kind) = types.get_key_value(base)?;
+                (*kind == "histogram").then_some(*family)
+            })
+            .unwrap_or_else(|| panic!("{sample} is in no declared family"))
+    };
+    let mut requests = 0;
+    for (name, labels, _) in &samples {
+        let family = family_of(name);
+        let keys: Vec<&str> = labels.iter().map(|(k, _)| k.as_str()).collect();
+        match family {
+            "cards_http_requests_total" => {
+                requests += 1;
+                assert_eq!(keys, ["method", "route", "status"], "{name}");
+            }
+            _ if name.ends_with("_bucket") => assert_eq!(keys, ["le"], "{name}"),
+            _ => assert!(keys.is_empty(), "{name} {labels:?}"),
+        }
+    }
+    assert!(requests >= 3, "{}", m.text);
+    assert!(m.text.contains(
+        "cards_http_requests_total{method=\"GET\",route=\"/v1/games/{game_id}\",status=\"404\"} 1\n"
+    ));
+
+    let mut bounds: Vec<String> = api::metrics::LATENCY_BUCKETS
+        .iter()
+        .map(|b| b.to_string())
+        .collect();
+    bounds.push("+Inf".to_owned());
+    for histogram in ["cards_move_latency_seconds", "cards_expert_think_seconds"] {
+        let buckets: Vec<(&str, f64)> = samples
+            .iter()
+            .filter(|(n, _, _)| *n == format!("{histogram}_bucket"))
+            .map(|(_, labels, v)| (labels[0].1.as_str(), *v))
+            .collect();
+        let les: Vec<&str> = buckets.iter().map(|(le, _)| *le).collect();
+        assert_eq!(les, bounds, "{histogram}");
+        assert!(buckets.windows(2).all(|w| w[0].1 <= w[1].1), "cumulative");
+        let count = samples
+            .iter()
+            .find(|(n, _, _)| *n == format!("{histogram}_count"))
+            .map(|(_, _, v)| *v);
+        assert_eq!(count, Some(buckets.last().unwrap().1), "{histogram}");
+        assert!(
+            samples
+                .iter()
+                .any(|(n, _, _)| *n == format!("{histogram}_sum"))
+        );
+    }
+}

@@ -1,12 +1,12 @@
-//! What verifying a game found (`GameService::verify`, `records.rs`): a
-//! leaf of its own, so that the finished games' cache (`finished.rs`)
-//! keeps verifications without importing the records that compute them.
+//! What a verification answers, types only: the finished-games cache
+//! (`games::finished`) keeps one per game without depending on the check
+//! itself (`verify.rs`), which reads that cache.
 
 use game_record::GameRecord;
 
 use crate::db::models::GameRow;
 
-/// One problem found by `GameService::verify`.
+/// One problem found by [`GameService::verify`].
 #[derive(Debug, Clone)]
 pub struct Finding {
     /// The line of the record's text form, when the problem is in the record.
@@ -16,7 +16,7 @@ pub struct Finding {
     pub detail: String,
 }
 
-/// What `GameService::verify` checked and found.
+/// What [`GameService::verify`] checked and found.
 #[derive(Debug)]
 pub struct Verification {
     pub row: GameRow,

@@ -1,0 +1,186 @@
+//! What a change tells whom: the candidate rows of the webhook outbox (a
+//! table in the store, `db::webhooks`, written in the change's own
+//! transaction), from a game's rows and states before and after a change,
+//! or from a table-talk message. Not to be confused with `games::outbox`,
+//! a stream's in-memory queue. The worker's deadline warnings use the same
+//! stored fields ([`TurnFields`]).
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::db::models::{GameRow, SeatWithName};
+use crate::db::status::GameStatus;
+use crate::db::webhooks::{DeliveryEvent, NewOutbox};
+use crate::games::any_game::AnyGame;
+
+/// The outbox candidates of a change of `game_id` from (`row`, `seats`,
+/// `before`) to `status`, `after_seats`, `after` at `version` with the
+/// clock `deadline_at`; `deadline_moved`: the seats the deadline moved for
+/// in this change.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn outbox_for(
+    game_id: &str,
+    row: &GameRow,
+    before: &dyn AnyGame,
+    status: GameStatus,
+    after_seats: &[SeatWithName],
+    after: &dyn AnyGame,
+    version: i64,
+    deadline_at: Option<DateTime<Utc>>,
+    deadline_moved: i32,
+) -> Vec<NewOutbox> {
+    let mut out = Vec::new();
+    let humans = after_seats
+        .iter()
+        .filter(|s| !s.seat.is_bot)
+        .filter_map(|s| Some((s.seat.seat, s.seat.player_id.as_deref()?, s.seat.autoplay)));
+    let game = || GameFields {
+        game_id: game_id.to_owned(),
+        kind: row.kind.clone(),
+        version,
+    };
+    let started = status == GameStatus::InProgress && row.status != GameStatus::InProgress;
+    let over = status == GameStatus::Finished && row.status != GameStatus::Finished;
+    for (seat, player, autoplay) in humans {
+        if started {
+            out.push(candidate(
+                player,
+                DeliveryEvent::GameStarted,
+                game_id,
+                &game(),
+            ));
+        }
+        if over {
+            out.push(candidate(player, DeliveryEvent::GameOver, game_id, &game()));
+        }
+        let Ok(number) = u8::try_from(seat) else {
+            continue;
+        };
+        if status != GameStatus::InProgress || autoplay || !(0..16).contains(&seat) {
+            continue;
+        }
+        let seat_bit = 1 << seat;
+        let s = cards::Seat::new(number);
+        if !after.to_act().contains(s) {
+            continue;
+        }
+        let was_asked = row.status == GameStatus::InProgress
+            && row.to_act & seat_bit != 0
+            && before.prompt(s) == after.prompt(s)
+            && deadline_moved & seat_bit == 0;
+        if !was_asked {
+            let turn = TurnFields {
+                game_id: game_id.to_owned(),
+                kind: row.kind.clone(),
+                seat: number,
+                prompt: after.prompt(s).map(str::to_owned),
+                version,
+                deadline_at,
+            };
+            out.push(candidate(player, DeliveryEvent::YourTurn, game_id, &turn));
+        }
+    }
+    out
+}
+
+/// The stored fields of `game_started` / `game_over`.
+#[derive(Serialize)]
+struct GameFields {
+    game_id: String,
+    kind: String,
+    version: i64,
+}
+
+/// The stored fields of `your_turn` / `deadline_warning`.
+#[derive(Serialize)]
+pub(super) struct TurnFields {
+    pub(super) game_id: String,
+    pub(super) kind: String,
+    pub(super) seat: u8,
+    pub(super) prompt: Option<String>,
+    pub(super) version: i64,
+    pub(super) deadline_at: Option<DateTime<Utc>>,
+}
+
+/// The stored fields of `chat`.
+#[derive(Serialize)]
+struct ChatFields<'a> {
+    game_id: &'a str,
+    message_id: &'a str,
+    author_id: &'a str,
+    author_name: &'a str,
+    text: &'a str,
+}
+
+pub(super) fn candidate(
+    player: &str,
+    event: DeliveryEvent,
+    game_id: &str,
+    fields: &impl Serialize,
+) -> NewOutbox {
+    let payload = serde_json::to_string(fields).unwrap_or_else(|_| "{}".to_owned());
+    NewOutbox::new(player, event, Some(game_id), payload)
+}
+
+/// A table-talk message's `chat` candidates: one per recipient (the
+/// players seated at the game other than the author). The message's
+/// transaction writes them with `enqueue_outbox!` (same transaction as the
+/// message) or, failing that, `Db::enqueue_outbox`.
+pub fn chat_outbox(
+    game_id: &str,
+    message_id: &str,
+    author_id: &str,
+    author_name: &str,
+    text: &str,
+    recipients: &[&str],
+) -> Vec<NewOutbox> {
+    let fields = ChatFields {
+        game_id,
+        message_id,
+        author_id,
+        author_name,
+        text,
+    };
+    recipients
+        .iter()
+        .filter(|p| **p != author_id)
+        .map(|p| candidate(p, DeliveryEvent::Chat, game_id, &fields))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::webhooks::{DeliveryRow, DeliveryStatus};
+    use crate::games::webhooks::schema::body_of;
+    use serde_json::Value;
+
+    #[test]
+    fn chat_goes_to_everyone_seated_but_the_author() {
+        let out = chat_outbox("g", "m", "ann", "Ann", "hi", &["ann", "bob", "cy"]);
+        let to: Vec<_> = out.iter().map(|o| o.player_id.as_str()).collect();
+        assert_eq!(to, ["bob", "cy"]);
+        assert!(out.iter().all(|o| o.event == DeliveryEvent::Chat));
+        let row = DeliveryRow {
+            id: "k.e".into(),
+            endpoint_id: "e".into(),
+            event_type: DeliveryEvent::Chat,
+            game_id: Some("g".into()),
+            payload: out[0].payload.clone(),
+            status: DeliveryStatus::Pending,
+            attempts: 0,
+            next_attempt_at: Utc::now(),
+            claimed_until: None,
+            claim: None,
+            last_error: None,
+            last_status: None,
+            created_at: Utc::now(),
+            finished_at: None,
+        };
+        let body: Value = serde_json::from_str(&body_of(&row).unwrap()).unwrap();
+        assert_eq!(body["type"], "chat");
+        assert_eq!(body["event_id"], "k.e");
+        assert_eq!(body["text"], "hi");
+        assert_eq!(body["author_name"], "Ann");
+    }
+}
