@@ -2,6 +2,7 @@
 //! OpenAPI document. `main.rs` only parses the configuration and calls
 //! [`app::run`]; tests start the server in-process with [`app::spawn`].
 
+pub mod accounts;
 pub mod app;
 pub mod auth;
 pub mod config;
@@ -16,4 +17,5 @@ pub mod ops;
 mod random;
 pub mod resources;
 pub mod routes;
+pub mod services;
 pub mod state;
