@@ -4,7 +4,7 @@
 
 use chrono::Utc;
 
-use super::Accounts;
+use super::service::Accounts;
 use crate::db::DbError;
 use crate::games::ServiceError;
 use crate::games::vocabulary::PlayerRow;

@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Accounts;
+use super::service::Accounts;
 use crate::games::ServiceError;
 
 /// How long this process's copy of the revocations may go unconfirmed
