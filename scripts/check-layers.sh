@@ -56,10 +56,10 @@ def strip_comments(text: str) -> str:
 def imports(text: str):
     """(offset, path as written, top-level module) for each module named by
     `crate::x…` or inside `crate::{x, y::…}`."""
-    for m in re.finditer(r"\bcrate::(\{[^;]*?\}|\w+(?:::\w+)*)", text):
+    for m in re.finditer(r"\bcrate::(\{[^;]*?\}|\w+(?:::\w+)*(?:::\{[^;]*?\})?)", text):
         item = m.group(1)
         if not item.startswith("{"):
-            yield m.start(), f"crate::{item}", item.split("::", 1)[0]
+            yield m.start(), f"crate::{' '.join(item.split())}", item.split("::", 1)[0]
             continue
         depth, name, at = 0, "", m.start(1) + 1
         for i, ch in enumerate(item[1:-1], start=m.start(1) + 1):
