@@ -9,37 +9,29 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::{self, Keys};
 use crate::config::Config;
-use crate::db::Db;
 use crate::error;
-use crate::games::GameService;
 use crate::ops;
 use crate::ops::metrics::MetricsAccess;
 use crate::ops::rate_limit::RateLimiter;
 use crate::ops::timeout::RequestTimeout;
 use crate::routes::docs::openapi::OpenApiDocument;
+use crate::services::{Services, StoreUnavailable};
 use crate::state::AppState;
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
     #[error("database: {0}")]
-    Db(#[from] crate::db::DbError),
+    Db(#[from] StoreUnavailable),
     #[error("signing key: {0}")]
     Key(String),
     #[error("listening: {0}")]
     Io(#[from] std::io::Error),
 }
 
-/// Connects to the database (running migrations) and builds the keys.
+/// Opens the store and its services (running migrations) and builds the keys.
 pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
-    let db = Db::connect_with(
-        &config.database_target(),
-        config.pool_size,
-        config.workers,
-        config.db_timeout,
-    )
-    .await?
-    .with_idempotency_ttl(config.idempotency_ttl);
+    let services = Services::open(config).await?;
     let secret = match &config.jwt_secret {
         Some(secret) => secret.clone(),
         None => auth::load_or_create_secret(&config.data_dir)
@@ -52,25 +44,12 @@ pub async fn build_state(config: &Config) -> Result<AppState, StartError> {
         .collect();
     let keys = Keys::with_previous(secret.as_bytes(), &previous, config.token_ttl)
         .map_err(|e| StartError::Key(e.to_string()))?;
-    let games = Arc::new(
-        GameService::new(
-            db.clone(),
-            config.cache_capacity,
-            tokio::runtime::Handle::current(),
-        )
-        .with_finished_cache(config.finished_cache)
-        .with_bots(&config.bots)
-        .with_chat_rate(crate::db::chat::ChatRate {
-            max: config.chat_rate_max,
-            window: config.chat_rate_window,
-        }),
-    );
-    let webhooks = crate::games::webhooks::Webhooks::new(db.clone(), config.webhooks.clone());
     Ok(AppState {
-        db,
+        accounts: services.accounts,
         keys: Arc::new(keys),
-        games,
-        webhooks,
+        games: services.games,
+        webhooks: services.webhooks,
+        probe: services.probe,
     })
 }
 
@@ -124,7 +103,7 @@ async fn start(
     ));
     // What auth and ops take instead of the whole state.
     let keys = web::Data::from(state.keys.clone());
-    let db = web::Data::new(state.db.clone());
+    let accounts = web::Data::new(state.accounts.clone());
     let metrics = web::Data::from(state.games.metrics_handle());
     let webhooks = web::Data::from(state.webhooks.clone());
     let metrics_access = web::Data::new(MetricsAccess::new(config.metrics_token.as_deref()));
@@ -140,7 +119,7 @@ async fn start(
             .app_data(gather.clone())
             .app_data(stream_limits.clone())
             .app_data(keys.clone())
-            .app_data(db.clone())
+            .app_data(accounts.clone())
             .app_data(metrics.clone())
             .app_data(webhooks.clone())
             .app_data(metrics_access.clone())
@@ -182,7 +161,11 @@ async fn start(
         server = server.disable_signals();
     }
     let server = server.listen(listener)?.run();
-    let resumed = state.games.resume_bots().await?;
+    let resumed = state
+        .games
+        .resume_bots()
+        .await
+        .map_err(StoreUnavailable::from)?;
     if resumed > 0 {
         tracing::info!(resumed, "resumed bots in games in progress");
     }

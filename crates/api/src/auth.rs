@@ -12,9 +12,10 @@
 //!
 //! Tokens can be revoked (`POST /v1/players/me/logout`, `…/revoke-tokens`).
 //! On Postgres each process keeps the revocations in memory, kept current
-//! by its `LISTEN` connection (`db::revocations`): the process that revokes
-//! refuses the token at once, the others as soon as the revocation's
-//! `NOTIFY` arrives, and never later than `revocations::TRUSTED_FOR`
+//! by its `LISTEN` connection (`db::revocations`, asked through
+//! [`Accounts`]): the process that revokes refuses the token at once, the
+//! others as soon as the revocation's `NOTIFY` arrives, and never later
+//! than `accounts::TRUSTED_FOR`
 //! (3 s); while a process cannot vouch for its copy, each request reads
 //! the database (one indexed `SELECT EXISTS … , EXISTS …`, `db::tokens`),
 //! as every request does on SQLite.
@@ -42,7 +43,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation, erro
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-use crate::db::Db;
+use crate::accounts::{self, Accounts};
 use crate::error::ApiError;
 
 const ISSUER: &str = "cards-api";
@@ -350,10 +351,10 @@ async fn authenticate(req: HttpRequest) -> Result<Option<Authenticated>, ApiErro
         .ok_or_else(|| ApiError::internal("Keys missing from app data"))?;
     let claims = keys.verify(token)?;
     let token_id = revocation_id(&claims, token);
-    let db = req
-        .app_data::<web::Data<Db>>()
-        .ok_or_else(|| ApiError::internal("Db missing from app data"))?;
-    if revoked(db, &token_id, &claims.sub, claims.iat).await? {
+    let accounts = req
+        .app_data::<web::Data<Accounts>>()
+        .ok_or_else(|| ApiError::internal("Accounts missing from app data"))?;
+    if revoked(accounts, &token_id, &claims.sub, claims.iat).await? {
         return Err(ApiError::unauthorized(
             "token_revoked",
             "the bearer token has been revoked",
@@ -369,21 +370,15 @@ async fn authenticate(req: HttpRequest) -> Result<Option<Authenticated>, ApiErro
     Ok(Some(auth))
 }
 
-/// Whether the token is revoked: from this process's copy when it may
-/// answer ([`Db::revoked_in_memory`]), else [`Db::token_revoked`]. (The
-/// extractor runs before the body is read and is dropped with the request
-/// when the client goes: the store's queries may be abandoned anywhere,
-/// `db::checkout`.)
+/// Whether the token is revoked ([`Accounts::is_revoked`]: from this
+/// process's copy when it may answer, else from the database).
 pub async fn revoked(
-    db: &Db,
+    accounts: &Accounts,
     token_id: &str,
     player_id: &str,
     issued_at: i64,
 ) -> Result<bool, ApiError> {
-    if let Some(answer) = db.revoked_in_memory(token_id, player_id, issued_at) {
-        return Ok(answer);
-    }
-    Ok(db.token_revoked(token_id, player_id, issued_at).await?)
+    Ok(accounts.is_revoked(token_id, player_id, issued_at).await?)
 }
 
 /// Resolves once `caller`'s credential is revoked (its token logged out, or
@@ -391,14 +386,14 @@ pub async fn revoked(
 /// with): what an open stream waits on beside its events, so that it ends
 /// within the revocation bound. It checks again whenever a revocation is
 /// made here or heard from another process, and on a clock of
-/// `revocations::TRUSTED_FOR` while this process cannot vouch that it
+/// `accounts::TRUSTED_FOR` while this process cannot vouch that it
 /// hears them all. A failed check (the database away) keeps the stream.
-pub async fn until_revoked(db: Db, caller: Authenticated) {
-    let mut changed = db.revocations_changed();
+pub async fn until_revoked(accounts: Accounts, caller: Authenticated) {
+    let mut changed = accounts.revocations_changed();
     // One made between the caller's authentication and now counts too.
     changed.mark_changed();
     loop {
-        let poll = db.revocations_may_go_unheard();
+        let poll = accounts.revocations_may_go_unheard();
         tokio::select! {
             heard = changed.changed() => {
                 if heard.is_err() {
@@ -406,7 +401,7 @@ pub async fn until_revoked(db: Db, caller: Authenticated) {
                     return std::future::pending().await;
                 }
             }
-            _ = tokio::time::sleep(crate::db::revocations::TRUSTED_FOR), if poll => {}
+            _ = tokio::time::sleep(accounts::TRUSTED_FOR), if poll => {}
         }
         let Authenticated {
             token_id,
@@ -414,7 +409,7 @@ pub async fn until_revoked(db: Db, caller: Authenticated) {
             issued_at,
             ..
         } = &caller;
-        if let Ok(true) = revoked(&db, token_id, player_id, *issued_at).await {
+        if let Ok(true) = revoked(&accounts, token_id, player_id, *issued_at).await {
             return;
         }
     }
@@ -426,12 +421,12 @@ pub fn revocation(
     req: &HttpRequest,
     caller: Option<Authenticated>,
 ) -> impl Future<Output = ()> + 'static {
-    let db = req
-        .app_data::<web::Data<Db>>()
-        .map(|db| db.get_ref().clone());
+    let accounts = req
+        .app_data::<web::Data<Accounts>>()
+        .map(|accounts| accounts.get_ref().clone());
     async move {
-        match (db, caller) {
-            (Some(db), Some(caller)) => until_revoked(db, caller).await,
+        match (accounts, caller) {
+            (Some(accounts), Some(caller)) => until_revoked(accounts, caller).await,
             _ => std::future::pending().await,
         }
     }
@@ -486,12 +481,12 @@ async fn authenticate_stream(req: HttpRequest) -> Result<Option<Authenticated>, 
         .ok_or_else(|| ApiError::internal("Keys missing from app data"))?;
     let claims = keys.verify_ticket(&ticket)?;
     let parent = claims.tid.clone().unwrap_or_default();
-    let db = req
-        .app_data::<web::Data<Db>>()
-        .ok_or_else(|| ApiError::internal("Db missing from app data"))?;
+    let accounts = req
+        .app_data::<web::Data<Accounts>>()
+        .ok_or_else(|| ApiError::internal("Accounts missing from app data"))?;
     // The parent token logged out, or every token of the player revoked
     // since the ticket was minted: the ticket goes with them.
-    if revoked(db, &parent, &claims.sub, claims.iat).await? {
+    if revoked(accounts, &parent, &claims.sub, claims.iat).await? {
         return Err(ApiError::unauthorized(
             "ticket_revoked",
             "the token this stream ticket was minted with has been revoked",

@@ -15,8 +15,8 @@ use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::db::DbError;
 use crate::games::ServiceError;
+use crate::games::vocabulary::StoreFailure;
 
 /// An RFC 9457 problem document.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
@@ -428,12 +428,13 @@ impl ResponseError for ApiError {
     }
 }
 
-impl From<DbError> for ApiError {
-    fn from(e: DbError) -> Self {
-        match e {
-            DbError::Pool(cause) => ApiError::unavailable(cause),
-            other if other.is_outage() => ApiError::unavailable(other),
-            other => ApiError::internal(other),
+/// A store failure: `503 unavailable` for an outage (the client may retry),
+/// a generic 500 for anything else; the cause is logged, never sent.
+impl From<StoreFailure> for ApiError {
+    fn from(failure: StoreFailure) -> Self {
+        match failure {
+            StoreFailure::Outage(cause) => ApiError::unavailable(cause),
+            StoreFailure::Fault(cause) => ApiError::internal(cause),
         }
     }
 }
@@ -482,7 +483,7 @@ impl From<ServiceError> for ApiError {
                 e.0.header = Some((header::RETRY_AFTER, HeaderValue::from(retry_after_secs)));
                 e
             }
-            ServiceError::Store(e) => e.into(),
+            ServiceError::Store(e) => StoreFailure::from(&e).into(),
             ServiceError::Internal(cause) => ApiError::internal(cause),
         }
     }

@@ -2,6 +2,7 @@
 //! OpenAPI document. `main.rs` only parses the configuration and calls
 //! [`app::run`]; tests start the server in-process with [`app::spawn`].
 
+pub mod accounts;
 pub mod app;
 pub mod auth;
 pub mod config;
@@ -17,4 +18,5 @@ mod random;
 pub mod resources;
 pub mod routes;
 pub mod service_error;
+pub mod services;
 pub mod state;

@@ -17,9 +17,9 @@ pub mod series;
 pub mod streams;
 pub mod webhooks;
 
-use crate::db::models::{GameRow, SeatWithName};
 use crate::games::Snapshot;
 use crate::games::log::mask_seats;
+use crate::games::vocabulary::{GameRow, SeatWithName};
 
 pub use outcome::OutcomeResource;
 pub(crate) use outcome::outcome_json;
@@ -29,7 +29,7 @@ pub use series::{SeriesGame, SeriesResource, SeriesTotal};
 /// the document's `GameKindName` enum.
 pub use game_record::GameKind;
 
-pub use crate::db::status::{DeadlinePolicy, GameStatus, ResignPolicy};
+pub use crate::games::status::{DeadlinePolicy, GameStatus, ResignPolicy};
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

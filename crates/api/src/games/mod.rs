@@ -38,7 +38,7 @@ pub mod series;
 mod service;
 pub mod text;
 mod thinkers;
-
+pub mod vocabulary;
 pub mod watch;
 pub mod webhooks;
 pub mod write;

@@ -45,7 +45,7 @@ pub(crate) use refs::{
         crate::resources::GameResource,
         crate::resources::EventResource,
         // Split into one `Event{Type}` per type by `shape::split_events`.
-        crate::db::event::GameEvent,
+        crate::games::event::GameEvent,
         crate::resources::streams::GameStateResource,
         crate::resources::streams::YourTurn,
         crate::resources::streams::GameNotice,

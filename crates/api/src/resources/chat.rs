@@ -5,8 +5,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::db::chat::{MessageRow, MuteRow};
 use crate::games::chat::MessagePage;
+use crate::games::vocabulary::{MessageRow, MuteRow};
 
 /// One message of table talk (`get_messages`, and the game stream's
 /// `event: message`). Not a game event: it has its own `seq`, per game.

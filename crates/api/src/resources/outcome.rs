@@ -5,8 +5,8 @@ use cards::Seat;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::db::status::GameStatus;
 use crate::games::Snapshot;
+use crate::games::status::GameStatus;
 
 /// A finished game's result as the api rules it: the engine's, except that
 /// a seat that forfeited on a deadline is never a winner.

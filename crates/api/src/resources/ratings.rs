@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::GameKind;
-use crate::db::ratings::{RatingChangeRow, RatingRow};
 use crate::games::ratings::Ranked;
+use crate::games::vocabulary::{RatingChangeRow, RatingRow};
 
 /// A Glicko-2 rating: the rating, its deviation (RD) and volatility.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]

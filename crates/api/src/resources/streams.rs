@@ -8,9 +8,9 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::{ActorResource, EventPage, EventResource, GameStatus};
-use crate::db::models::GameRow;
 use crate::games::VisibleEvent;
 use crate::games::log::mask_seats;
+use crate::games::vocabulary::GameRow;
 use crate::games::watch::{Notice, Turn};
 
 impl EventResource {

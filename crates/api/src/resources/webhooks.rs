@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::db::webhooks::{DeliveryEvent, DeliveryRow, DeliveryStatus};
+use crate::games::vocabulary::{DeliveryEvent, DeliveryRow, DeliveryStatus};
 use crate::games::webhooks::Endpoint;
 
 /// An event a webhook may subscribe to.

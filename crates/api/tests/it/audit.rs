@@ -66,7 +66,14 @@ async fn raw_execute(target: &DatabaseTarget, sql: &str, game_id: &str) -> Resul
 async fn the_log_cannot_be_changed(backend: Backend) {
     let ts = start(backend).await;
     let id = finished_game(&ts).await;
-    let before = ts.server.state.db.events(&id, 0, 100_000).await.unwrap();
+    let before = ts
+        .server
+        .state
+        .games
+        .db()
+        .events(&id, 0, 100_000)
+        .await
+        .unwrap();
     assert!(before.len() > 4);
     // Who and when, for every event.
     for event in &before {
@@ -89,7 +96,14 @@ async fn the_log_cannot_be_changed(backend: Backend) {
         let message = refused.expect_err(sql);
         assert!(message.contains("append-only"), "{sql}: {message}");
     }
-    let after = ts.server.state.db.events(&id, 0, 100_000).await.unwrap();
+    let after = ts
+        .server
+        .state
+        .games
+        .db()
+        .events(&id, 0, 100_000)
+        .await
+        .unwrap();
     assert_eq!(before.len(), after.len());
     for (b, a) in before.iter().zip(&after) {
         assert_eq!(

@@ -116,7 +116,16 @@ async fn logout_revokes_that_token_on_every_server(backend: Backend) {
     a.post("/v1/players/me/logout", Some(&ada.token), &json!({}))
         .await
         .assert_problem(401, "token_revoked");
-    assert_eq!(a.server.state.db.revoked_token_count().await.unwrap(), 1);
+    assert_eq!(
+        a.server
+            .state
+            .games
+            .db()
+            .revoked_token_count()
+            .await
+            .unwrap(),
+        1
+    );
     a.post("/v1/players/me/logout", None, &json!({}))
         .await
         .assert_problem(401, "missing_token");
@@ -171,7 +180,7 @@ async fn revocations_are_checked_in_memory_while_the_listener_vouches() {
     let target = fresh_target(Backend::Postgres).await;
     let a = server_on(&target, |_| {}).await;
     let ada = a.register("Ada").await;
-    let db = &a.server.state.db;
+    let db = a.server.state.games.db();
     wait_until(|| db.revocations_in_memory()).await;
 
     let api::config::DatabaseTarget::Postgres(url) = &*target else {

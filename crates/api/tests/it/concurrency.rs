@@ -103,7 +103,7 @@ async fn ten_passes_at_once(backend: Backend) {
 
     // The guard itself: an append at a version that has moved on is refused
     // and writes nothing.
-    let db = &a.server.state.db;
+    let db = a.server.state.games.db();
     let stale = db.game(&id).await.unwrap().unwrap().version - 1;
     let seat = cards::Seat::new(0);
     let played = api::games::any_game::PlayedMove {

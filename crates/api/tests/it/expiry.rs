@@ -283,7 +283,7 @@ async fn an_expired_key_no_longer_replays_and_a_live_one_does(backend: Backend) 
 
     // The sweep purges the expired records ("fresh" and the first "old"
     // retry) and keeps the live one.
-    let db = ts.server.state.db.clone();
+    let db = ts.server.state.games.db().clone();
     let deadline = Instant::now() + Duration::from_secs(15);
     while db.idempotency_record_count().await.unwrap() != 1 {
         assert!(Instant::now() < deadline, "expired records never purged");
@@ -299,7 +299,7 @@ on_both_backends!(an_expired_key_no_longer_replays_and_a_live_one_does);
 async fn the_purge_removes_records_in_bounded_batches(backend: Backend) {
     let ts = start_on(fresh(backend).await).await;
     let host = ts.register("Host").await;
-    let db = ts.server.state.db.clone();
+    let db = ts.server.state.games.db().clone();
     for i in 0..5 {
         let a = create_with_key(&ts, &host, &format!("old-{i}"), 2).await;
         assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
@@ -348,7 +348,7 @@ async fn expired_revocations_are_purged_by_the_sweep(backend: Backend) {
         .post("/v1/players/me/logout", Some(&ada.token), &json!({}))
         .await;
     assert!(out.status.is_success(), "{}", out.text);
-    let db = ts.server.state.db.clone();
+    let db = ts.server.state.games.db().clone();
     assert_eq!(db.revoked_token_count().await.unwrap(), 1);
     // Past `exp`, within the leeway: still refused as revoked.
     tokio::time::sleep(Duration::from_millis(2500)).await;

@@ -483,7 +483,7 @@ async fn unused_players_expire_and_players_in_use_stay(backend: Backend) {
 
     // Asked of the store, not over HTTP: a request that checks the player
     // (creating a game) would make it a player in use.
-    let db = ts.server.state.db.clone();
+    let db = ts.server.state.games.db().clone();
     let deadline = Instant::now() + Duration::from_secs(15);
     while db.player(&idle.id).await.unwrap().is_some() {
         assert!(Instant::now() < deadline, "the unused player never expired");

@@ -48,7 +48,14 @@ async fn secret_codes(ts: &TestServer, id: &str, seat: Option<Seat>) -> (i64, BT
     let mut known = BTreeSet::new();
     let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
     card_codes(&kind_name, &view_of(&*truth.game, viewer), &mut known);
-    let log = ts.server.state.db.events(id, 0, 100_000).await.unwrap();
+    let log = ts
+        .server
+        .state
+        .games
+        .db()
+        .events(id, 0, 100_000)
+        .await
+        .unwrap();
     // Face up: every move but a pass or a discard (CH-3, CH-10), judged
     // here from the move itself, not from the audience the server stored.
     for event in log.iter().filter(|e| e.event_type() == "move") {

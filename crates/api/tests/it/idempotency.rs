@@ -184,7 +184,8 @@ async fn registration_key_never_yields_a_token(backend: Backend) {
     let record = ts
         .server
         .state
-        .db
+        .games
+        .db()
         .idempotency("-", "reg-1")
         .await
         .unwrap()

@@ -169,7 +169,7 @@ async fn a_lost_database_is_a_prompt_503_and_readyz_fails() {
         c.request_timeout = Duration::from_secs(5);
     })
     .await;
-    let db = ts.server.state.db.clone();
+    let db = ts.server.state.games.db().clone();
     let holder = tokio::spawn(async move {
         // Holds the only connection for 1.5 s.
         db.hold_connection_for_test(Duration::from_millis(1500))
@@ -198,7 +198,7 @@ async fn a_request_past_the_timeout_is_a_503_timeout_with_its_id() {
         c.request_timeout = Duration::from_millis(200);
     })
     .await;
-    let db = ts.server.state.db.clone();
+    let db = ts.server.state.games.db().clone();
     let holder = tokio::spawn(async move {
         db.hold_connection_for_test(Duration::from_millis(800))
             .await
@@ -394,7 +394,7 @@ async fn requests_query_on_their_workers_pools(backend: Backend) {
             200
         );
     }
-    let made = ts.server.state.db.worker_pools();
+    let made = ts.server.state.games.db().worker_pools();
     let workers = Config::default().workers;
     match backend {
         Backend::Postgres => assert!((1..=workers).contains(&made), "{made} pools"),

@@ -318,7 +318,7 @@ async fn several_games(ts: &TestServer) {
 async fn the_rebuild_reproduces_every_rating(backend: Backend) {
     let ts = start(backend).await;
     several_games(&ts).await;
-    let db = &ts.server.state.db;
+    let db = ts.server.state.games.db();
     let (ratings, changes) = db.all_ratings().await.unwrap();
     assert_eq!(ratings.len(), 5, "four players and the bot");
     assert!(changes.len() >= 6, "{changes:?}");
@@ -376,7 +376,7 @@ async fn two_processes_rate_each_game_once() {
     );
     ra.unwrap();
     rb.unwrap();
-    let (ratings, changes) = a.server.state.db.all_ratings().await.unwrap();
+    let (ratings, changes) = a.server.state.games.db().all_ratings().await.unwrap();
     assert_eq!(ratings.len(), 8);
     assert_eq!(changes.len(), 8, "two changes per game, once each");
     for id in &ids {
@@ -414,7 +414,10 @@ async fn a_resignation_before_the_first_trick_is_unrated(backend: Backend) {
     rate(&ts).await;
     assert_eq!(ratings_of(&ts, &ann.id).await, json!([]));
     assert_eq!(ratings_of(&ts, &bob.id).await, json!([]));
-    assert_eq!(ts.server.state.db.all_ratings().await.unwrap().1, []);
+    assert_eq!(
+        ts.server.state.games.db().all_ratings().await.unwrap().1,
+        []
+    );
     // After the first trick, the same resignation is rated.
     let id = two_at(&ts, &ann, &bob).await;
     play_first_trick(&ts, &[ann.clone(), bob.clone()], &id).await;

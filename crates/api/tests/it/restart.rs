@@ -46,14 +46,28 @@ async fn continues_after_restart(backend: Backend) {
         assert_eq!(first.post_move(&ann, &id, &mv).await.status.as_u16(), 200);
     }
     first.server.stop().await;
-    let log_at_stop = first.server.state.db.events(&id, 0, 10_000).await.unwrap();
+    let log_at_stop = first
+        .server
+        .state
+        .games
+        .db()
+        .events(&id, 0, 10_000)
+        .await
+        .unwrap();
 
     // A new process: an empty cache, the same database. Its bots resume at
     // once, so the game may already have moved on; what was logged stays.
     let second = start_on(first.target.clone()).await;
     let after = second.game(&id, Some(&ann.token)).await.json;
     assert!(after["version"].as_i64().unwrap() >= log_at_stop.len() as i64);
-    let log_after = second.server.state.db.events(&id, 0, 10_000).await.unwrap();
+    let log_after = second
+        .server
+        .state
+        .games
+        .db()
+        .events(&id, 0, 10_000)
+        .await
+        .unwrap();
     for (old, new) in log_at_stop.iter().zip(&log_after) {
         assert_eq!((old.seq, old.payload()), (new.seq, new.payload()));
     }

@@ -317,7 +317,14 @@ async fn a_spectator_stream_carries_no_hidden_card() {
             passes.push(event);
         }
     }
-    let raw = ts.server.state.db.events(&id, 0, 1000).await.unwrap();
+    let raw = ts
+        .server
+        .state
+        .games
+        .db()
+        .events(&id, 0, 1000)
+        .await
+        .unwrap();
     for pass in &passes {
         assert_eq!(
             pass.data["payload"],
@@ -1151,7 +1158,14 @@ async fn a_deadline_survives_a_restart(backend: Backend) {
     let (id, ann, _bob) = idle_clocked_game(&first, "bot").await;
     first.server.stop().await;
     tokio::time::sleep(Duration::from_millis(1200)).await;
-    let untouched = first.server.state.db.events(&id, 0, 1000).await.unwrap();
+    let untouched = first
+        .server
+        .state
+        .games
+        .db()
+        .events(&id, 0, 1000)
+        .await
+        .unwrap();
     assert!(
         !untouched
             .iter()

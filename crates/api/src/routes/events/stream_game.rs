@@ -4,8 +4,8 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::auth::StreamCaller;
-use crate::db::models::GameRow;
 use crate::error::{ApiError, Problem};
+use crate::games::vocabulary::GameRow;
 use crate::games::watch::{GameStreamItem, Pace, StreamStart};
 use crate::games::{VisibleEvent, unseated_event};
 use crate::input::GameId;

@@ -9,14 +9,14 @@ pub mod rematch_game;
 pub mod resign_game;
 pub mod set_autoplay;
 
-use crate::db::models::PlayerRow;
 use crate::error::ApiError;
+use crate::games::vocabulary::PlayerRow;
 use crate::state::AppState;
 
 /// The calling player's row; a token for a player this database does not
 /// know is refused.
 pub(crate) async fn known_player(state: &AppState, player_id: &str) -> Result<PlayerRow, ApiError> {
-    state.db.player(player_id).await?.ok_or_else(|| {
+    state.accounts.player(player_id).await?.ok_or_else(|| {
         ApiError::unauthorized("unknown_player", "the token's player does not exist here")
     })
 }

@@ -45,7 +45,7 @@ pub async fn metrics(
     }
     let (cache_size, cache_capacity) = state.games.cache_usage();
     // A database outage must not take the metrics down with it.
-    let active_games = match state.db.count_in_progress().await {
+    let active_games = match state.probe.games_in_progress().await {
         Ok(n) => Some(n),
         Err(e) => {
             tracing::warn!(error = %e, "metrics: cannot count games in progress");
@@ -58,7 +58,7 @@ pub async fn metrics(
             cache_size,
             cache_capacity,
             active_games,
-            worker_pools: state.db.worker_pools(),
+            worker_pools: state.probe.worker_pools(),
         },
     );
     HttpResponse::Ok()

@@ -20,7 +20,7 @@ use crate::state::AppState;
 )]
 #[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> Result<web::Json<Health>, ApiError> {
-    state.db.ping().await.map_err(ApiError::unavailable)?;
+    state.probe.ready().await.map_err(ApiError::unavailable)?;
     Ok(web::Json(Health {
         status: "ok".to_owned(),
     }))

@@ -53,8 +53,9 @@ pub async fn post_message(
         &format!("post_message {game_id}"),
         &serde_json::json!({ "text": body.text }),
     );
-    let render =
-        |row: &crate::db::chat::MessageRow| Stored::new(201, MessageResource::from(row.clone()));
+    let render = |row: &crate::games::vocabulary::MessageRow| {
+        Stored::new(201, MessageResource::from(row.clone()))
+    };
     let answer = state
         .games
         .post_message(

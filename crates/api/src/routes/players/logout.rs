@@ -1,7 +1,7 @@
 use actix_web::{HttpResponse, post, web};
 
+use crate::accounts::Accounts;
 use crate::auth::Authenticated;
-use crate::db::Db;
 use crate::error::{ApiError, Problem};
 use crate::routes::doc;
 
@@ -21,8 +21,12 @@ use crate::routes::doc;
     security(("bearer" = []))
 )]
 #[post("/players/me/logout")]
-pub async fn logout(db: web::Data<Db>, auth: Authenticated) -> Result<HttpResponse, ApiError> {
-    db.revoke_token(&auth.token_id, &auth.player_id, auth.expires_at)
+pub async fn logout(
+    accounts: web::Data<Accounts>,
+    auth: Authenticated,
+) -> Result<HttpResponse, ApiError> {
+    accounts
+        .log_out(&auth.token_id, &auth.player_id, auth.expires_at)
         .await?;
     tracing::info!(player_id = auth.player_id, "token revoked (logout)");
     Ok(HttpResponse::NoContent().finish())

@@ -1,8 +1,6 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, post, web};
-use chrono::Utc;
 
-use crate::db::models::PlayerRow;
 use crate::error::{ApiError, Problem};
 use crate::idempotency::{IdemRequest, Stored};
 use crate::resources::{PlayerCreated, RegisterPlayerRequest};
@@ -50,34 +48,13 @@ pub async fn register_player(
     let display_name = crate::games::text::display_name(&body.display_name)?;
     let fingerprint = serde_json::json!({ "display_name": display_name });
     let idem = IdemRequest::new(None, key.0, "register_player", &fingerprint);
-    // A registration's answer carries a bearer token, which is sent once and
-    // kept nowhere: its key's record holds the player id only, and a second
-    // use of the key is refused instead of replayed.
-    if let Some(idem) = &idem {
-        idem.refuse_if_used(&state.db).await?;
-    }
-    let player = PlayerRow {
-        id: uuid::Uuid::new_v4().to_string(),
-        display_name,
-        created_at: Utc::now(),
-    };
-    // Issued before the insert so that nothing is stored if it fails.
-    let (token, expires_at) = state.keys.issue(&player.id)?;
-    let record = idem
-        .map(|i| {
-            let kept = serde_json::json!({ "player_id": player.id });
-            Ok::<_, ApiError>(i.record(&Stored::new(StatusCode::CREATED.as_u16(), kept)?))
-        })
-        .transpose()?;
-    state
-        .db
-        .insert_player(&player, record.as_ref())
-        .await
-        .map_err(|e| match e {
-            // Another client registered with this key at the same moment.
-            crate::db::DbError::IdempotencyTaken => ApiError::idempotency_key_used(),
-            e => e.into(),
-        })?;
+    // The token is issued before the player is stored, so that nothing is
+    // if issuing fails; with a key, a second use is refused, not replayed.
+    let registered = state
+        .accounts
+        .register(display_name, idem, |player_id| state.keys.issue(player_id))
+        .await?;
+    let (player, (token, expires_at)) = (registered.player, registered.credential);
     let created = PlayerCreated {
         player_id: player.id.clone(),
         display_name: player.display_name.clone(),

@@ -1,8 +1,8 @@
 use actix_web::{HttpResponse, post, web};
 use chrono::Utc;
 
+use crate::accounts::Accounts;
 use crate::auth::Authenticated;
-use crate::db::Db;
 use crate::error::{ApiError, Problem};
 use crate::routes::doc;
 
@@ -23,10 +23,11 @@ use crate::routes::doc;
 )]
 #[post("/players/me/revoke-tokens")]
 pub async fn revoke_tokens(
-    db: web::Data<Db>,
+    accounts: web::Data<Accounts>,
     auth: Authenticated,
 ) -> Result<HttpResponse, ApiError> {
-    db.revoke_tokens_through(&auth.player_id, Utc::now().timestamp())
+    accounts
+        .revoke_all(&auth.player_id, Utc::now().timestamp())
         .await?;
     tracing::info!(player_id = auth.player_id, "all tokens revoked");
     Ok(HttpResponse::NoContent().finish())

@@ -1,0 +1,85 @@
+//! The application layer put together on one store, for the server's
+//! composition root (`app`): opening the store (its migrations run) and
+//! building the services on it, so that nothing above the application
+//! names the store (ARCHITECTURE.md, layers).
+
+use std::sync::Arc;
+
+use crate::accounts::Accounts;
+use crate::config::Config;
+use crate::db::{Db, DbError};
+use crate::games::GameService;
+use crate::games::webhooks::Webhooks;
+
+/// The store could not be opened or read while the server started; it
+/// reads as the store's own error.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct StoreUnavailable(#[from] DbError);
+
+/// Every service the HTTP layer holds, on the one store.
+#[derive(Debug)]
+pub struct Services {
+    pub games: Arc<GameService>,
+    pub webhooks: Arc<Webhooks>,
+    pub accounts: Accounts,
+    pub probe: StoreProbe,
+}
+
+impl Services {
+    /// Connects to the database `config` names (running migrations) and
+    /// builds the services on it.
+    pub async fn open(config: &Config) -> Result<Services, StoreUnavailable> {
+        let db = Db::connect_with(
+            &config.database_target(),
+            config.pool_size,
+            config.workers,
+            config.db_timeout,
+        )
+        .await?
+        .with_idempotency_ttl(config.idempotency_ttl);
+        let games = Arc::new(
+            GameService::new(
+                db.clone(),
+                config.cache_capacity,
+                tokio::runtime::Handle::current(),
+            )
+            .with_finished_cache(config.finished_cache)
+            .with_bots(&config.bots)
+            .with_chat_rate(crate::db::chat::ChatRate {
+                max: config.chat_rate_max,
+                window: config.chat_rate_window,
+            }),
+        );
+        Ok(Services {
+            games,
+            webhooks: Webhooks::new(db.clone(), config.webhooks.clone()),
+            accounts: Accounts::new(db.clone()),
+            probe: StoreProbe { db },
+        })
+    }
+}
+
+/// What the health and metrics endpoints ask of the store.
+#[derive(Debug, Clone)]
+pub struct StoreProbe {
+    db: Db,
+}
+
+impl StoreProbe {
+    /// Whether the database answers a query.
+    pub async fn ready(&self) -> Result<(), StoreUnavailable> {
+        Ok(self.db.ping().await?)
+    }
+
+    /// How many games are in progress.
+    pub async fn games_in_progress(&self) -> Result<i64, StoreUnavailable> {
+        Ok(self.db.count_in_progress().await?)
+    }
+
+    /// How many HTTP workers have a pool of their own so far (Postgres; 0
+    /// with SQLite).
+    pub fn worker_pools(&self) -> usize {
+        self.db.worker_pools()
+    }
+}
