@@ -194,6 +194,7 @@ async function tableLayout() {
   await register(ivy, "Ivy");
   const ivyToken = await tokenOf(ivy);
   let sawHeld = false;
+  let slid = 0;
   const tables = [
     { name: "lost-heir-3", kind: "lost-heir", config: { players: 3, target: 40 }, seat: 1 },
     { name: "lost-heir-4", kind: "lost-heir", config: { players: 4, target: 25, partnerships: true }, seat: 2 },
@@ -208,8 +209,17 @@ async function tableLayout() {
       body: JSON.stringify({ kind: t.kind, config: t.config, seats, take_seat: t.seat }),
     })).json();
     check(!!game.id, `(h) ${t.name}: created ${JSON.stringify(game).slice(0, 200)}`);
+    // The last table asks for reduced motion: a completed trick pauses, and never slides.
+    const still = t === tables[tables.length - 1];
+    await ivy.emulateMedia({ reducedMotion: still ? "reduce" : "no-preference" });
     await ivy.goto(`${API}/#/game/${game.id}`);
     await ivy.waitForSelector(".table-wrap[data-status=in_progress] #hand button.card");
+    await ivy.evaluate(() => {
+      window.gathers = 0;
+      window.gatherWatch?.disconnect();
+      window.gatherWatch = new MutationObserver(() => { if (document.querySelector("#felt .trick-slot.gather")) window.gathers += 1; });
+      window.gatherWatch.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+    });
     // Play (any first offer) until a whole trick is on the felt (a completed one stays a moment), bots' cards included.
     let shot = false;
     let held = false;
@@ -251,6 +261,10 @@ async function tableLayout() {
       check(nearest.seat === s.seat, `(h) ${t.name}: seat ${s.seat}'s trick card sits nearest seat ${nearest.seat}'s plate`);
     }
     await ivy.screenshot({ path: `${SHOTS}/table-${t.name}-phone.png` });
+    if (held) await ivy.waitForTimeout(2200); // past the pause and the slide
+    const gathers = await ivy.evaluate(() => window.gathers);
+    if (still) check(gathers === 0, `(h) ${t.name}: with reduced motion a trick still slid (${gathers})`);
+    else slid += gathers;
     if (held) {
       // A trick of this round completed: the last trick can be looked at.
       sawHeld = true;
@@ -262,6 +276,7 @@ async function tableLayout() {
     log(`${t.name}: ${layout.hand.length} cards in view, seat ${t.seat} at the bottom, ${layout.slots.length} seats' trick cards in front of them`);
   }
   check(sawHeld, "(h) a completed trick stayed on the felt");
+  check(slid > 0, "(h) a completed trick never slid to its winner");
   check(ivy.cspViolations.length === 0, `(h) CSP violations: ${ivy.cspViolations}`);
   await ivy.context().close();
 }
@@ -465,6 +480,9 @@ try {
     // While bidding no trick of the round has been played: no last trick to show.
     if ((await ann.getAttribute(".table-wrap", "data-prompt")) === "bid") {
       check(!(await ann.$("#last-trick-toggle")), "(a) a new round offers the previous round's last trick");
+      // The hand is read to bid: no card is faded.
+      const look = await ann.$eval("#hand button.card", (b) => `${getComputedStyle(b).opacity} ${getComputedStyle(b.querySelector("img")).filter}`).catch(() => "1 none");
+      check(look === "1 none", `(a) the hand is faded while bidding: ${look}`);
     }
     if (!shotA && (await ann.$$("#felt .trick-slot .card")).length >= 1) {
       shotA = true;

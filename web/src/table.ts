@@ -444,7 +444,10 @@ export function views(ctx: Ctx) {
     const felt = h("div", { class: `felt ring-${n}`, id: "felt" },
       seats.map((s) => plates(place(s, base, n), s)),
       slots,
-      h("div", { class: "felt-note", id: "trick-info" }, centre, toggle),
+      // While a completed trick is held, the note speaks of it, not of the next one.
+      h("div", { class: "felt-note", id: "trick-info" },
+        hold ? h("div", { class: "trumps" }, hold.winner !== null ? `${seatName(g, hold.winner)} takes the trick` : "The trick is set aside") : centre,
+        hold ? null : toggle),
       ctx.toggleLast ? panel : null);
     // Without a toggle (the replay) the last trick is shown under the felt.
     return ctx.toggleLast ? felt : h("div", { class: "felt-box" }, felt, panel);
@@ -525,7 +528,7 @@ export function views(ctx: Ctx) {
     const callText = (c: LHCall) => (c === null ? "" : c.type === "pass" ? "passed" : `bid ${c.points}`);
     const trumps = v.trumps ? cityName(v.trumps) : null;
     const follow = v.suit_to_follow === null || v.suit_to_follow === undefined ? null
-      : v.suit_to_follow === "trumps" ? `trumps (${trumps ?? "?"}, the Lost Heir, the Wrong Boy)` : cityName(v.suit_to_follow.city);
+      : v.suit_to_follow === "trumps" ? `trumps (${trumps ?? "?"}, the Lost Heir or the Wrong Boy)` : cityName(v.suit_to_follow.city);
     const plate = (pos: number, s: number) => {
       const seat = g.seats[s]!;
       const side = sideOf(s);
@@ -581,7 +584,8 @@ export function views(ctx: Ctx) {
         return m.type === "bid" ? String((m as { points: number }).points) : t.charAt(0).toUpperCase() + t.slice(1);
       }));
     } else if (prompt === "play_card") {
-      const words = leading ? "Lead any card except a Blank." : `Follow ${follow} if you can, otherwise any card (a Blank only then).`;
+      const blankNote = handCards.includes("blank") ? " A Blank only when you cannot follow." : "";
+      const words = leading ? "Lead any card except a Blank." : `Follow ${follow} if you can, otherwise any card.${blankNote}`;
       promptBox.append(...ask("Your turn: play a card", words, leading ? "LH-8" : "LH-9").filter((x): x is HTMLElement => !!x));
     } else {
       promptBox.append(idle(g, mine));
