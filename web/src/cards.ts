@@ -63,16 +63,3 @@ function key(card: string): number {
 export function sorted<T extends string>(cards: readonly T[]): T[] {
   return [...cards].sort((a, b) => key(a) - key(b));
 }
-
-/** Groups a sorted hand by suit, for a hand laid out suit by suit. */
-export function bySuit<T extends string>(cards: readonly T[]): T[][] {
-  const groups: T[][] = [];
-  let last = "";
-  for (const card of sorted(cards)) {
-    const s = face(card).suit;
-    if (s !== last) groups.push([]);
-    last = s;
-    groups[groups.length - 1]!.push(card);
-  }
-  return groups;
-}

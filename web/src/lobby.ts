@@ -138,7 +138,8 @@ function lists(): HTMLElement {
     h("div", { class: "card-panel" }, h("h2", {}, "Games to watch"), watch),
     h("div", { class: "card-panel" }, h("h2", {}, "Finished games (replay)"), finished));
   void fill(open, { status: "open" }, "join");
-  void fill(watch, { status: "in_progress" }, "watch");
+  // Games to watch are other people's: my own are under "My games".
+  void fill(watch, { status: "in_progress" }, "watch", (g) => !g.seats.some((s) => s.player_id && s.player_id === me()?.player_id));
   void fill(finished, { status: "finished" }, "replay");
   void fillMine(mine);
   return section;
@@ -156,10 +157,11 @@ function summaryLine(g: Summary, action: "join" | "watch" | "replay" | "open"): 
     h("span", { class: "muted" }, ` ${g.status.replace("_", " ")}, ${filled}/${g.seats.length} seated: ${names}`));
 }
 
-async function fill(list: HTMLElement, query: { status: Schemas["GameStatus"] }, action: "join" | "watch" | "replay"): Promise<void> {
+async function fill(list: HTMLElement, query: { status: Schemas["GameStatus"] }, action: "join" | "watch" | "replay", keep: (g: Summary) => boolean = () => true): Promise<void> {
   const { data, error } = await api.GET("/v1/games", { params: { query: { ...query, limit: 20 } } });
   if (!data) { clear(list, h("li", { class: "error" }, problemText(error))); return; }
-  clear(list, data.games.length ? data.games.map((g) => summaryLine(g, action)) : h("li", { class: "muted" }, "none"));
+  const games = data.games.filter(keep);
+  clear(list, games.length ? games.map((g) => summaryLine(g, action)) : h("li", { class: "muted" }, "none"));
 }
 
 /** The games I hold a seat in, newest first (`list_games?mine=true`). */

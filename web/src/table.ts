@@ -6,16 +6,18 @@ import {
   api, me, problemText, UNREACHABLE, publicApi, streamTicket, token,
   type EventResource, type Game, type HeartsView, type LegalMoves, type LostHeirView, type Move, type Schemas,
 } from "./api";
-import { bySuit, cityName, face, isStandard, label, sorted } from "./cards";
+import { cityName, face, isStandard, label, sorted } from "./cards";
 import { chat } from "./chat";
-import { clear, countdown, h, patchChildren } from "./dom";
+import { clear, countdown, h, patchChildren, type Children } from "./dom";
+import { faceUrl } from "./faces";
 import { resignControls, seriesPanel } from "./series";
 
 type Seat = Schemas["SeatResource"];
 type LHCall = Schemas["LostHeirCall"] | null;
-type HeartsPlay = Schemas["CancellationHeartsPlayView"];
 
 const KIND_NAME: Record<string, string> = { "lost-heir": "Lost Heir", "cancellation-hearts": "Cancellation Hearts" };
+const HOLD_MS = 1500;
+const GATHER_MS = 450;
 
 export function seatName(game: Pick<Game, "seats">, seat: number): string {
   const s = game.seats[seat];
@@ -29,11 +31,11 @@ function botTag(level: Schemas["BotLevel"] | null | undefined): string {
   return !level || level === "sensible" ? "bot" : `${level} bot`;
 }
 
-/** A card as a non-interactive chip. */
+/** A card as a non-interactive picture of its face. */
 export function chip(card: string, extra = ""): HTMLElement {
   const f = face(card);
-  return h("span", { class: `card chip ${f.suit} ${extra}`, title: f.name, "aria-label": label(card), "data-card": card },
-    h("span", { class: "face" }, f.short));
+  return h("span", { class: `card chip ${f.suit} ${extra}`, title: f.name, role: "img", "aria-label": label(card), "data-card": card },
+    h("img", { src: faceUrl(card), alt: "", draggable: "false", width: "60", height: "84" }));
 }
 
 /** A card in a sentence: "Q♠ queen of spades", "Toronto Chief of Police". */
@@ -83,6 +85,30 @@ export function table(main: HTMLElement, id: string): () => void {
   let dirty = false;
   let error = "";
   const selected = new Set<string>();
+  // A trick that just completed stays on the felt a moment (HOLD_MS), then
+  // slides to its winner (GATHER_MS; no motion when the reader asks for less).
+  let hold: Hold | null = null;
+  let lastTrickKey: string | null = null;
+  let holdTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastOpen = false;
+  const noticeTrick = (g: Game) => {
+    const last = (g.view as { last_trick?: { plays: Hold["plays"]; winner?: number | null } | null }).last_trick ?? null;
+    const key = last ? JSON.stringify(last) : "";
+    const first = lastTrickKey === null;
+    if (key === lastTrickKey) return;
+    lastTrickKey = key;
+    if (first || !last) return;
+    clearTimeout(holdTimer);
+    hold = { plays: last.plays, winner: last.winner ?? null, gathering: false };
+    lastOpen = false;
+    holdTimer = setTimeout(() => {
+      if (!hold || closed) return;
+      if (matchMedia("(prefers-reduced-motion: reduce)").matches || hold.winner === null) { hold = null; render(); return; }
+      hold.gathering = true;
+      render();
+      holdTimer = setTimeout(() => { hold = null; if (!closed) render(); }, GATHER_MS);
+    }, HOLD_MS);
+  };
   // Events, worded at each render with the seats as they are now.
   let log: EventResource[] = [];
   const addLog = (entries: EventResource[]) => {
@@ -126,6 +152,7 @@ export function table(main: HTMLElement, id: string): () => void {
     // A refusal stays up until the table moves on.
     if (game && g.version > game.version) error = "";
     const turnChanged = !game || game.version !== g.version;
+    noticeTrick(g);
     game = g;
     talk.update(g);
     legal = l;
@@ -220,7 +247,13 @@ export function table(main: HTMLElement, id: string): () => void {
     else { error = problemText(problem); render(); }
   }
 
-  const v = views({ legal: () => legal, selected, send, render });
+  const v = views({
+    legal: () => legal, selected, send, render,
+    hold: () => hold,
+    lastOpen: () => lastOpen,
+    toggleLast: () => { lastOpen = !lastOpen; render(); },
+    problem: () => h("p", { class: "error", role: "alert", id: "problem" }, error),
+  });
 
   function render(): void {
     try {
@@ -238,10 +271,8 @@ export function table(main: HTMLElement, id: string): () => void {
     const mine = g.your_seat ?? null;
     const fresh = h("div", {},
       statusBar(g),
-      controls(g),
-      Object.keys(g.view).length === 0 ? waitingRoom(g)
-        : g.kind === "lost-heir" ? v.lostHeirTable(g, g.view as LostHeirView, mine) : v.heartsTable(g, g.view as HeartsView, mine),
-      h("p", { class: "error", role: "alert", id: "problem" }, error),
+      Object.keys(g.view).length === 0 ? [controls(g), waitingRoom(g), h("p", { class: "error", role: "alert", id: "problem" }, error)]
+        : [g.kind === "lost-heir" ? v.lostHeirTable(g, g.view as LostHeirView, mine) : v.heartsTable(g, g.view as HeartsView, mine), controls(g)],
       h("details", { class: "card-panel log", open: true }, h("summary", {}, "What happened"),
         h("ol", { id: "log" }, log.slice(0, 12).map((e) => h("li", { value: e.seq }, eventText(g, e))))));
     patchChildren(root, fresh);
@@ -270,7 +301,7 @@ export function table(main: HTMLElement, id: string): () => void {
   function statusBar(g: Game): HTMLElement {
     const toAct = g.to_act.map((s) => seatName(g, s)).join(", ");
     const myTurn = g.your_seat !== null && g.your_seat !== undefined && g.to_act.includes(g.your_seat) && g.status === "in_progress";
-    return h("div", { class: "status-bar card-panel" },
+    return h("div", { class: "status-bar" },
       h("h1", {}, KIND_NAME[g.kind] ?? g.kind),
       h("span", { class: `pill status-${g.status}` }, g.status.replace("_", " ")),
       g.viewer === "spectator" ? h("span", { class: "pill" }, "watching: public view only") : null,
@@ -329,9 +360,17 @@ export function table(main: HTMLElement, id: string): () => void {
   return () => {
     closed = true;
     clearInterval(ticker);
+    clearTimeout(holdTimer);
     es?.close();
     es = null;
   };
+}
+
+/** A completed trick kept on the felt for a moment, then gathered to its winner. */
+export interface Hold {
+  plays: { seat: number; card: string; cancelled?: boolean }[];
+  winner: number | null;
+  gathering: boolean;
 }
 
 /** What the table's renderers need from their page. */
@@ -340,14 +379,26 @@ export interface Ctx {
   selected: Set<string>;
   send(move: Move): Promise<void>;
   render(): void;
+  /** The completed trick still shown, if any (the live table only). */
+  hold?(): Hold | null;
+  /** Whether the "Last trick" panel is open, and how to toggle it. */
+  lastOpen?(): boolean;
+  toggleLast?(): void;
+  /** The refusal line, shown under the prompt. */
+  problem?(): HTMLElement | null;
 }
+
+type Play = { seat: number; card: string; cancelled?: boolean };
 
 /** The renderers of both kinds' tables (the live table and the replay share them). */
 export function views(ctx: Ctx) {
   const selected = ctx.selected;
-  // ---------------------------------------------------------------- seats
+  // ---------------------------------------------------------------- the felt
 
-  function seatPanel(g: Game, seat: Seat, mine: number | null, extra: (HTMLElement | string | null)[], trick: HTMLElement): HTMLElement {
+  /** Seat `s` seen from `base` (the viewer's seat, at the bottom): 0 bottom, then clockwise. */
+  const place = (s: number, base: number, n: number) => (s - base + n) % n;
+
+  function seatPlate(g: Game, seat: Seat, mine: number | null, pos: number, lines: Children[], classes = ""): HTMLElement {
     const acting = g.to_act.includes(seat.seat) && g.status === "in_progress";
     const tags = [
       seat.seat === mine ? "you" : null,
@@ -356,43 +407,95 @@ export function views(ctx: Ctx) {
       seat.forfeited ? "forfeited" : null,
       seat.occupant === "open" ? "open" : null,
     ].filter(Boolean) as string[];
-    return h("div", { class: `seat${acting ? " acting" : ""}${seat.seat === mine ? " me" : ""}`, "data-seat": seat.seat },
+    return h("div", { class: `seat pos-${pos}${acting ? " acting" : ""}${seat.seat === mine ? " me" : ""}${classes}`, "data-seat": seat.seat },
       h("div", { class: "seat-name" }, acting ? h("span", { class: "to-act", "aria-label": "to act" }, "▶ ") : null,
-        seatName(g, seat.seat), tags.length ? h("span", { class: "tags" }, ` (${tags.join(", ")})`) : null),
-      h("div", { class: "seat-info" }, extra),
-      trick);
+        h("span", { class: "who-name" }, seatName(g, seat.seat))),
+      tags.length ? h("div", { class: "tags" }, tags.join(", ")) : null,
+      h("div", { class: "seat-info" }, lines));
   }
 
-  function cardButton(card: string, enabled: boolean, pressed: boolean | null, onClick: () => void, index: number): HTMLButtonElement {
+  /** The felt: a plate per seat around it, each seat's cards of the trick in front of it. */
+  function feltTable(g: Game, n: number, mine: number | null, plates: (pos: number, s: number) => HTMLElement,
+    trick: Play[], leader: number | null, centre: Children, last: { plays: Play[]; title: string } | null): HTMLElement {
+    const base = mine ?? 0;
+    const hold = ctx.hold?.() ?? null;
+    const shown = hold ? hold.plays : trick;
+    const bySeat = new Map<number, Play[]>();
+    for (const p of shown) bySeat.set(p.seat, [...(bySeat.get(p.seat) ?? []), p]);
+    const seats = [...Array(n).keys()];
+    const slots = seats.map((s) => {
+      const pos = place(s, base, n);
+      const cards = bySeat.get(s) ?? [];
+      const gather = hold?.gathering && hold.winner !== null ? ` pos-${place(hold.winner, base, n)} gather` : ` spot-${pos}`;
+      return h("div", { class: `trick-slot${gather}${hold ? " held" : ""}`, "data-seat": s, "aria-label": `${seatName(g, s)} played` },
+        cards.map((p) => chip(p.card, p.cancelled ? "played cancelled" : "played")),
+        !cards.length && !hold && leader === s && !trick.length && g.status === "in_progress" ? h("span", { class: "empty-slot" }, "to lead") : null);
+    });
+    const open = ctx.lastOpen?.() ?? false;
+    const toggle = last && ctx.toggleLast
+      ? h("button", { type: "button", class: "last-toggle", id: "last-trick-toggle", "data-key": "last-trick-toggle", "aria-pressed": open ? "true" : "false", onclick: () => ctx.toggleLast?.() },
+        open ? "Hide last trick" : "Last trick")
+      : null;
+    const panel = last && (open || !ctx.toggleLast)
+      ? h("div", { class: `last-trick${ctx.toggleLast ? " overlay" : ""}`, id: "last-trick" }, h("div", { class: "last-title" }, last.title),
+        h("div", { class: "last-cards" }, last.plays.map((p) => h("div", { class: "last-play" }, chip(p.card, p.cancelled ? "small cancelled" : "small"), h("span", {}, seatName(g, p.seat))))),
+        ctx.toggleLast ? h("button", { type: "button", class: "last-toggle", id: "last-trick-close", "data-key": "last-trick-close", onclick: () => ctx.toggleLast?.() }, "Close") : null)
+      : null;
+    const felt = h("div", { class: `felt ring-${n}`, id: "felt" },
+      seats.map((s) => plates(place(s, base, n), s)),
+      slots,
+      // While a completed trick is held, the note speaks of it, not of the next one.
+      h("div", { class: "felt-note", id: "trick-info" },
+        hold ? h("div", { class: "trumps" }, hold.winner !== null ? `${seatName(g, hold.winner)} takes the trick` : "The trick is set aside") : centre,
+        hold ? null : toggle),
+      ctx.toggleLast ? panel : null);
+    // Without a toggle (the replay) the last trick is shown under the felt.
+    return ctx.toggleLast ? felt : h("div", { class: "felt-box" }, felt, panel);
+  }
+
+  /** Why a card in my hand cannot be played now (its tooltip). */
+  function whyNot(card: string, follow: string | null, leading: boolean, rule: (card: string) => string | null): string {
+    return rule(card) ?? (follow && !leading ? `You must follow ${follow}` : "Not playable now");
+  }
+
+  function cardButton(card: string, enabled: boolean, pressed: boolean | null, onClick: () => void, index: number, extra: string, title: string): HTMLButtonElement {
     const f = face(card);
     return h("button", {
-      type: "button", class: `card ${f.suit}${pressed ? " picked" : ""}`, "aria-label": label(card), title: f.name,
+      type: "button", class: `card ${f.suit}${pressed ? " picked" : ""}${extra}`, "aria-label": label(card), title,
       disabled: !enabled, "aria-pressed": pressed === null ? null : pressed ? "true" : "false",
       "data-card": card, "data-key": `card-${card}-${index}`, onclick: onClick,
-    }, h("span", { class: "face" }, f.short));
+    }, h("img", { src: faceUrl(card), alt: "", draggable: "false", width: "60", height: "84" }));
   }
 
-  /** My hand, by suit; playable cards (and only those) can be pressed. */
-  function handRow(cards: readonly string[], playable: Set<string> | null, pick: { count: number; from: Set<string> } | null, onPlay: (c: string) => void): HTMLElement {
-    const groups = bySuit(cards);
-    let i = 0;
+  /**
+   * My hand, sorted by suit and fanned (overlapping, every index visible);
+   * more than 12 cards make two rows, so a phone shows it whole. Playable
+   * cards (and only those) can be pressed and stand out; while it is my turn
+   * to play the others dim slightly and say why.
+   */
+  function handRow(cards: readonly string[], play: { cards: Set<string>; why: (card: string) => string } | null,
+    pick: { count: number; from: Set<string> } | null, onPlay: (c: string) => void): HTMLElement {
+    const all = sorted(cards);
     const seen = new Map<string, number>();
-    return h("div", { class: "hand", id: "hand", role: "group", "aria-label": "your hand" },
+    const buttons = all.map((card, i) => {
+      const n = (seen.get(card) ?? 0) + 1;
+      seen.set(card, n);
+      const key = n > 1 ? `${card}#${n}` : card;
+      const name = face(card).name;
+      if (pick) {
+        const on = selected.has(key);
+        return cardButton(card, pick.from.has(card) && (on || selected.size < pick.count), on, () => {
+          if (on) selected.delete(key); else selected.add(key);
+          ctx.render();
+        }, i + 1, "", on ? `${name}: chosen (press again to put it back)` : name);
+      }
+      const ok = play?.cards.has(card) ?? false;
+      return cardButton(card, ok, null, () => onPlay(card), i + 1, ok ? " playable" : "", play && !ok ? `${name}: ${play.why(card)}` : name);
+    });
+    const rows = buttons.length > 12 ? [buttons.slice(0, Math.ceil(buttons.length / 2)), buttons.slice(Math.ceil(buttons.length / 2))] : [buttons];
+    return h("div", { class: `hand${play ? " to-play" : ""}${pick ? " to-pick" : ""}`, id: "hand", role: "group", "aria-label": "your hand" },
       cards.length === 0 ? h("span", { class: "muted" }, "no cards") : null,
-      groups.map((group) => h("div", { class: "suit-group" }, group.map((card) => {
-        const n = (seen.get(card) ?? 0) + 1;
-        seen.set(card, n);
-        const key = n > 1 ? `${card}#${n}` : card;
-        i += 1;
-        if (pick) {
-          const on = selected.has(key);
-          return cardButton(card, pick.from.has(card) && (on || selected.size < pick.count), on, () => {
-            if (on) selected.delete(key); else selected.add(key);
-            ctx.render();
-          }, i);
-        }
-        return cardButton(card, playable?.has(card) ?? false, null, () => onPlay(card), i);
-      }))));
+      buttons.length ? rows.map((row) => h("div", { class: "hand-row" }, row)) : null);
   }
 
   function pickedCards(): string[] {
@@ -404,34 +507,51 @@ export function views(ctx: Ctx) {
       moves.map((m, i) => h("button", { type: "button", class: "choice", "data-key": `choice-${i}`, onclick: () => void ctx.send(m) }, text(m))));
   }
 
+  /** A prompt: plain words, the rulings behind them as a small detail. */
+  function ask(title: string, words: string, rulings: string): Children[] {
+    return [h("h2", {}, title, " ", h("span", { class: "rule-ids", title: "rulings (docs/rules)" }, rulings)), words ? h("p", { class: "ask" }, words) : null];
+  }
+
+  function idle(g: Game, mine: number | null): HTMLElement {
+    const waiting = g.to_act.map((s) => seatName(g, s)).join(", ");
+    return h("p", { class: "muted ask" }, g.status === "finished" ? finishedText(g)
+      : mine === null ? `You are watching${waiting ? `: ${waiting} to act` : ""}.` : `Waiting for ${waiting || "the table"}.`);
+  }
+
   // ---------------------------------------------------------------- Lost Heir
 
   function lostHeirTable(g: Game, v: LostHeirView, mine: number | null): HTMLElement {
     const n = v.players;
-    const prompt = ctx.legal()?.legal.prompt ?? "none";
-    const playable = prompt === "play_card" ? new Set((ctx.legal()!.legal as Schemas["LostHeirLegalPlayCard"]).cards as string[]) : null;
+    const legal = ctx.legal();
+    const prompt = legal?.legal.prompt ?? "none";
     const sideOf = (seat: number) => v.sides.find((s) => s.seats.includes(seat));
     const callText = (c: LHCall) => (c === null ? "" : c.type === "pass" ? "passed" : `bid ${c.points}`);
-    const order = [...Array(n).keys()];
-    const plays = new Map(v.trick.plays.map((p) => [p.seat, p.card as string]));
-    const panels = order.map((s) => {
+    const trumps = v.trumps ? cityName(v.trumps) : null;
+    const follow = v.suit_to_follow === null || v.suit_to_follow === undefined ? null
+      : v.suit_to_follow === "trumps" ? `trumps (${trumps ?? "?"}, the Lost Heir or the Wrong Boy)` : cityName(v.suit_to_follow.city);
+    const plate = (pos: number, s: number) => {
       const seat = g.seats[s]!;
       const side = sideOf(s);
       const partner = v.partnerships && side ? side.seats.filter((x) => x !== s).map((x) => seatName(g, x)).join(", ") : "";
-      const card = plays.get(s);
-      return seatPanel(g, seat, mine, [
-        s === v.dealer ? h("span", { class: "pill dealer" }, "dealer") : null,
-        h("span", {}, `${v.hand_sizes[s] ?? 0} cards`),
-        callText(v.calls[s] ?? null) ? h("span", { class: "call" }, callText(v.calls[s] ?? null)) : null,
+      const call = callText(v.calls[s] ?? null);
+      return seatPlate(g, seat, mine, pos, [
+        s === v.dealer ? h("span", { class: "pill dealer", title: "dealer" }, "dealer") : null,
+        h("span", { class: "count" }, `${v.hand_sizes[s] ?? 0} cards`),
+        call ? h("span", { class: "pill call" }, call) : null,
+        side && !v.partnerships ? h("span", { class: "points" }, `${side.tricks} tr · ${side.points} pts`) : null,
         partner ? h("span", { class: "partner" }, `partner: ${partner}`) : null,
-        side && !v.partnerships ? h("span", {}, `tricks ${side.tricks}, points ${side.points}`) : null,
-      ], h("div", { class: "trick-slot", "aria-label": `${seatName(g, s)} played` },
-        card ? chip(card, "played") : h("span", { class: "empty-slot" }, v.trick.leader === s && !plays.size ? "leads" : "")));
-    });
+      ], v.partnerships && side ? ` team-${side.side}` : "");
+    };
+    const lastHere = v.last_trick && v.last_trick.round === v.round ? v.last_trick : null;
+    const last = lastHere ? { plays: lastHere.plays as Play[], title: `Last trick: ${seatName(g, lastHere.winner)} took it (${lastHere.points} pts)` } : null;
+    const blank = v.trick.plays.some((p) => p.card === "blank");
+    const centre = [
+      h("div", { id: "trumps", class: "trumps" }, trumps ? `Trumps: ${trumps}` : "Trumps not named yet"),
+      follow && v.trick.plays.length ? h("div", {}, `Follow: ${v.suit_to_follow === "trumps" ? "trumps" : follow}`) : null,
+      blank ? h("div", { id: "blank-played", class: "extension" }, "A Blank is in: heir and boy score nothing") : null,
+    ];
+    const felt = feltTable(g, n, mine, plate, v.trick.plays as Play[], v.trick.leader, centre, last);
 
-    const trumps = v.trumps ? cityName(v.trumps) : null;
-    const follow = v.suit_to_follow === null || v.suit_to_follow === undefined ? null
-      : v.suit_to_follow === "trumps" ? "trumps" : cityName(v.suit_to_follow.city);
     const contract = v.contract
       ? `contract: side of ${v.sides.find((s) => s.side === v.contract!.side)?.seats.map((x) => seatName(g, x)).join(" + ") ?? "?"} must take ${v.contract.points} points (LH-6)`
       : null;
@@ -441,44 +561,42 @@ export function views(ctx: Ctx) {
     const info = h("div", { class: "table-info card-panel", id: "round-info" },
       h("span", {}, `Round ${v.round}`), " · ",
       h("span", {}, `dealer ${seatName(g, v.dealer)}`), " · ",
-      h("span", { id: "trumps" }, trumps ? `trumps: ${trumps} (with the Lost Heir and the Wrong Boy, LH-7)` : "trumps not named yet"),
+      h("span", {}, trumps ? `trumps: ${trumps} (with the Lost Heir and the Wrong Boy, LH-7)` : "trumps not named yet"),
       v.highest_bid ? [" · ", h("span", {}, `highest bid ${v.highest_bid.points} by ${seatName(g, v.highest_bid.seat)}`)] : null,
       decision ? [" · ", h("span", { id: "decision" }, decision)] : null,
       contract ? [" · ", h("span", { id: "contract" }, contract)] : null,
-      follow ? [" · ", h("span", {}, `follow: ${follow} (LH-9)`)] : null,
-      ` · target ${v.target}`);
-
-    const blankNote = v.trick.plays.some((p) => p.card === "blank")
-      ? h("div", { class: "felt-center", id: "blank-played" }, "A Blank is in this trick: the Lost Heir and the Wrong Boy score nothing in it (LH-11).")
-      : null;
-    const lastTrick = v.last_trick
-      ? h("div", { class: "last-trick muted" }, `Last trick (${seatName(g, v.last_trick.winner)} took it, ${v.last_trick.points} pts): `,
-        v.last_trick.plays.map((p) => [h("span", {}, `${seatName(g, p.seat)} `), chip(p.card, "small"), " "]))
-      : h("div", { class: "last-trick muted" }, " ");
+      ` · target ${v.target}`,
+      (v.hand ?? []).includes("blank")
+        ? h("p", { class: "rule", id: "blank-rule" }, "Blanks: never win a trick (LH-10), and the Lost Heir and the Wrong Boy score nothing in a trick with one (LH-11).")
+        : null);
 
     const handCards = (v.hand ?? []) as string[];
-    const promptBox = h("div", { class: "prompt card-panel", id: "prompt" });
-    if (ctx.legal() && prompt !== "none" && prompt !== "play_card") {
-      const moves = choicesOf(ctx.legal()!.legal);
-      const title = prompt === "bid" ? "Your call: bid or pass (LH-5)" : prompt === "decide" ? "Accept or reject the highest bid (LH-6)" : "Name trumps (LH-7)";
-      promptBox.append(h("h2", {}, title), choiceButtons(moves, (m) => {
+    const promptBox = h("div", { class: "prompt", id: "prompt" });
+    const leading = v.trick.plays.length === 0;
+    if (legal && prompt !== "none" && prompt !== "play_card") {
+      const moves = choicesOf(legal.legal);
+      const [title, words, rulings] = prompt === "bid"
+        ? ["Your call", v.highest_bid ? `Bid more than ${v.highest_bid.points}, or pass.` : "Bid the points your side will take this round, or pass.", "LH-5"]
+        : prompt === "decide" ? ["Accept or reject", `${seatName(g, v.highest_bid?.seat ?? 0)} bid ${v.highest_bid?.points ?? "?"}. Accept: they name trumps and you must make it. Reject: you name trumps but score nothing positive.`, "LH-6"]
+        : ["Name trumps", "The Lost Heir and the Wrong Boy join that city.", "LH-7"];
+      promptBox.append(...ask(title, words, rulings).filter((x): x is HTMLElement => !!x), choiceButtons(moves, (m) => {
         const t = moveText(m);
-        return t.charAt(0).toUpperCase() + t.slice(1);
+        return m.type === "bid" ? String((m as { points: number }).points) : t.charAt(0).toUpperCase() + t.slice(1);
       }));
     } else if (prompt === "play_card") {
-      promptBox.append(h("h2", {}, "Play a card"), h("p", { class: "muted" },
-        follow ? `Follow ${follow} if you can (LH-9); a Blank only when you cannot.` : "Lead any card but a Blank (LH-8)."));
-      if (((v.hand ?? []) as string[]).includes("blank")) {
-        promptBox.append(h("p", { class: "rule", id: "blank-rule" },
-          "Blanks: never win a trick (LH-10), and the Lost Heir and the Wrong Boy score nothing in a trick with one (LH-11)."));
-      }
+      const blankNote = handCards.includes("blank") ? " A Blank only when you cannot follow." : "";
+      const words = leading ? "Lead any card except a Blank." : `Follow ${follow} if you can, otherwise any card.${blankNote}`;
+      promptBox.append(...ask("Your turn: play a card", words, leading ? "LH-8" : "LH-9").filter((x): x is HTMLElement => !!x));
     } else {
-      promptBox.append(h("p", { class: "muted" }, g.status === "finished" ? finishedText(g) : mine === null ? "You are watching." : "Not your turn."));
+      promptBox.append(idle(g, mine));
     }
-
+    const rule = (card: string) => card === "blank" ? (leading ? "A Blank cannot be led" : "A Blank only when you cannot follow") : null;
+    const play = prompt === "play_card"
+      ? { cards: new Set((legal!.legal as Schemas["LostHeirLegalPlayCard"]).cards as string[]), why: (c: string) => whyNot(c, follow, leading, rule) }
+      : null;
     const hand = mine !== null
-      ? h("div", { class: "card-panel hand-panel" }, h("h2", {}, "Your hand"),
-        handRow(handCards, playable, null, (code) => {
+      ? h("div", { class: "hand-panel", id: "hand-panel" },
+        handRow(handCards, play, null, (code) => {
           // The card as the legal-move set types it (only a listed card is playable).
           const card = (ctx.legal()?.legal as Schemas["LostHeirLegalPlayCard"] | undefined)?.cards?.find((c) => c === code);
           if (card) void ctx.send({ type: "play", card });
@@ -491,50 +609,55 @@ export function views(ctx: Ctx) {
       : null;
 
     return h("div", { class: "felt-wrap" },
-      info,
-      h("div", { class: `felt ring-${n}`, id: "felt" }, panels, blankNote, lastTrick),
-      promptBox, hand, allHands,
+      felt, promptBox, ctx.problem?.() ?? null, hand,
+      info, allHands,
       lhScores(g, v));
   }
 
   function lhScores(g: Game, v: LostHeirView): HTMLElement {
     const sideName = (i: number) => v.sides[i]?.seats.map((s) => seatName(g, s)).join(" + ") ?? `side ${i}`;
     return h("div", { class: "card-panel scores", id: "scores" }, h("h2", {}, "Scores"),
-      h("table", {},
+      h("div", { class: "scroll" }, h("table", {},
         h("thead", {}, h("tr", {}, h("th", {}, "Round"), h("th", {}, "Trumps"), v.sides.map((_, i) => h("th", {}, sideName(i))))),
         h("tbody", {},
           v.score_sheet.map((r) => h("tr", {}, h("td", {}, String(r.round)), h("td", {}, cityName(r.trumps)),
             r.round_scores.map((score, i) => h("td", {}, `${score >= 0 ? "+" : ""}${score} (${r.tricks[i] ?? 0} tr.) = ${r.totals[i] ?? ""}`)))),
           h("tr", { class: "current" }, h("td", {}, `${v.round} (now)`), h("td", {}, v.trumps ? cityName(v.trumps) : "–"),
             v.sides.map((s) => h("td", {}, `${s.tricks} tricks, ${s.points} pts`)))),
-        h("tfoot", {}, h("tr", {}, h("th", {}, "Total"), h("td", {}), v.sides.map((s) => h("th", {}, String(s.score)))))));
+        h("tfoot", {}, h("tr", {}, h("th", {}, "Total"), h("td", {}), v.sides.map((s) => h("th", {}, String(s.score))))))));
   }
 
   // ---------------------------------------------------------------- Cancellation Hearts
 
   function heartsTable(g: Game, v: HeartsView, mine: number | null): HTMLElement {
     const n = v.config.players;
-    const prompt = ctx.legal()?.legal.prompt ?? "none";
-    const playable = prompt === "play" ? new Set((ctx.legal()!.legal as Schemas["CancellationHeartsLegalPlay"]).cards as string[]) : null;
+    const legal = ctx.legal();
+    const prompt = legal?.legal.prompt ?? "none";
     const trick = v.trick;
-    const bySeat = new Map<number, HeartsPlay[]>();
-    for (const p of trick?.plays ?? []) bySeat.set(p.seat, [...(bySeat.get(p.seat) ?? []), p]);
     const phase = v.phase.name;
-    const panels = [...Array(n).keys()].map((s) => {
-      const seat = g.seats[s]!;
-      const cards = bySeat.get(s) ?? [];
-      return seatPanel(g, seat, mine, [
-        s === v.dealer ? h("span", { class: "pill dealer" }, "dealer") : null,
-        h("span", {}, `${v.hand_sizes[s] ?? 0} cards`),
-        h("span", {}, `${v.round_points[s] ?? 0} pts this round · total ${v.scores[s] ?? 0}`),
-        phase === "passing" && v.still_to_pass.includes(s) ? h("span", { class: "call" }, "choosing a pass") : null,
-        v.kitty.taken_by === s ? h("span", { class: "pill" }, "took the kitty") : null,
-        trick?.winning === s ? h("span", { class: "pill winning" }, "winning") : null,
-      ], h("div", { class: "trick-slot", "aria-label": `${seatName(g, s)} played` },
-        cards.length ? cards.map((p) => chip(p.card, p.cancelled ? "played cancelled" : "played"))
-          : h("span", { class: "empty-slot" }, trick && trick.leader === s && !trick.plays.length ? "leads" : "")));
-    });
+    const plate = (pos: number, s: number) => seatPlate(g, g.seats[s]!, mine, pos, [
+      s === v.dealer ? h("span", { class: "pill dealer", title: "dealer" }, "dealer") : null,
+      h("span", { class: "count" }, `${v.hand_sizes[s] ?? 0} cards`),
+      h("span", { class: "points", title: "points this round, total" }, `${v.round_points[s] ?? 0} pts · total ${v.scores[s] ?? 0}`),
+      phase === "passing" && v.still_to_pass.includes(s) ? h("span", { class: "pill call" }, "passing") : null,
+      v.kitty.taken_by === s ? h("span", { class: "pill" }, "kitty") : null,
+      trick?.winning === s ? h("span", { class: "pill winning" }, "winning") : null,
+    ]);
+    // A last trick of the previous round is not this round's (nothing taken or set aside yet).
+    const thisRound = v.taken.some((t) => t.length > 0) || v.set_aside.length > 0;
+    const last = v.last_trick && thisRound
+      ? { plays: v.last_trick.plays as Play[], title: `Last trick: ${v.last_trick.winner !== null && v.last_trick.winner !== undefined ? `${seatName(g, v.last_trick.winner)} took it` : "set aside (CH-9)"}` }
+      : null;
     const cancelledCount = (trick?.plays ?? []).filter((p) => p.cancelled).length;
+    const centre = [
+      trick?.led_suit ? h("div", {}, `${suitName(trick.led_suit)} led`) : null,
+      trick && trick.circuits > 1 ? h("div", { class: "extension" }, `extended: circuit ${trick.circuits} (CH-8)`) : null,
+      cancelledCount ? h("div", {}, `${cancelledCount} cancelled (CH-7)`) : null,
+      v.set_aside.length ? h("div", { class: "set-aside" }, `${v.set_aside.length} cards set aside (CH-9)`) : null,
+      !trick && phase === "passing" ? h("div", {}, v.pass_direction === "none" ? "no pass" : `passing ${v.pass_direction}`) : null,
+    ];
+    const felt = feltTable(g, n, mine, plate, (trick?.plays ?? []) as Play[], trick?.leader ?? null, centre, last);
+
     const ruleLine = v.config.all_cancelled === "extend"
       ? "A trick whose every card of the suit led is cancelled is extended by another circuit (CH-8)."
       : "A trick whose every card of the suit led is cancelled is set aside for the next trick's winner (CH-9).";
@@ -546,51 +669,58 @@ export function views(ctx: Ctx) {
       h("span", { id: "kitty" }, v.kitty.taken_by !== null && v.kitty.taken_by !== undefined
         ? `kitty of ${v.kitty.size} taken by ${seatName(g, v.kitty.taken_by)} (CH-10)` : `kitty: ${v.kitty.size} cards face down (CH-10)`), " · ",
       h("span", {}, v.hearts_broken ? "hearts broken" : "hearts not broken (CH-6)"),
+      v.set_aside.length ? h("div", { class: "set-aside" }, "Set aside for the next trick (CH-9): ", v.set_aside.map((c) => chip(c, "small"))) : null,
       h("p", { class: "rule", id: "all-cancelled-rule" }, ruleLine));
-    const trickInfo = h("div", { class: "trick-info", id: "trick-info" },
-      trick
-        ? [`Trick led by ${seatName(g, trick.leader)}`, trick.led_suit ? `, ${suitName(trick.led_suit)} led` : "",
-          trick.circuits > 1 ? h("strong", { class: "extension" }, ` · extended: circuit ${trick.circuits} (CH-8)`) : "",
-          cancelledCount ? ` · ${cancelledCount} cancelled (CH-7)` : ""]
-        : " ",
-      v.set_aside.length ? h("div", { class: "set-aside" }, "Set aside for the next trick (CH-9): ", v.set_aside.map((c) => chip(c, "small"))) : null);
-    const lastTrick = v.last_trick
-      ? h("div", { class: "last-trick muted" }, `Last trick${v.last_trick.winner !== null && v.last_trick.winner !== undefined ? ` (${seatName(g, v.last_trick.winner)} took it)` : ""}: `,
-        v.last_trick.plays.map((p) => [h("span", {}, `${seatName(g, p.seat)} `), chip(p.card, p.cancelled ? "small cancelled" : "small"), " "]))
-      : h("div", { class: "last-trick muted" }, " ");
 
-    const promptBox = h("div", { class: "prompt card-panel", id: "prompt" });
+    const promptBox = h("div", { class: "prompt", id: "prompt" });
     let pick: { count: number; from: Set<string> } | null = null;
-    if (ctx.legal() && (prompt === "pass_cards" || prompt === "discard")) {
-      const l = ctx.legal()!.legal as Schemas["CancellationHeartsLegalPassCards"] | Schemas["CancellationHeartsLegalDiscard"];
+    const firstTrick = v.taken.every((t) => t.length === 0) && v.set_aside.length === 0;
+    const leading = !trick || trick.plays.length === 0;
+    const led = trick?.led_suit ? suitName(trick.led_suit).split(" ")[0]! : null;
+    if (legal && (prompt === "pass_cards" || prompt === "discard")) {
+      const l = legal.legal as Schemas["CancellationHeartsLegalPassCards"] | Schemas["CancellationHeartsLegalDiscard"];
       pick = { count: l.count, from: new Set(l.from as string[]) };
       const cards = pickedCards();
-      const verb = prompt === "pass_cards" ? `Pass ${l.count} cards ${v.pass_direction} (CH-3)` : `Discard ${l.count} cards face down after taking the kitty (CH-10)`;
-      promptBox.append(h("h2", {}, verb),
-        h("p", {}, `Choose ${l.count} from your hand: `, cards.length ? cards.map((c) => chip(c, "small")) : h("span", { class: "muted" }, "none chosen")),
-        h("button", { type: "button", id: "confirm-pick", "data-key": "confirm-pick", disabled: cards.length !== l.count,
-          onclick: () => {
-            // Each chosen card as the legal set types it (a card held twice is listed once).
-            const typed = cards.map((code) => l.from.find((c) => c === code)).filter((c) => c !== undefined);
-            if (typed.length !== l.count) return;
-            void ctx.send(prompt === "pass_cards" ? { type: "pass_cards", cards: typed } : { type: "discard", cards: typed });
-          } },
-        prompt === "pass_cards" ? `Pass these ${l.count}` : `Discard these ${l.count}`));
-    } else if (ctx.legal() && prompt === "moon") {
-      promptBox.append(h("h2", {}, "You shot the moon! Choose (CH-12)"), choiceButtons(choicesOf(ctx.legal()!.legal), (m) => {
+      const [title, words, rulings] = prompt === "pass_cards"
+        ? [`Pass ${l.count} cards ${v.pass_direction}`, `Tap ${l.count} cards, then pass them.`, "CH-3"]
+        : [`Discard ${l.count} cards`, `You took the kitty: tap ${l.count} cards to discard face down.`, "CH-10"];
+      promptBox.append(...ask(title, words, rulings).filter((x): x is HTMLElement => !!x),
+        h("div", { class: "picked-line" }, cards.length ? cards.map((c) => chip(c, "small")) : h("span", { class: "muted" }, "none chosen"),
+          h("button", { type: "button", id: "confirm-pick", class: "primary", "data-key": "confirm-pick", disabled: cards.length !== l.count,
+            onclick: () => {
+              // Each chosen card as the legal set types it (a card held twice is listed once).
+              const typed = cards.map((code) => l.from.find((c) => c === code)).filter((c) => c !== undefined);
+              if (typed.length !== l.count) return;
+              void ctx.send(prompt === "pass_cards" ? { type: "pass_cards", cards: typed } : { type: "discard", cards: typed });
+            } },
+          prompt === "pass_cards" ? `Pass these ${l.count}` : `Discard these ${l.count}`)));
+    } else if (legal && prompt === "moon") {
+      promptBox.append(...ask("You shot the moon!", "Choose how the 26 points count.", "CH-12").filter((x): x is HTMLElement => !!x), choiceButtons(choicesOf(legal.legal), (m) => {
         const t = moveText(m);
         return t.replace("shoots the moon: ", "").replace(/^./, (c) => c.toUpperCase());
       }));
     } else if (prompt === "play") {
-      promptBox.append(h("h2", {}, "Play a card"), h("p", { class: "muted" },
-        trick && trick.plays.length ? "Follow the suit led if you can (CH-5)." : "Lead a card; hearts only once broken (CH-6)."));
+      const cards = (legal!.legal as Schemas["CancellationHeartsLegalPlay"]).cards as string[];
+      const words = !leading ? `Follow ${led} if you can, otherwise any card${firstTrick ? " (no heart or queen of spades on the first trick)" : ""}.`
+        : cards.length === 1 && cards[0] === "2C" ? "Lead the two of clubs."
+        : v.hearts_broken ? "Lead any card." : "Lead any card but a heart: hearts are not broken yet.";
+      promptBox.append(...ask("Your turn: play a card", words, leading ? "CH-4, CH-6" : "CH-5").filter((x): x is HTMLElement => !!x));
     } else {
-      promptBox.append(h("p", { class: "muted" }, g.status === "finished" ? finishedText(g) : mine === null ? "You are watching." : "Not your turn."));
+      promptBox.append(idle(g, mine));
     }
-
+    const rule = (card: string) => {
+      const suit = card.slice(-1);
+      if (leading && suit === "H" && !v.hearts_broken) return "Hearts are not broken yet";
+      if (!leading && firstTrick && (suit === "H" || card === "QS") && suit !== trick?.led_suit) return "No heart or queen of spades on the first trick";
+      if (leading && firstTrick) return "The two of clubs leads the first trick";
+      return null;
+    };
+    const play = prompt === "play"
+      ? { cards: new Set((legal!.legal as Schemas["CancellationHeartsLegalPlay"]).cards as string[]), why: (c: string) => whyNot(c, led, leading, rule) }
+      : null;
     const hand = mine !== null
-      ? h("div", { class: "card-panel hand-panel" }, h("h2", {}, "Your hand"),
-        handRow((v.hand ?? []) as string[], playable, pick, (code) => {
+      ? h("div", { class: "hand-panel", id: "hand-panel" },
+        handRow((v.hand ?? []) as string[], play, pick, (code) => {
           const card = (ctx.legal()?.legal as Schemas["CancellationHeartsLegalPlay"] | undefined)?.cards?.find((c) => c === code);
           if (card) void ctx.send({ type: "play", card });
         }))
@@ -609,12 +739,10 @@ export function views(ctx: Ctx) {
       : null;
 
     return h("div", { class: "felt-wrap" },
-      info,
-      h("div", { class: `felt ring-${n}`, id: "felt" }, panels, h("div", { class: "felt-center" }, trickInfo, lastTrick)),
-      promptBox, hand, mineExtra, secrets,
+      felt, promptBox, ctx.problem?.() ?? null, hand,
+      mineExtra, info, secrets,
       heartsScores(g, v));
   }
-
   function heartsScores(g: Game, v: HeartsView): HTMLElement {
     const n = v.config.players;
     const seats = [...Array(n).keys()];
