@@ -6,7 +6,9 @@
 browser_setup() {
   if [ ! -x /usr/bin/chromium ]; then
     echo "== installing Debian's chromium"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    # Another install on this machine may hold dpkg's lock: wait for it.
+    apt-get -o DPkg::Lock::Timeout=600 update -qq \
+      && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null
   fi
   NODE_DIR=$(realpath -m "${CARGO_TARGET_DIR:-target}/browser-node")
   if ! cmp -s tests/browser/package-lock.json "$NODE_DIR/package-lock.json" \
