@@ -322,6 +322,12 @@ impl ApiError {
         Self::forbidden("not_seated", "you hold no seat in this game")
     }
 
+    /// A token whose player this database does not know (never here, or
+    /// removed as unused).
+    pub fn unknown_player() -> Self {
+        Self::unauthorized("unknown_player", "the token's player does not exist here")
+    }
+
     pub fn game_not_found() -> Self {
         Self::not_found("game_not_found", "no game with this id")
     }
@@ -451,6 +457,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::IllegalMove(r) => ApiError::illegal_move(r.code, r.rule, r.message),
             ServiceError::BadQuery(r) => ApiError::bad_request(r.code, r.message).with_rule(r.rule),
             ServiceError::NotSeated => ApiError::not_seated(),
+            ServiceError::UnknownPlayer => ApiError::unknown_player(),
             ServiceError::NotFound(r) => ApiError::not_found(r.code, r.message),
             ServiceError::GameNotFound => ApiError::game_not_found(),
             ServiceError::SeriesNotFound => {
@@ -569,6 +576,7 @@ mod tests {
                 None,
             ),
             (ServiceError::NotSeated, 403, "not_seated", None),
+            (ServiceError::UnknownPlayer, 401, "unknown_player", None),
             (ServiceError::GameNotFound, 404, "game_not_found", None),
             (ServiceError::SeriesNotFound, 404, "series_not_found", None),
             (

@@ -39,6 +39,9 @@ pub enum ServiceError {
     BadQuery(Refusal),
     /// The caller holds no seat in the game, for what only a seat may do.
     NotSeated,
+    /// The caller's player was removed between the token check and the
+    /// change (an unused player's expiry): its token names nobody now.
+    UnknownPlayer,
     /// Something else the request names is not there (a webhook of the
     /// caller's, a delivery, a player).
     NotFound(Refusal),
@@ -131,7 +134,10 @@ impl ServiceError {
 
 impl From<DbError> for ServiceError {
     fn from(e: DbError) -> Self {
-        ServiceError::Store(e)
+        match e {
+            DbError::PlayerGone => ServiceError::UnknownPlayer,
+            other => ServiceError::Store(other),
+        }
     }
 }
 
@@ -146,6 +152,7 @@ impl fmt::Display for ServiceError {
                 write!(f, "{}: {}", r.code, r.message)
             }
             ServiceError::NotSeated => f.write_str("not seated"),
+            ServiceError::UnknownPlayer => f.write_str("unknown player"),
             ServiceError::GameNotFound => f.write_str("no such game"),
             ServiceError::SeriesNotFound => f.write_str("no such series"),
             ServiceError::PreconditionFailed { current_version } => {

@@ -110,6 +110,11 @@ pub enum DbError {
     /// The insert would pass a per-player limit (nothing was written).
     #[error("over the player's limit")]
     Limited,
+    /// A player the change names was removed meanwhile (the sweep of
+    /// unused players ran between the token check and the append): nothing
+    /// was written.
+    #[error("a player the change names no longer exists")]
+    PlayerGone,
 }
 
 impl DbError {
@@ -167,6 +172,20 @@ impl DbError {
 
     /// A unique violation (someone took this key first) or, with SQLite, a
     /// writer still busy after the busy timeout: both mean "retry".
+    /// An append's foreign-key violation: every player reference an append
+    /// writes (a seat's player, an event's actor, an idempotency record's
+    /// or a webhook row's player) names a player, so the one cause is a
+    /// player removed meanwhile. Any other error is returned as it is.
+    pub(crate) fn player_gone_or_same(e: DbError) -> DbError {
+        match &e {
+            DbError::Query(DieselError::DatabaseError(
+                DatabaseErrorKind::ForeignKeyViolation,
+                _,
+            )) => DbError::PlayerGone,
+            _ => e,
+        }
+    }
+
     fn conflict_or(e: DieselError, conflict: DbError) -> DbError {
         match &e {
             DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _) => conflict,

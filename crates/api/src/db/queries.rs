@@ -629,6 +629,7 @@ impl Db {
                 Ok::<_, DbError>(new_version)
             })
             .await
+            .map_err(DbError::player_gone_or_same)
         })
     }
 

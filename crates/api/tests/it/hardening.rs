@@ -464,7 +464,10 @@ async fn unused_players_expire_and_players_in_use_stay(backend: Backend) {
     let target = tokio::task::spawn_blocking(move || backend.fresh_target())
         .await
         .unwrap();
-    let ts = start_tuned(target, |c| c.idle_player_ttl = Some(Duration::from_secs(1))).await;
+    // Three seconds: long enough that the players in use are seated before
+    // the sweep may take them on a loaded machine (a join that loses that
+    // race is `a_join_racing_the_sweep_of_unused_players_is_unknown_player`).
+    let ts = start_tuned(target, |c| c.idle_player_ttl = Some(Duration::from_secs(3))).await;
     let idle = ts.register("Idle").await;
     let host = ts.register("Host").await;
     let guest = ts.register("Guest").await;
@@ -498,7 +501,7 @@ async fn unused_players_expire_and_players_in_use_stay(backend: Backend) {
         .await;
     refused.assert_problem(401, "unknown_player");
     // Well past the TTL (several sweeps), the players in use are all kept.
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    tokio::time::sleep(Duration::from_secs(4)).await;
     for player in [&host, &guest, &leaver] {
         assert!(
             db.player(&player.id).await.unwrap().is_some(),
@@ -510,3 +513,51 @@ async fn unused_players_expire_and_players_in_use_stay(backend: Backend) {
     assert_eq!(a.status, StatusCode::OK, "{}", a.text);
 }
 on_both_backends!(unused_players_expire_and_players_in_use_stay);
+
+/// An answer the test does not read: the service's join wants one.
+struct NoAnswer;
+
+impl api::games::Render for NoAnswer {
+    fn render(
+        &self,
+        _after: &api::games::Snapshot,
+        _first_seq: i64,
+    ) -> Result<api::idempotency::Stored, api::games::ServiceError> {
+        Ok(api::idempotency::Stored {
+            status: 200,
+            body: "{}".into(),
+            location: None,
+            version: None,
+            replayed: false,
+        })
+    }
+}
+
+/// The sweep of unused players may remove a player between the check of
+/// its token and its join (seen under load with a tiny TTL): the join is
+/// then 401 `unknown_player`, as for any token whose player is gone, and
+/// the seat stays open; never a 500.
+async fn a_join_racing_the_sweep_of_unused_players_is_unknown_player(backend: Backend) {
+    let ts = start(backend).await;
+    let host = ts.register("Host").await;
+    let guest = ts.register("Guest").await;
+    let id = open_three_seat_game(&ts, &host).await;
+    let db = ts.server.state.games.db().clone();
+    // The row the token check read, then the sweep, then the join.
+    let checked = db.player(&guest.id).await.unwrap().unwrap();
+    let later = chrono::Utc::now() + chrono::Duration::hours(1);
+    assert!(db.delete_unused_players(later, 100).await.unwrap() >= 1);
+    let refused = ts
+        .server
+        .state
+        .games
+        .join(&id, &checked, Some(1), None, None, &NoAnswer)
+        .await
+        .unwrap_err();
+    let problem = api::error::ApiError::from(refused);
+    assert_eq!(problem.status().as_u16(), 401, "{problem:?}");
+    assert_eq!(problem.code(), "unknown_player");
+    let game = ts.game(&id, None).await.json;
+    assert!(game["seats"][1]["player_id"].is_null(), "{game}");
+}
+on_both_backends!(a_join_racing_the_sweep_of_unused_players_is_unknown_player);

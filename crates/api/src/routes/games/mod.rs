@@ -16,7 +16,9 @@ use crate::state::AppState;
 /// The calling player's row; a token for a player this database does not
 /// know is refused.
 pub(crate) async fn known_player(state: &AppState, player_id: &str) -> Result<PlayerRow, ApiError> {
-    state.accounts.player(player_id).await?.ok_or_else(|| {
-        ApiError::unauthorized("unknown_player", "the token's player does not exist here")
-    })
+    state
+        .accounts
+        .player(player_id)
+        .await?
+        .ok_or_else(ApiError::unknown_player)
 }
