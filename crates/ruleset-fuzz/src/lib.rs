@@ -106,7 +106,7 @@ where
                     .legal_moves(seat)
                     .random(&mut rng)
                     .expect("a seat to act has a move");
-                game.play(seat, &mv).expect("a legal move is accepted");
+                game.play_mut(seat, &mv).expect("a legal move is accepted");
             }
             Step::Junk(seat, value) => {
                 let seat = Seat::new(seat % players);
@@ -117,7 +117,7 @@ where
                     serde_json::from_value(serde_json::to_value(&mv).unwrap()).unwrap();
                 assert_eq!(back, mv, "a parsed move round-trips through JSON");
                 let before = game.clone();
-                if game.play(seat, &mv).is_err() {
+                if game.play_mut(seat, &mv).is_err() {
                     assert!(
                         game == before,
                         "refused {value} for {seat} changed the game"

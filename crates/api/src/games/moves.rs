@@ -6,7 +6,7 @@ use std::sync::Arc;
 use cards::Seat;
 use serde_json::Value;
 
-use super::any_game::{AnyGame, MoveRefusal};
+use super::any_game::{AnyGame, MoveRefusal, Played, Refused};
 use super::bots::BotPlan;
 use super::error::{Refusal, ServiceError};
 use super::log::{self, Actor};
@@ -128,14 +128,21 @@ pub(super) fn decide_move(
             current_version: state.version,
         });
     }
-    if !state.game.to_act().contains(seat) {
-        return Err(not_your_turn(state, seat, mv));
-    }
+    // One play decides both: a seat that need not act is told the engine's
+    // more specific ruling from the refusal itself (a dealer who bids:
+    // LH-5, a second pass: CH-3), else G-4's.
+    let to_act = state.game.to_act().contains(seat);
+    let next = match play_on_copy(state.game, seat, mv) {
+        Ok(next) if to_act => next,
+        Ok(_) => return Err(not_your_turn(None)),
+        Err(refused) if !to_act => return Err(not_your_turn(Some(&refused.refusal))),
+        Err(refused) => return Err(refused.refusal.into()),
+    };
     let actor = Actor::Player {
         player_id: player_id.to_owned(),
         seat: Some(seat),
     };
-    let mut change = played(state, state.seats, seat, mv, &actor)?;
+    let mut change = change_after(state, state.seats, seat, next, &actor);
     // After a person's move the turn may be a bot's.
     change.wakes_bots = !bot_seats(state.seats).is_empty();
     Ok(Decision::Change(change))
@@ -180,8 +187,28 @@ pub(super) fn played(
     mv: &Value,
     actor: &Actor,
 ) -> Result<Change, ServiceError> {
-    let mut next = state.game.clone_box();
-    let played = next.play(seat, mv)?;
+    let next = play_on_copy(state.game, seat, mv).map_err(|refused| refused.refusal)?;
+    Ok(change_after(state, seats, seat, next, actor))
+}
+
+/// `mv` played for `seat` by value on a copy of `game`: the next state, or
+/// the refusal (the copy is dropped with it). The one copy of a move: the
+/// write path decides on the cached state and keeps it until the append
+/// commits (a lost race catches it up from the log; the webhook outbox
+/// compares each seat's prompt before and after).
+fn play_on_copy(game: &dyn AnyGame, seat: Seat, mv: &Value) -> Result<Played, Refused> {
+    game.clone_box().play(seat, mv)
+}
+
+/// The change a played move makes: its event, and the game's end if it
+/// ends the game.
+fn change_after(
+    state: &State<'_>,
+    seats: &[SeatWithName],
+    seat: Seat,
+    Played { next, played }: Played,
+    actor: &Actor,
+) -> Change {
     let mut events = vec![log::moved(seat, played, actor)];
     let finished = next.outcome().is_some();
     if finished {
@@ -192,7 +219,7 @@ pub(super) fn played(
             forfeited_seats(seats),
         ));
     }
-    Ok(Change {
+    Change {
         events,
         status: if finished {
             GameStatus::Finished
@@ -203,15 +230,14 @@ pub(super) fn played(
         seats: seats.to_vec(),
         seat_change: None,
         wakes_bots: false,
-    })
+    }
 }
 
 /// `409 not_your_turn` for a seat that need not act now (G-4), citing the
-/// engine's more specific ruling when it has one: it is asked on a copy of
-/// the state, so a dealer who bids is told LH-5 and a second pass CH-3.
-fn not_your_turn(state: &State<'_>, seat: Seat, mv: &Value) -> ServiceError {
-    let rule = match state.game.clone_box().play(seat, mv) {
-        Err(MoveRefusal::Rule {
+/// ruling of the engine's `refusal` of its move when it names one.
+fn not_your_turn(refusal: Option<&MoveRefusal>) -> ServiceError {
+    let rule = match refusal {
+        Some(MoveRefusal::Rule {
             rule: Some(rule), ..
         }) => rule,
         _ => "G-4",
