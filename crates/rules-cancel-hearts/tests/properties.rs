@@ -121,18 +121,27 @@ fn play_checked_game(
         }
         assert!(legal.nth(count).is_none());
 
-        // Any move is accepted exactly when listed; a refusal changes nothing.
+        // Any move is accepted exactly when listed, in place and by value
+        // alike; a refusal changes nothing, and by value it hands the state
+        // back as it was.
         for _ in 0..3 {
             let (who, mv) = arbitrary_move(&mut rng, &game);
             let listed = to_act.contains(who) && game.legal_moves(who).contains(&mv);
             let mut copy = game.clone();
+            let by_value = game.clone().play(who, &mv);
             match copy.play_mut(who, &mv) {
-                Ok(()) => assert!(listed, "{who} {mv:?} accepted but not listed"),
+                Ok(()) => {
+                    assert!(listed, "{who} {mv:?} accepted but not listed");
+                    assert_eq!(by_value.ok(), Some(copy), "the same next state");
+                }
                 Err(e) => {
                     assert!(!listed, "{who} {mv:?} listed but refused: {e}");
                     assert_eq!(copy, game, "refused {mv:?} changed the state");
                     let rule = cards::RuleViolation::rule(&e).unwrap();
                     assert!(e.to_string().contains(rule), "{e} names {rule}");
+                    let refused = by_value.expect_err("refused by value too");
+                    assert_eq!(refused.refusal(), &e);
+                    assert_eq!(refused.into_inner(), game, "handed back unchanged");
                 }
             }
         }

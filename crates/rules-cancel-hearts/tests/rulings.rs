@@ -709,7 +709,8 @@ fn ch_10_first_trick_winner_takes_the_kitty_and_discards_as_many() {
             game.legal_moves(taker)
                 .contains(&Move::Discard { cards: discard })
         );
-        game.play_mut(taker, &Move::Discard { cards: discard }).unwrap();
+        game.play_mut(taker, &Move::Discard { cards: discard })
+            .unwrap();
         assert_eq!(game.phase(), Phase::Playing);
         assert_eq!(
             next(&game),

@@ -125,7 +125,8 @@ fn play_checked(config: Config, seed: u64, bot: u64) -> Vec<(Seat, Move)> {
             copy.play_mut(seat, &mv)
                 .unwrap_or_else(|e| panic!("listed {mv} refused: {e}"));
         }
-        // Random moves not listed are refused and change nothing.
+        // Random moves not listed are refused and change nothing, in place
+        // or by value (the refusal hands back the state as it was).
         for _ in 0..4 {
             let who = Seat::new(random_below(&mut rng, 5) as u8);
             let mv = any_move(&mut rng);
@@ -133,8 +134,20 @@ fn play_checked(config: Config, seed: u64, bot: u64) -> Vec<(Seat, Move)> {
                 continue;
             }
             let before = game.clone();
-            assert!(game.play_mut(who, &mv).is_err(), "{who} {mv} should be refused");
+            assert!(
+                game.play_mut(who, &mv).is_err(),
+                "{who} {mv} should be refused"
+            );
             assert_eq!(game, before);
+            let refused = game
+                .clone()
+                .play(who, &mv)
+                .expect_err("refused by value too");
+            assert_eq!(
+                refused.refusal(),
+                &before.clone().play_mut(who, &mv).unwrap_err()
+            );
+            assert_eq!(refused.into_inner(), before);
         }
         let mv = legal.random(&mut rng).unwrap();
         let rounds_before = game.score_sheet().len();

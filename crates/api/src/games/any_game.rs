@@ -246,11 +246,13 @@ where
     fn play_mut(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal> {
         let parsed: R::Move = serde_json::from_value(mv.clone())
             .map_err(|e| MoveRefusal::Malformed(format!("not a {} move: {e}", R::KIND)))?;
-        self.0.play_mut(seat, &parsed).map_err(|e| MoveRefusal::Rule {
-            code: e.code(),
-            rule: e.rule(),
-            message: e.to_string(),
-        })?;
+        self.0
+            .play_mut(seat, &parsed)
+            .map_err(|e| MoveRefusal::Rule {
+                code: e.code(),
+                rule: e.rule(),
+                message: e.to_string(),
+            })?;
         Ok(PlayedMove {
             json: to_json(&parsed),
             visibility: R::visibility(&parsed),
@@ -384,7 +386,9 @@ mod tests {
         assert!(matches!(refused.refusal, MoveRefusal::Malformed(_)));
         let game = refused.into_inner();
         assert_eq!(game.view(Viewer::Omniscient).get(), before);
-        let next = game.play(seat, &json!({"type": "bid", "points": 3})).unwrap();
+        let next = game
+            .play(seat, &json!({"type": "bid", "points": 3}))
+            .unwrap();
         assert_eq!(next.played.json, json!({"type": "bid", "points": 3}));
         assert_ne!(next.next.view(Viewer::Omniscient).get(), before);
     }

@@ -221,7 +221,10 @@ pub fn hidden_pairs(
                         ..deal.clone()
                     };
                     let mut b = CancelHearts::from_deal(config.clone(), seed, deal_b).unwrap();
-                    if prefix.iter().any(|(seat, mv)| b.play_mut(*seat, mv).is_err()) {
+                    if prefix
+                        .iter()
+                        .any(|(seat, mv)| b.play_mut(*seat, mv).is_err())
+                    {
                         continue;
                     }
                     // Who holds a two of clubs decides who leads (CH-4), a

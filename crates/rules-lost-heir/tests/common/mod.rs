@@ -230,7 +230,10 @@ pub fn hidden_pairs(
                     let other_seed = Seed::from_u64(other_seed);
                     let mut b = LostHeir::from_deal(config, dealer, &other, other_seed).unwrap();
                     // The same public history must be legal in the other deal.
-                    if prefix.iter().any(|(seat, mv)| b.play_mut(*seat, mv).is_err()) {
+                    if prefix
+                        .iter()
+                        .any(|(seat, mv)| b.play_mut(*seat, mv).is_err())
+                    {
                         continue;
                     }
                     assert_ne!(a.view(Viewer::Omniscient), b.view(Viewer::Omniscient));
