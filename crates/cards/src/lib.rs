@@ -30,7 +30,9 @@ pub use card_code::ParseCardError;
 #[cfg(feature = "serde")]
 pub(crate) use card_code::serde_via_str;
 pub use hand::{CardKind, CardMask, Hand, MaskIter, TooManyCopies};
-pub use ruleset::{Bot, LegalMoves, Outcome, RuleViolation, Ruleset, Viewer, Visibility};
+pub use ruleset::{
+    Bot, LegalMoves, Outcome, PlayError, RuleViolation, Ruleset, Viewer, Visibility,
+};
 pub use search::{BotLevel, Budget, Determinize};
 pub use seat::{PlayerCount, Seat, SeatSet};
 pub use shuffle::{GameRng, ParseSeedError, Seed, SeedStream, random_below, shuffle};

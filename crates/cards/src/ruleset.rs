@@ -82,6 +82,43 @@ pub struct Outcome {
     pub winners: SeatSet,
 }
 
+/// A move refused by [`Ruleset::play`]: why, and the state it was refused
+/// in, unchanged (G-3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayError<G: Ruleset> {
+    refusal: G::Error,
+    state: G,
+}
+
+impl<G: Ruleset> PlayError<G> {
+    /// The broken rule (its [`RuleViolation::code`] and ruling).
+    pub fn refusal(&self) -> &G::Error {
+        &self.refusal
+    }
+
+    /// The state the move was refused in, exactly as before the move.
+    pub fn into_inner(self) -> G {
+        self.state
+    }
+
+    /// The refusal and the unchanged state.
+    pub fn into_parts(self) -> (G::Error, G) {
+        (self.refusal, self.state)
+    }
+}
+
+impl<G: Ruleset> std::fmt::Display for PlayError<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.refusal, f)
+    }
+}
+
+impl<G: Ruleset> std::error::Error for PlayError<G> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        None
+    }
+}
+
 /// A game's rules, as a state machine from the deal to the outcome.
 ///
 /// A game is `(config, seed, moves)` (G-1): [`Ruleset::new`] deals from the
@@ -123,8 +160,25 @@ pub trait Ruleset: Clone + Debug + Sized {
     /// The moves `seat` may make now; empty when it need not act.
     fn legal_moves(&self, seat: Seat) -> Self::Legal;
 
-    /// Plays `mv` for `seat`. On `Err` the state is exactly as before (G-3).
-    fn play(&mut self, seat: Seat, mv: &Self::Move) -> Result<(), Self::Error>;
+    /// Plays `mv` for `seat` in place. On `Err` the state is exactly as
+    /// before (G-3): an engine checks every rule before it changes anything.
+    /// For a caller that keeps the game where it is (a replay, a playout);
+    /// one that hands states on uses [`Ruleset::play`].
+    fn play_mut(&mut self, seat: Seat, mv: &Self::Move) -> Result<(), Self::Error>;
+
+    /// Plays `mv` for `seat`, taking the state by value: the next state, or
+    /// the refusal with the state as it was ([`PlayError::into_inner`]), so
+    /// a caller that must keep the old state on a refusal need not copy it
+    /// first (as shakmaty's `Position::play`).
+    fn play(mut self, seat: Seat, mv: &Self::Move) -> Result<Self, PlayError<Self>> {
+        match self.play_mut(seat, mv) {
+            Ok(()) => Ok(self),
+            Err(refusal) => Err(PlayError {
+                refusal,
+                state: self,
+            }),
+        }
+    }
 
     /// Who may see the content of `mv` in the log while the game runs.
     fn visibility(mv: &Self::Move) -> Visibility;

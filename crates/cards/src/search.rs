@@ -116,7 +116,7 @@ fn playout<G: Determinize, R: Rng + ?Sized>(
 ) -> f64 {
     let mut game = world.clone();
     let round = game.round_index();
-    if game.play(seat, mv).is_err() {
+    if game.play_mut(seat, mv).is_err() {
         // A sampled world gives `seat` the same legal moves; this cannot
         // happen, and if it did the move must not be preferred.
         return f64::NEG_INFINITY;
@@ -128,7 +128,7 @@ fn playout<G: Determinize, R: Rng + ?Sized>(
         let Some(next) = game.bot_move(actor, rng) else {
             break;
         };
-        if game.play(actor, &next).is_err() {
+        if game.play_mut(actor, &next).is_err() {
             break;
         }
     }

@@ -63,7 +63,7 @@ where
     let mut moves = Vec::new();
     while let Some(seat) = game.to_act().first() {
         let mv = game.legal_moves(seat).random(&mut rng).unwrap();
-        game.play(seat, &mv).unwrap();
+        game.play_mut(seat, &mv).unwrap();
         // The last seat is a bot, to show the actor marks.
         let actor = if usize::from(seat.number()) + 1 == game.player_count().as_usize() {
             Actor::Bot

@@ -142,7 +142,7 @@ impl Engine for LostHeir {
     fn play(&mut self, seat: u8, mv: &Value) -> Result<(), Refusal> {
         let mv: rules_lost_heir::Move =
             serde_json::from_value(mv.clone()).map_err(|e| Refusal::malformed(e.to_string()))?;
-        Ruleset::play(self, seat_of(seat), &mv).map_err(|e| Refusal::from_rule(&e))
+        Ruleset::play_mut(self, seat_of(seat), &mv).map_err(|e| Refusal::from_rule(&e))
     }
 
     fn round_number(&self) -> u32 {
@@ -234,7 +234,7 @@ impl Engine for CancelHearts {
     fn play(&mut self, seat: u8, mv: &Value) -> Result<(), Refusal> {
         let mv: rules_cancel_hearts::Move =
             serde_json::from_value(mv.clone()).map_err(|e| Refusal::malformed(e.to_string()))?;
-        Ruleset::play(self, seat_of(seat), &mv).map_err(|e| Refusal::from_rule(&e))
+        Ruleset::play_mut(self, seat_of(seat), &mv).map_err(|e| Refusal::from_rule(&e))
     }
 
     fn round_number(&self) -> u32 {

@@ -27,7 +27,7 @@ fn random_game(players: u8, game_seed: u64) -> u64 {
     let mut moves = 0;
     while let Some(seat) = game.to_act().first() {
         let mv = game.legal_moves(seat).random(&mut rng).unwrap();
-        game.play(seat, &mv).unwrap();
+        game.play_mut(seat, &mv).unwrap();
         moves += 1;
     }
     black_box(&game);

@@ -28,7 +28,7 @@ fn play_game(config: &Config, seed: u64, bots: &[bool]) -> cards::Outcome {
             game.legal_moves(seat).random(&mut rng)
         }
         .expect("a seat to act has a move");
-        game.play(seat, &mv).expect("bots play legal moves");
+        game.play_mut(seat, &mv).expect("bots play legal moves");
         moves += 1;
         assert!(moves < 1_000_000, "a game that does not end");
     }

@@ -268,7 +268,7 @@ fn play_game(line: Line, g: u64, budget: Budget) -> GameResult {
             }
         }
         .expect("a seat to act has a move");
-        game.play(seat, &mv).expect("bots play legal moves");
+        game.play_mut(seat, &mv).expect("bots play legal moves");
         moves += 1;
         assert!(moves < 1_000_000, "a game that does not end");
     }
@@ -360,7 +360,7 @@ fn timing(tables: &[u8], decisions: u64, budget: Budget) {
                     }
                 }
                 let mv = game.bot_move(seat, &mut rng).unwrap();
-                game.play(seat, &mv).unwrap();
+                game.play_mut(seat, &mv).unwrap();
                 step += 1;
             }
             g += 1;

@@ -89,7 +89,7 @@ struct RoundRecord {
 /// A game of Cancellation Hearts.
 ///
 /// Plain data: hands are bit masks, tricks fixed arrays, so `legal_moves`
-/// and `play` never allocate (only the score sheet grows, once per round).
+/// and `play_mut` never allocate (only the score sheet grows, once per round).
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelHearts {
     config: Config,
@@ -1214,7 +1214,9 @@ impl Ruleset for CancelHearts {
         })
     }
 
-    fn play(&mut self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
+    /// Everything is checked first; on `Err` the state is exactly as before
+    /// (G-3), which is what lets the by-value `Ruleset::play` hand it back.
+    fn play_mut(&mut self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
         self.check(seat, mv)?;
         self.apply(seat, mv);
         Ok(())
@@ -1298,7 +1300,7 @@ mod tests {
                         } else {
                             game.bot_move(actor, &mut rng).unwrap()
                         };
-                        game.play(actor, &mv).unwrap();
+                        game.play_mut(actor, &mv).unwrap();
                     }
                     assert_eq!(game.bot_view(Seat::new(players)), None);
                 }

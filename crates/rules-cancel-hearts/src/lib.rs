@@ -9,11 +9,12 @@
 //! [`CancelHearts`] implements [`cards::Ruleset`], the only way to drive it
 //! (the same surface as every engine): a private, validated state that only
 //! [`cards::Ruleset::new`] (or the test constructor
-//! [`CancelHearts::from_deal`]) and [`cards::Ruleset::play`] can change. Its
+//! [`CancelHearts::from_deal`]) and [`cards::Ruleset::play_mut`] can change. Its
 //! inherent methods only read the state (`dealer`, `scores`, `hand`, …).
 //! [`bot`] is the sensible bot ([`cards::Bot`]), over a seat's view only.
-//! `play` checks a move completely before touching the state, so a refused
-//! move changes nothing (G-3). Passing and discarding are "choose k cards"
+//! `play_mut` checks a move completely before touching the state, so a refused
+//! move changes nothing (G-3); [`cards::Ruleset::play`] is the same move by
+//! value, handing back the next state or the refusal with the state as it was. Passing and discarding are "choose k cards"
 //! and [`Legal`] enumerates them by index instead of listing them.
 //!
 //! ```
@@ -25,7 +26,7 @@
 //! while !game.is_over() {
 //!     let seat = game.to_act().first().unwrap();
 //!     let mv = game.legal_moves(seat).random(&mut rng).unwrap();
-//!     game.play(seat, &mv).unwrap();
+//!     game.play_mut(seat, &mv).unwrap();
 //! }
 //! assert!(!game.outcome().unwrap().winners.is_empty());
 //! ```

@@ -22,7 +22,7 @@ fn play_out(game: &mut CancelHearts, bots: &[bool], rng: &mut GameRng) -> u32 {
         } else {
             legal.random(rng).unwrap()
         };
-        game.play(seat, &mv).expect("a legal move is accepted");
+        game.play_mut(seat, &mv).expect("a legal move is accepted");
         moves += 1;
         assert!(moves < 200_000, "a game that does not end");
     }
@@ -58,7 +58,7 @@ fn bot_answers_nothing_when_not_to_act() {
     while game.to_act().len() != 1 {
         let seat = game.to_act().first().unwrap();
         let mv = game.bot_move(seat, &mut rng).unwrap();
-        game.play(seat, &mv).unwrap();
+        game.play_mut(seat, &mv).unwrap();
     }
     let turn = game.to_act().first().unwrap();
     let idle = turn.left(game.player_count());
@@ -84,7 +84,7 @@ fn choose_is_the_trait_method() {
                 assert_eq!(a, b);
                 compared += 1;
                 let mv = game.bot_move(seat, &mut rng).unwrap();
-                game.play(seat, &mv).unwrap();
+                game.play_mut(seat, &mv).unwrap();
             }
         }
     }
@@ -124,7 +124,7 @@ fn passes_danger_and_discards_no_points() {
                 }
                 _ => {}
             }
-            game.play(seat, &mv).unwrap();
+            game.play_mut(seat, &mv).unwrap();
         }
     }
     assert!(

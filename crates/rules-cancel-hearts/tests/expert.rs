@@ -101,7 +101,7 @@ fn play_on(game: &mut CancelHearts, to_end: bool, rng: &mut GameRng) {
         let seat = game.to_act().first().unwrap();
         let mv = game.bot_move(seat, rng).unwrap();
         assert!(game.legal_moves(seat).contains(&mv));
-        game.play(seat, &mv)
+        game.play_mut(seat, &mv)
             .expect("a legal move in a sampled world");
         moves += 1;
         assert!(moves < 200_000, "a game that does not end");
@@ -187,7 +187,7 @@ fn determinized_worlds_keep_what_the_seat_knows() {
                         game.bot_move(seat, &mut rng).unwrap()
                     };
                     shown.before(&game, seat, &mv);
-                    game.play(seat, &mv).unwrap();
+                    game.play_mut(seat, &mv).unwrap();
                     shown.after(&game);
                     step += 1;
                 }
@@ -230,7 +230,7 @@ fn standing_counts_the_round_so_far() {
     while game.round().number() == 0 {
         let seat = game.to_act().first().unwrap();
         let mv = game.bot_move(seat, &mut rng).unwrap();
-        game.play(seat, &mv).unwrap();
+        game.play_mut(seat, &mv).unwrap();
         if game.round().number() == 0 {
             // Standings sum to zero over the seats (means of the others).
             assert!(total(&game).abs() < 1e-9);
@@ -300,7 +300,7 @@ fn expert_moves_are_legal_games_end_and_repeat() {
             } else {
                 game.bot_move(seat, &mut rng).unwrap()
             };
-            game.play(seat, &mv).unwrap();
+            game.play_mut(seat, &mv).unwrap();
             moves += 1;
             assert!(moves < 100_000);
         }
@@ -334,7 +334,7 @@ fn a_shown_void_is_kept_on_a_hand_built_deal() {
     for _ in 0..n {
         let seat = game.to_act().first().unwrap();
         let mv = game.bot_move(seat, &mut rng).unwrap();
-        game.play(seat, &mv).unwrap();
+        game.play_mut(seat, &mv).unwrap();
     }
     let me = Seat::new(0);
     for r in 0..20 {

@@ -116,29 +116,38 @@ fn play_checked_game(
             let mv = legal.nth(i).unwrap();
             assert!(legal.contains(&mv), "{mv:?} listed but not contained");
             let mut copy = game.clone();
-            copy.play(seat, &mv)
+            copy.play_mut(seat, &mv)
                 .unwrap_or_else(|e| panic!("listed move {mv:?} refused: {e}"));
         }
         assert!(legal.nth(count).is_none());
 
-        // Any move is accepted exactly when listed; a refusal changes nothing.
+        // Any move is accepted exactly when listed, in place and by value
+        // alike; a refusal changes nothing, and by value it hands the state
+        // back as it was.
         for _ in 0..3 {
             let (who, mv) = arbitrary_move(&mut rng, &game);
             let listed = to_act.contains(who) && game.legal_moves(who).contains(&mv);
             let mut copy = game.clone();
-            match copy.play(who, &mv) {
-                Ok(()) => assert!(listed, "{who} {mv:?} accepted but not listed"),
+            let by_value = game.clone().play(who, &mv);
+            match copy.play_mut(who, &mv) {
+                Ok(()) => {
+                    assert!(listed, "{who} {mv:?} accepted but not listed");
+                    assert_eq!(by_value.ok(), Some(copy), "the same next state");
+                }
                 Err(e) => {
                     assert!(!listed, "{who} {mv:?} listed but refused: {e}");
                     assert_eq!(copy, game, "refused {mv:?} changed the state");
                     let rule = cards::RuleViolation::rule(&e).unwrap();
                     assert!(e.to_string().contains(rule), "{e} names {rule}");
+                    let refused = by_value.expect_err("refused by value too");
+                    assert_eq!(refused.refusal(), &e);
+                    assert_eq!(refused.into_inner(), game, "handed back unchanged");
                 }
             }
         }
 
         let mv = legal.random(&mut rng).unwrap();
-        game.play(seat, &mv).unwrap();
+        game.play_mut(seat, &mv).unwrap();
         moves.push((seat, mv));
         assert_every_card_accounted_for(&game);
         assert_view_hides_secrets(&game, actors[0]);
@@ -173,7 +182,7 @@ fn check_whole_game(config: Config, seed: Seed, bot: u64) -> Result<(), TestCase
     // G-1: the same seed and moves give the same game.
     let mut replay = CancelHearts::new(config, seed).unwrap();
     for (seat, mv) in &moves {
-        replay.play(*seat, mv).unwrap();
+        replay.play_mut(*seat, mv).unwrap();
     }
     prop_assert_eq!(&replay, &game);
     prop_assert_eq!(
@@ -223,7 +232,7 @@ proptest! {
         while game.phase() == Phase::Passing {
             let seat = game.to_act().first().unwrap();
             let mv = game.legal_moves(seat).random(&mut rng).unwrap();
-            game.play(seat, &mv).unwrap();
+            game.play_mut(seat, &mv).unwrap();
         }
         for _ in 0..players {
             let seat = game.to_act().first().unwrap();
@@ -237,7 +246,7 @@ proptest! {
                 prop_assert!(!points || only_points || (follows && Some(card.suit) == led));
             }
             let mv = legal.random(&mut rng).unwrap();
-            game.play(seat, &mv).unwrap();
+            game.play_mut(seat, &mv).unwrap();
         }
     }
 }

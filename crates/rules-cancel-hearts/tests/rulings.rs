@@ -152,7 +152,7 @@ fn ch_2_the_deal_passes_left_each_round() {
     while !game.is_over() {
         let who = game.to_act().first().unwrap();
         let mv = game.legal_moves(who).random(&mut rng).unwrap();
-        game.play(who, &mv).unwrap();
+        game.play_mut(who, &mv).unwrap();
         if game.round().number() as usize == dealers.len() {
             dealers.push(game.dealer());
         }
@@ -209,7 +209,7 @@ fn ch_3_passes_are_secret_and_delivered_all_at_once() {
     let err = refused(&mut game, 0, play_card("2C"));
     assert_eq!(err.code(), "wrong_phase");
 
-    game.play(seat(0), &Move::PassCards { cards: pass0 })
+    game.play_mut(seat(0), &Move::PassCards { cards: pass0 })
         .unwrap();
     assert_eq!(game.to_act().len(), 7);
     assert!(!game.to_act().contains(seat(0)));
@@ -236,7 +236,7 @@ fn ch_3_passes_are_secret_and_delivered_all_at_once() {
 
     for s in 1..8 {
         let lowest: Hand<Card> = game.hand(seat(s)).iter().take(3).collect();
-        game.play(seat(s), &Move::PassCards { cards: lowest })
+        game.play_mut(seat(s), &Move::PassCards { cards: lowest })
             .unwrap();
     }
     assert_eq!(game.phase(), Phase::Playing);
@@ -258,7 +258,7 @@ fn ch_3_odd_count_across_is_floor_half_to_the_left() {
     for s in 0..7u8 {
         let three: Hand<Card> = game.hand(seat(s)).iter().take(3).collect();
         passes.push(three);
-        game.play(seat(s), &Move::PassCards { cards: three })
+        game.play_mut(seat(s), &Move::PassCards { cards: three })
             .unwrap();
     }
     for s in 0..7usize {
@@ -640,7 +640,7 @@ fn play_randomly_until(game: &mut CancelHearts, seed: u64, stop: impl Fn(&Cancel
     while !stop(game) {
         let who = game.to_act().first().unwrap();
         let mv = game.legal_moves(who).random(&mut rng).unwrap();
-        game.play(who, &mv).unwrap();
+        game.play_mut(who, &mv).unwrap();
     }
 }
 
@@ -709,7 +709,8 @@ fn ch_10_first_trick_winner_takes_the_kitty_and_discards_as_many() {
             game.legal_moves(taker)
                 .contains(&Move::Discard { cards: discard })
         );
-        game.play(taker, &Move::Discard { cards: discard }).unwrap();
+        game.play_mut(taker, &Move::Discard { cards: discard })
+            .unwrap();
         assert_eq!(game.phase(), Phase::Playing);
         assert_eq!(
             next(&game),
@@ -806,7 +807,7 @@ fn ch_12_moon_subtract_own() {
     };
     assert_eq!(refused(&mut game, 3, choice), RuleError::NotTheShooter);
     assert_eq!(refused(&mut game, 0, play_card("2C")).code(), "wrong_phase");
-    game.play(seat(0), &choice).unwrap();
+    game.play_mut(seat(0), &choice).unwrap();
     assert_eq!(game.scores(), &[-26, 0, 0, 0, 0, 0, 0, 0]);
     let row = &game.view(Viewer::Spectator).score_sheet[0];
     assert_eq!(row.moon.unwrap().choice, MoonChoice::SubtractOwn);
@@ -817,7 +818,7 @@ fn ch_12_moon_subtract_own() {
 #[test]
 fn ch_12_moon_add_to_others() {
     let mut game = moon_game(Config::new(8), vec![]);
-    game.play(
+    game.play_mut(
         seat(0),
         &Move::Moon {
             choice: MoonChoice::AddToOthers,
@@ -853,7 +854,7 @@ fn ch_12_automatic_choice_takes_a_win_and_avoids_a_loss() {
 #[test]
 fn ch_13_game_ends_at_the_target_and_the_lowest_wins() {
     let mut game = moon_game(Config::new(8), vec![10, 80, 84, 0, 0, 0, 0, 0]);
-    game.play(
+    game.play_mut(
         seat(0),
         &Move::Moon {
             choice: MoonChoice::AddToOthers,
@@ -874,7 +875,7 @@ fn ch_13_game_ends_at_the_target_and_the_lowest_wins() {
 fn ch_13_players_tied_lowest_share_the_win() {
     let mut game = moon_game(Config::new(8), vec![36, 10, 80, 90, 90, 90, 90, 90]);
     assert_eq!(game.automatic_moon_choice(), Some(MoonChoice::AddToOthers));
-    game.play(
+    game.play_mut(
         seat(0),
         &Move::Moon {
             choice: MoonChoice::AddToOthers,
@@ -895,7 +896,7 @@ fn ch_13_negative_scores_and_a_configurable_target() {
         Config::new(8).with_target(30),
         vec![-40, 4, 0, 0, 0, 0, 0, 0],
     );
-    game.play(
+    game.play_mut(
         seat(0),
         &Move::Moon {
             choice: MoonChoice::AddToOthers,
@@ -910,7 +911,7 @@ fn ch_13_negative_scores_and_a_configurable_target() {
         Config::new(8).with_target(31),
         vec![-40, 4, 0, 0, 0, 0, 0, 0],
     );
-    game.play(
+    game.play_mut(
         seat(0),
         &Move::Moon {
             choice: MoonChoice::AddToOthers,
@@ -945,12 +946,12 @@ fn play_mirrored_circuit(game: &mut CancelHearts) {
     for _ in 0..3 {
         let who = game.to_act().first().unwrap();
         let mv = game.legal_moves(who).nth(0).unwrap();
-        game.play(who, &mv).unwrap();
+        game.play_mut(who, &mv).unwrap();
         played.push(mv);
     }
     for mv in played {
         let who = game.to_act().first().unwrap();
-        game.play(who, &mv)
+        game.play_mut(who, &mv)
             .unwrap_or_else(|e| panic!("{who} mirroring {mv:?}: {e}"));
     }
 }
@@ -989,7 +990,7 @@ fn ch_9_ch_10_under_carry_over_the_first_trick_won_takes_the_kitty() {
         let who = game.to_act().first().unwrap();
         let legal = game.legal_moves(who);
         let i = if k < 3 { legal.count() - 1 } else { 0 };
-        game.play(who, &legal.nth(i).unwrap()).unwrap();
+        game.play_mut(who, &legal.nth(i).unwrap()).unwrap();
     }
     let view = game.view(Viewer::Spectator);
     let winner = view.last_trick.as_ref().unwrap().winner.expect("a winner");

@@ -13,7 +13,7 @@ fn the_lowest_other_total_wins() {
         while game.round().number() == 0 {
             let seat = game.to_act().first().unwrap();
             let mv = game.bot_move(seat, &mut rng).unwrap();
-            game.play(seat, &mv).unwrap();
+            game.play_mut(seat, &mv).unwrap();
         }
         let out: SeatSet = [Seat::new(2)].into_iter().collect();
         assert_eq!(game.side(Seat::new(2)), out);

@@ -32,7 +32,7 @@ fn play_to_end(game: &mut LostHeir, rng: &mut GameRng) -> u64 {
     let mut moves = 0;
     while let Some(seat) = game.turn() {
         let mv = game.bot_move(seat, rng).expect("a move");
-        game.play(seat, &mv).expect("a legal move");
+        game.play_mut(seat, &mv).expect("a legal move");
         moves += 1;
     }
     moves

@@ -37,7 +37,7 @@ fn play_to_end(game: &mut LostHeir, rng: &mut GameRng) -> u64 {
     let mut moves = 0;
     while let Some(seat) = game.turn() {
         let mv = game.legal_moves(seat).random(rng).expect("a move");
-        game.play(seat, &mv).expect("a legal move");
+        game.play_mut(seat, &mv).expect("a legal move");
         moves += 1;
     }
     moves
@@ -73,7 +73,7 @@ fn one_round(bencher: Bencher, table: &str) {
         while game.round_number() == 1 {
             let seat = game.turn().expect("the first round cannot end the game");
             let mv = game.legal_moves(seat).random(&mut rng).expect("a move");
-            game.play(seat, &mv).expect("a legal move");
+            game.play_mut(seat, &mv).expect("a legal move");
             moves += 1;
         }
         (game, moves)

@@ -73,7 +73,7 @@ fn play_game(
         if searched {
             decisions.push(start.elapsed());
         }
-        game.play(seat, &mv).expect("bots play legal moves");
+        game.play_mut(seat, &mv).expect("bots play legal moves");
         moves += 1;
         assert!(moves < 1_000_000, "a game that does not end");
     }

@@ -101,8 +101,9 @@ struct RoundResult {
 /// A game of Lost Heir, from the first deal to the winner.
 ///
 /// Fields are private: a game is made by [`LostHeir::new`] (or, for tests,
-/// [`LostHeir::from_deal`]) and changed only by [`LostHeir::play`]. `Debug`
-/// leaves out the RNG, whose state would reveal future deals (G-2).
+/// [`LostHeir::from_deal`]) and changed only by [`LostHeir::play_mut`] (or
+/// `play`, by value). `Debug` leaves out the RNG, whose state would reveal
+/// future deals (G-2).
 #[derive(PartialEq, Eq)]
 pub struct LostHeir {
     config: Config,
@@ -768,7 +769,7 @@ impl LostHeir {
                     made,
                 });
             }
-            start.play(maker, &made).is_ok()
+            start.play_mut(maker, &made).is_ok()
         };
         // LH-5: the calls, in turn from the dealer's left.
         for i in 0..round.calls_made {
@@ -1085,9 +1086,10 @@ impl Ruleset for LostHeir {
         }
     }
 
-    /// Everything is checked first; on `Err` the state is exactly as before (G-3).
+    /// Everything is checked first; on `Err` the state is exactly as before
+    /// (G-3), which is what lets the by-value `Ruleset::play` hand it back.
     #[inline]
-    fn play(&mut self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
+    fn play_mut(&mut self, seat: Seat, mv: &Move) -> Result<(), RuleError> {
         self.check(seat, mv)?;
         self.apply(seat, *mv);
         Ok(())

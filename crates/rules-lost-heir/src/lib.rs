@@ -8,9 +8,12 @@
 //! * [`LostHeir`] is the game state, driven through [`cards::Ruleset`] only
 //!   (the same surface as every engine). It is created by `Ruleset::new`
 //!   (checked [`Config`] + [`Seed`](cards::Seed)) and changed only by
-//!   `Ruleset::play`, which validates a [`Move`] completely before it
+//!   `Ruleset::play_mut`, which validates a [`Move`] completely before it
 //!   mutates anything, so a refused move ([`RuleError`]) leaves the state
-//!   exactly as it was (G-3). Its inherent methods only read the state
+//!   exactly as it was (G-3). `Ruleset::play` is the same move by value:
+//!   the next state, or a [`cards::PlayError`] holding the refusal and the
+//!   state as it was (`into_inner`), so nothing is copied to keep it.
+//!   Its inherent methods only read the state
 //!   (`turn`, `dealer`, `scores`, `hand`, …) or build a test deal (`from_deal`).
 //! * `Ruleset::legal_moves` lists what a seat may do now ([`Legal`]),
 //!   without allocating.
@@ -25,20 +28,21 @@
 //! use cards::{LegalMoves, Ruleset, Seed, Viewer};
 //! use rules_lost_heir::{BidPoints, Config, LostHeir, Move, RuleError};
 //!
-//! let mut game = LostHeir::new(Config::new(3), Seed::from_u64(1)).unwrap();
+//! let game = LostHeir::new(Config::new(3), Seed::from_u64(1)).unwrap();
 //! let first = game.turn().unwrap(); // the dealer's left (LH-5)
-//! game.play(first, &Move::bid(4)).unwrap();
+//! let game = game.play(first, &Move::bid(4)).unwrap();
 //! let second = game.turn().unwrap();
-//! let before = game.clone();
-//! let refused = game.play(second, &Move::bid(4));
-//! assert_eq!(refused, Err(RuleError::BidTooLow { highest: BidPoints(4) }));
+//! let before = game.clone(); // only to compare below
+//! let refused = game.play(second, &Move::bid(4)).unwrap_err();
+//! assert_eq!(refused.refusal(), &RuleError::BidTooLow { highest: BidPoints(4) });
+//! let mut game = refused.into_inner();
 //! assert_eq!(game, before); // G-3: a refused move changes nothing
 //!
-//! // A random legal game to the end.
+//! // A random legal game to the end, in place.
 //! let mut rng = Seed::from_u64(2).rng();
 //! while let Some(seat) = game.turn() {
 //!     let mv = game.legal_moves(seat).random(&mut rng).unwrap();
-//!     game.play(seat, &mv).unwrap();
+//!     game.play_mut(seat, &mv).unwrap();
 //! }
 //! assert!(game.outcome().is_some());
 //! assert!(game.view(Viewer::Spectator).winners.is_some());

@@ -33,7 +33,7 @@ fn play_out(game: &mut LostHeir, bots: &[bool], rng: &mut GameRng) -> u32 {
         } else {
             legal.random(rng).unwrap()
         };
-        game.play(seat, &mv).expect("a legal move is accepted");
+        game.play_mut(seat, &mv).expect("a legal move is accepted");
         moves += 1;
         assert!(moves < 100_000, "a game that does not end");
     }
@@ -81,7 +81,7 @@ fn choose_is_the_trait_method() {
         let b = game.bot_move(seat, &mut Seed::from_u64(3).rng());
         assert_eq!(a, b);
         let mv = game.bot_move(seat, &mut rng).unwrap();
-        game.play(seat, &mv).unwrap();
+        game.play_mut(seat, &mv).unwrap();
     }
 }
 
@@ -104,7 +104,7 @@ fn bot_move_is_choose_on_the_full_view() {
                 let idle = seat.left(game.player_count());
                 assert_eq!(game.bot_move(idle, &mut rng), None);
                 let mv = game.bot_move(seat, &mut rng).unwrap();
-                game.play(seat, &mv).unwrap();
+                game.play_mut(seat, &mv).unwrap();
             }
             assert!(game.score_sheet().len() > 1);
         }

@@ -121,7 +121,7 @@ fn determinized_worlds_keep_what_the_seat_knows() {
                             let mut moves = 0;
                             while let Some(s) = w.turn() {
                                 let mv = w.legal_moves(s).random(&mut rng).unwrap();
-                                w.play(s, &mv).expect("a legal move in the world");
+                                w.play_mut(s, &mv).expect("a legal move in the world");
                                 moves += 1;
                                 assert!(moves < 100_000, "a world that does not end");
                             }
@@ -130,7 +130,7 @@ fn determinized_worlds_keep_what_the_seat_knows() {
                     }
                 }
                 let (seat, mv) = some_move(&game, &mut rng);
-                game.play(seat, &mv).unwrap();
+                game.play_mut(seat, &mv).unwrap();
                 step += 1;
             }
         }
@@ -281,7 +281,7 @@ fn expert_moves_are_legal_games_end_and_repeat() {
                 };
                 let mv = level.choose(&game, seat, budget, &mut rng).unwrap();
                 assert!(game.legal_moves(seat).contains(&mv), "illegal {mv}");
-                game.play(seat, &mv).unwrap();
+                game.play_mut(seat, &mv).unwrap();
                 moves.push(mv);
                 assert!(moves.len() < 20_000, "a game that does not end");
             }
@@ -333,7 +333,7 @@ fn agreement(
                 trumps = agrees;
             }
         }
-        replay.play(seat, &mv).unwrap();
+        replay.play_mut(seat, &mv).unwrap();
     }
     (trumps, all)
 }
@@ -358,7 +358,7 @@ fn lh_5_lh_6_lh_7_sampled_worlds_agree_with_the_calls() {
         while game.trumps().is_none() {
             let seat = game.turn().unwrap();
             let mv = game.bot_move(seat, &mut rng).unwrap();
-            game.play(seat, &mv).unwrap();
+            game.play_mut(seat, &mv).unwrap();
             history.push((seat, mv));
         }
         let (namer, _) = *history.last().unwrap();

@@ -122,10 +122,11 @@ fn play_checked(config: Config, seed: u64, bot: u64) -> Vec<(Seat, Move)> {
         for mv in legal.iter() {
             assert!(legal.contains(&mv));
             let mut copy = game.clone();
-            copy.play(seat, &mv)
+            copy.play_mut(seat, &mv)
                 .unwrap_or_else(|e| panic!("listed {mv} refused: {e}"));
         }
-        // Random moves not listed are refused and change nothing.
+        // Random moves not listed are refused and change nothing, in place
+        // or by value (the refusal hands back the state as it was).
         for _ in 0..4 {
             let who = Seat::new(random_below(&mut rng, 5) as u8);
             let mv = any_move(&mut rng);
@@ -133,12 +134,24 @@ fn play_checked(config: Config, seed: u64, bot: u64) -> Vec<(Seat, Move)> {
                 continue;
             }
             let before = game.clone();
-            assert!(game.play(who, &mv).is_err(), "{who} {mv} should be refused");
+            assert!(
+                game.play_mut(who, &mv).is_err(),
+                "{who} {mv} should be refused"
+            );
             assert_eq!(game, before);
+            let refused = game
+                .clone()
+                .play(who, &mv)
+                .expect_err("refused by value too");
+            assert_eq!(
+                refused.refusal(),
+                &before.clone().play_mut(who, &mv).unwrap_err()
+            );
+            assert_eq!(refused.into_inner(), before);
         }
         let mv = legal.random(&mut rng).unwrap();
         let rounds_before = game.score_sheet().len();
-        game.play(seat, &mv).unwrap();
+        game.play_mut(seat, &mv).unwrap();
         moves.push((seat, mv));
         assert!(moves.len() < 100_000, "a game that does not end");
         // Tally completed tricks independently (LH-11).
@@ -198,8 +211,8 @@ proptest! {
         let mut replay = LostHeir::new(config, Seed::from_u64(seed)).unwrap();
         let mut again = LostHeir::new(config, Seed::from_u64(seed)).unwrap();
         for (i, (seat, mv)) in moves.iter().enumerate() {
-            replay.play(*seat, mv).unwrap();
-            again.play(*seat, mv).unwrap();
+            replay.play_mut(*seat, mv).unwrap();
+            again.play_mut(*seat, mv).unwrap();
             if i % 17 == 0 {
                 prop_assert_eq!(&replay, &again);
                 for viewer in [Viewer::Spectator, Viewer::Seat(*seat), Viewer::Omniscient] {
@@ -223,6 +236,6 @@ fn replaying_on_another_seed_diverges() {
     let mut other = LostHeir::new(config, Seed::from_u64(3)).unwrap();
     let diverged = moves
         .iter()
-        .any(|(seat, mv)| other.play(*seat, mv).is_err());
+        .any(|(seat, mv)| other.play_mut(*seat, mv).is_err());
     assert!(diverged || other != game);
 }

@@ -287,7 +287,7 @@ fn lh_4_first_dealer_is_drawn_from_the_seed_and_the_deal_passes_left() {
         let mut round = 1;
         while let Some(to_act) = game.turn() {
             let mv = game.legal_moves(to_act).random(&mut rng).unwrap();
-            game.play(to_act, &mv).unwrap();
+            game.play_mut(to_act, &mv).unwrap();
             if game.round_number() != round && !game.is_over() {
                 round = game.round_number();
                 assert_eq!(game.dealer(), dealer.left(game.player_count()));
@@ -985,7 +985,7 @@ fn g_1_same_config_seed_and_moves_give_the_same_game() {
         let moves = play_out(&mut game, 12);
         let mut replay = LostHeir::new(config, Seed::from_u64(11)).unwrap();
         for (s, mv) in &moves {
-            replay.play(*s, mv).unwrap();
+            replay.play_mut(*s, mv).unwrap();
         }
         assert_eq!(replay, game);
         assert_eq!(
@@ -1046,7 +1046,7 @@ fn g_2_a_seat_sees_its_own_hand_and_only_counts_of_the_others() {
         );
         let to_act = game.turn().unwrap();
         let mv = game.legal_moves(to_act).random(&mut rng).unwrap();
-        game.play(to_act, &mv).unwrap();
+        game.play_mut(to_act, &mv).unwrap();
     }
     // The state's Debug does not print the RNG (it would reveal future deals).
     assert!(!format!("{game:?}").contains("word_pos"));
@@ -1101,7 +1101,7 @@ fn docs_worked_example_round_is_reproduced() {
     while game.round_number() == 1 {
         let s = game.turn().unwrap();
         let mv = game.legal_moves(s).random(&mut rng).unwrap();
-        game.play(s, &mv).unwrap();
+        game.play_mut(s, &mv).unwrap();
         moves.push(mv);
     }
     assert_eq!(

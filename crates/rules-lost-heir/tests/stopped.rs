@@ -12,7 +12,7 @@ fn after_a_round(config: Config, n: u64) -> LostHeir {
     while game.score_sheet().is_empty() {
         let seat = game.to_act().first().unwrap();
         let mv = game.bot_move(seat, &mut rng).unwrap();
-        game.play(seat, &mv).unwrap();
+        game.play_mut(seat, &mv).unwrap();
     }
     game
 }

@@ -106,7 +106,7 @@ where
                     .legal_moves(seat)
                     .random(&mut rng)
                     .expect("a seat to act has a move");
-                game.play(seat, &mv).expect("a legal move is accepted");
+                game.play_mut(seat, &mv).expect("a legal move is accepted");
             }
             Step::Junk(seat, value) => {
                 let seat = Seat::new(seat % players);
@@ -116,13 +116,19 @@ where
                 let back: R::Move =
                     serde_json::from_value(serde_json::to_value(&mv).unwrap()).unwrap();
                 assert_eq!(back, mv, "a parsed move round-trips through JSON");
+                // By value, as the api plays: a refusal hands the state back.
                 let before = game.clone();
-                if game.play(seat, &mv).is_err() {
-                    assert!(
-                        game == before,
-                        "refused {value} for {seat} changed the game"
-                    );
-                }
+                game = match game.play(seat, &mv) {
+                    Ok(next) => next,
+                    Err(refused) => {
+                        let game = refused.into_inner();
+                        assert!(
+                            game == before,
+                            "refused {value} for {seat} changed the game"
+                        );
+                        game
+                    }
+                };
             }
         }
         // Views stay renderable for everyone after every step.

@@ -83,6 +83,28 @@ pub struct PlayedMove {
     pub visibility: Visibility,
 }
 
+/// A move [`AnyGame::play`] took: the state after it, and the move.
+#[derive(Debug)]
+pub struct Played {
+    pub next: Box<dyn AnyGame>,
+    pub played: PlayedMove,
+}
+
+/// A move [`AnyGame::play`] refused: why, and the state exactly as it was
+/// (G-3), handed back rather than copied beforehand.
+#[derive(Debug)]
+pub struct Refused {
+    pub refusal: MoveRefusal,
+    pub game: Box<dyn AnyGame>,
+}
+
+impl Refused {
+    /// The state the move was refused in, unchanged.
+    pub fn into_inner(self) -> Box<dyn AnyGame> {
+        self.game
+    }
+}
+
 /// One game in progress, of any kind.
 pub trait AnyGame: Send + Sync + fmt::Debug {
     fn kind(&self) -> &'static str;
@@ -111,8 +133,13 @@ pub trait AnyGame: Send + Sync + fmt::Debug {
         budget: Option<Budget>,
         rng: &mut GameRng,
     ) -> Option<Value>;
-    /// Parses and plays `mv` for `seat`; on `Err` nothing changed (G-3).
-    fn play(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal>;
+    /// Parses and plays `mv` for `seat` in place; on `Err` nothing changed
+    /// (G-3). For folds over a log (replays, catch-up, imports).
+    fn play_mut(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal>;
+    /// [`AnyGame::play_mut`] by value (`Ruleset::play`): the state after the
+    /// move, or the refusal with the state as it was, so a caller that must
+    /// keep the old state on a refusal need not copy it first.
+    fn play(self: Box<Self>, seat: Seat, mv: &Value) -> Result<Played, Refused>;
     /// The game as `viewer` sees it, as JSON text: written straight from
     /// the engine's view, with no `Value` tree on the way (a view is built
     /// for every answer that carries the game).
@@ -243,18 +270,33 @@ where
             .map(|mv| to_json(&mv))
     }
 
-    fn play(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal> {
+    fn play_mut(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal> {
         let parsed: R::Move = serde_json::from_value(mv.clone())
             .map_err(|e| MoveRefusal::Malformed(format!("not a {} move: {e}", R::KIND)))?;
-        self.0.play(seat, &parsed).map_err(|e| MoveRefusal::Rule {
-            code: e.code(),
-            rule: e.rule(),
-            message: e.to_string(),
-        })?;
+        self.0
+            .play_mut(seat, &parsed)
+            .map_err(|e| MoveRefusal::Rule {
+                code: e.code(),
+                rule: e.rule(),
+                message: e.to_string(),
+            })?;
         Ok(PlayedMove {
             json: to_json(&parsed),
             visibility: R::visibility(&parsed),
         })
+    }
+
+    // In place inside the box the caller handed over: the same guarantee as
+    // `Ruleset::play` by value, without moving the state out of its box
+    // and into a new one.
+    fn play(mut self: Box<Self>, seat: Seat, mv: &Value) -> Result<Played, Refused> {
+        match self.play_mut(seat, mv) {
+            Ok(played) => Ok(Played { next: self, played }),
+            Err(refusal) => Err(Refused {
+                refusal,
+                game: self,
+            }),
+        }
     }
 
     fn view(&self, viewer: Viewer) -> Box<RawValue> {
@@ -334,7 +376,7 @@ mod tests {
         let mut game = new_game("lost-heir", json!({"players": 2}));
         let seat = game.to_act().first().unwrap();
         let before = game.view(Viewer::Omniscient).get().to_owned();
-        let refused = game.play(seat, &json!({"type": "bid", "points": 99}));
+        let refused = game.play_mut(seat, &json!({"type": "bid", "points": 99}));
         assert!(matches!(
             refused,
             Err(MoveRefusal::Rule {
@@ -343,9 +385,39 @@ mod tests {
                 ..
             })
         ));
-        let malformed = game.play(seat, &json!({"type": "bid"}));
+        let malformed = game.play_mut(seat, &json!({"type": "bid"}));
         assert!(matches!(malformed, Err(MoveRefusal::Malformed(_))));
         assert_eq!(game.view(Viewer::Omniscient).get(), before);
+    }
+
+    #[test]
+    fn a_move_refused_by_value_hands_the_state_back_unchanged() {
+        let game = new_game("lost-heir", json!({"players": 2}));
+        let seat = game.to_act().first().unwrap();
+        let before = game.view(Viewer::Omniscient).get().to_owned();
+        let refused = game
+            .play(seat, &json!({"type": "bid", "points": 99}))
+            .unwrap_err();
+        assert!(matches!(
+            refused.refusal,
+            MoveRefusal::Rule {
+                code: "bid_out_of_range",
+                rule: Some("LH-5"),
+                ..
+            }
+        ));
+        let refused = refused
+            .into_inner()
+            .play(seat, &json!({"type": "bid"}))
+            .unwrap_err();
+        assert!(matches!(refused.refusal, MoveRefusal::Malformed(_)));
+        let game = refused.into_inner();
+        assert_eq!(game.view(Viewer::Omniscient).get(), before);
+        let next = game
+            .play(seat, &json!({"type": "bid", "points": 3}))
+            .unwrap();
+        assert_eq!(next.played.json, json!({"type": "bid", "points": 3}));
+        assert_ne!(next.next.view(Viewer::Omniscient).get(), before);
     }
 
     #[test]
@@ -361,7 +433,8 @@ mod tests {
                 let seat = game.to_act().first().unwrap();
                 let mv = game.random_move(seat, &mut rng).unwrap();
                 let played = game.play(seat, &mv).unwrap();
-                replay.play(seat, &played.json).unwrap();
+                game = played.next;
+                replay.play_mut(seat, &played.played.json).unwrap();
             }
             assert_eq!(
                 game.view(Viewer::Omniscient).get(),

@@ -268,7 +268,7 @@ pub fn apply(game: &mut dyn AnyGame, event: &EventRow) -> Result<(), ReplayError
         .and_then(|s| u8::try_from(s).ok())
         .map(Seat::new)
         .ok_or_else(|| bad("a move without a seat".to_owned()))?;
-    game.play(seat, mv)
+    game.play_mut(seat, mv)
         .map(drop)
         .map_err(|e| bad(format!("{e:?}")))
 }

@@ -174,7 +174,7 @@ fn a_moon_game(from: u64) -> (Seed, Vec<RecordedMove>) {
             let seat = game.to_act().iter().next().unwrap();
             let mv = hunting_move(&game, seat);
             moon |= matches!(mv, Move::Moon { .. });
-            game.play(seat, &mv).unwrap();
+            game.play_mut(seat, &mv).unwrap();
             moves.push(RecordedMove::typed(seat.number(), &mv, Default::default()));
         }
         if moon && game.is_over() {

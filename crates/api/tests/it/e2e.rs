@@ -115,7 +115,8 @@ async fn check_against_log(ts: &TestServer, id: &str) {
     let mut game = api::games::log::new_game(kind, &live["config"], seed, &entropy).unwrap();
     for event in events.iter().filter(|e| e["type"] == "move") {
         let seat = Seat::new(event["actor"]["seat"].as_u64().unwrap() as u8);
-        game.play(seat, &event["payload"]).expect("the log replays");
+        game.play_mut(seat, &event["payload"])
+            .expect("the log replays");
     }
     assert_eq!(view_of(&*game, Viewer::Omniscient), live["view"]);
     assert_eq!(

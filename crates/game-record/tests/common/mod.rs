@@ -130,7 +130,7 @@ where
         }
         let seat = acting[rng.random_range(0..acting.len())];
         let mv = game.legal_moves(seat).random(&mut rng).unwrap();
-        game.play(seat, &mv).unwrap();
+        game.play_mut(seat, &mv).unwrap();
         let actor = match rng.random_range(0..10) {
             0 => Actor::Bot,
             1 => Actor::Deadline,

@@ -74,7 +74,7 @@ pub fn play(game: &mut CancelHearts, codes: &str) {
         let to_act = game.to_act();
         let who = to_act.first().expect("someone must be to act");
         assert_eq!(to_act.len(), 1, "one seat plays at a time");
-        game.play(who, &Move::Play { card: c(code) })
+        game.play_mut(who, &Move::Play { card: c(code) })
             .unwrap_or_else(|e| panic!("{who} playing {code}: {e}"));
     }
 }
@@ -83,7 +83,7 @@ pub fn play(game: &mut CancelHearts, codes: &str) {
 pub fn refused(game: &mut CancelHearts, who: u8, mv: Move) -> RuleError {
     let before = game.clone();
     let err = game
-        .play(seat(who), &mv)
+        .play_mut(seat(who), &mv)
         .expect_err("the move should be refused");
     assert_eq!(*game, before, "a refused move changed the state");
     err
@@ -176,14 +176,14 @@ pub fn hidden_pairs(
             while game.round() == start.round() && !game.is_over() {
                 let seat = game.to_act().first().unwrap();
                 let mv = game.bot_move(seat, &mut rng).unwrap();
-                game.play(seat, &mv).unwrap();
+                game.play_mut(seat, &mv).unwrap();
                 moves.push((seat, mv));
             }
             for k in (0..moves.len()).step_by(pairs.stride) {
                 let prefix = &moves[..k];
                 let mut a = start.clone();
                 for (seat, mv) in prefix {
-                    a.play(*seat, mv).unwrap();
+                    a.play_mut(*seat, mv).unwrap();
                 }
                 let me = a.to_act().first().unwrap();
                 // Each other seat's dealt cards it still holds may be dealt
@@ -221,7 +221,10 @@ pub fn hidden_pairs(
                         ..deal.clone()
                     };
                     let mut b = CancelHearts::from_deal(config.clone(), seed, deal_b).unwrap();
-                    if prefix.iter().any(|(seat, mv)| b.play(*seat, mv).is_err()) {
+                    if prefix
+                        .iter()
+                        .any(|(seat, mv)| b.play_mut(*seat, mv).is_err())
+                    {
                         continue;
                     }
                     // Who holds a two of clubs decides who leads (CH-4), a

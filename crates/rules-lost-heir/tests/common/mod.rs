@@ -69,7 +69,7 @@ pub fn game_from(config: Config, dealer: u8, hands: &[Hand<HeirCard>]) -> LostHe
 /// Plays `mv` for whoever must act, panicking with the error if refused.
 pub fn act(game: &mut LostHeir, mv: Move) {
     let seat = game.turn().expect("someone must act");
-    if let Err(e) = game.play(seat, &mv) {
+    if let Err(e) = game.play_mut(seat, &mv) {
         panic!("{seat} could not {mv}: {e}");
     }
 }
@@ -85,7 +85,7 @@ pub fn play_cards(game: &mut LostHeir, codes: &[&str]) {
 pub fn refused(game: &mut LostHeir, seat: u8, mv: Move) -> RuleError {
     let before = game.clone();
     let err = game
-        .play(Seat::new(seat), &mv)
+        .play_mut(Seat::new(seat), &mv)
         .expect_err("the move should be refused");
     assert_eq!(*game, before, "a refused move changed the state");
     err
@@ -97,7 +97,7 @@ pub fn play_out(game: &mut LostHeir, bot_seed: u64) -> Vec<(Seat, Move)> {
     let mut moves = Vec::new();
     while let Some(seat) = game.turn() {
         let mv = game.legal_moves(seat).random(&mut rng).unwrap();
-        game.play(seat, &mv).unwrap();
+        game.play_mut(seat, &mv).unwrap();
         moves.push((seat, mv));
         assert!(moves.len() < 200_000, "a game that does not end");
     }
@@ -190,7 +190,7 @@ pub fn hidden_pairs(
             while game.round_number() == 1 && !game.is_over() {
                 let seat = game.turn().unwrap();
                 let mv = game.bot_move(seat, &mut rng).unwrap();
-                game.play(seat, &mv).unwrap();
+                game.play_mut(seat, &mv).unwrap();
                 moves.push((seat, mv));
             }
             let first = if staggered { g as usize % stride } else { 0 };
@@ -198,7 +198,7 @@ pub fn hidden_pairs(
                 let prefix = &moves[..k];
                 let mut a = start.clone();
                 for (seat, mv) in prefix {
-                    a.play(*seat, mv).unwrap();
+                    a.play_mut(*seat, mv).unwrap();
                 }
                 let me = a.turn().unwrap();
                 let played = played_by(n, prefix);
@@ -230,7 +230,10 @@ pub fn hidden_pairs(
                     let other_seed = Seed::from_u64(other_seed);
                     let mut b = LostHeir::from_deal(config, dealer, &other, other_seed).unwrap();
                     // The same public history must be legal in the other deal.
-                    if prefix.iter().any(|(seat, mv)| b.play(*seat, mv).is_err()) {
+                    if prefix
+                        .iter()
+                        .any(|(seat, mv)| b.play_mut(*seat, mv).is_err())
+                    {
                         continue;
                     }
                     assert_ne!(a.view(Viewer::Omniscient), b.view(Viewer::Omniscient));

@@ -2,11 +2,10 @@
 //! a game in progress, at the version they decided on (`If-Match`), and
 //! the engine must take it.
 
-use cards::Seat;
 use serde_json::Value;
 
 use super::command::{Decision, State};
-use super::shared::{game_expired, play_on_copy, played};
+use super::shared::{change_after, game_expired, play_on_copy};
 use crate::games::any_game::MoveRefusal;
 use crate::games::log::Actor;
 use crate::games::seats::{bot_seats, seat_of};
@@ -43,27 +42,34 @@ pub(super) fn decide_move(
             current_version: state.version,
         });
     }
-    if !state.game.to_act().contains(seat) {
-        return Err(not_your_turn(state, seat, mv));
-    }
+    // One play decides both: a seat that need not act is told the engine's
+    // more specific ruling from the refusal itself (a dealer who bids:
+    // LH-5, a second pass: CH-3), else G-4's.
+    let to_act = state.game.to_act().contains(seat);
+    let next = match play_on_copy(state.game, seat, mv) {
+        Ok(next) if to_act => next,
+        Ok(_) => return Err(not_your_turn(None)),
+        Err(refusal) if !to_act => return Err(not_your_turn(Some(&refusal))),
+        Err(refusal) => return Err(refusal.into()),
+    };
     let actor = Actor::Player {
         player_id: player_id.to_owned(),
         seat: Some(seat),
     };
-    let mut change = played(state, state.seats, seat, mv, &actor)?;
+    let mut change = change_after(state, state.seats, seat, next, &actor);
     // After a person's move the turn may be a bot's.
     change.wakes_bots = !bot_seats(state.seats).is_empty();
     Ok(Decision::Change(change))
 }
 
 /// `409 not_your_turn` for a seat that need not act now (G-4), citing the
-/// engine's more specific ruling when it has one: it is asked on a copy of
-/// the state, so a dealer who bids is told LH-5 and a second pass CH-3.
-fn not_your_turn(state: &State<'_>, seat: Seat, mv: &Value) -> ServiceError {
-    let rule = match play_on_copy(state.game, seat, mv) {
-        Err(MoveRefusal::Rule {
+/// engine's more specific ruling when its refusal has one: a dealer who
+/// bids is told LH-5 and a second pass CH-3.
+fn not_your_turn(refusal: Option<&MoveRefusal>) -> ServiceError {
+    let rule = match refusal {
+        Some(MoveRefusal::Rule {
             rule: Some(rule), ..
-        }) => rule,
+        }) => *rule,
         _ => "G-4",
     };
     ServiceError::Conflict(Refusal {

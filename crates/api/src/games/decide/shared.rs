@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::command::{Change, State};
 use crate::db::models::{GameRow, SeatWithName};
-use crate::games::any_game::{AnyGame, MoveRefusal, PlayedMove};
+use crate::games::any_game::{AnyGame, MoveRefusal, Played, PlayedMove};
 use crate::games::log::{self, Actor};
 use crate::games::seats::forfeited_seats;
 use crate::games::status::GameStatus;
@@ -21,8 +21,7 @@ pub(super) fn play_on_copy(
     seat: Seat,
     mv: &Value,
 ) -> Result<(Box<dyn AnyGame>, PlayedMove), MoveRefusal> {
-    let mut next = game.clone_box();
-    let played = next.play(seat, mv)?;
+    let Played { next, played } = game.clone_box().play(seat, mv).map_err(|r| r.refusal)?;
     Ok((next, played))
 }
 
@@ -36,7 +35,19 @@ pub(super) fn played(
     mv: &Value,
     actor: &Actor,
 ) -> Result<Change, ServiceError> {
-    let (next, played) = play_on_copy(state.game, seat, mv)?;
+    let next = play_on_copy(state.game, seat, mv)?;
+    Ok(change_after(state, seats, seat, next, actor))
+}
+
+/// The change a move already played makes: its event, and the game's end
+/// if it ends the game.
+pub(super) fn change_after(
+    state: &State<'_>,
+    seats: &[SeatWithName],
+    seat: Seat,
+    (next, played): (Box<dyn AnyGame>, PlayedMove),
+    actor: &Actor,
+) -> Change {
     let mut events = vec![log::moved(seat, played, actor)];
     let finished = next.outcome().is_some();
     if finished {
@@ -47,7 +58,7 @@ pub(super) fn played(
             forfeited_seats(seats),
         ));
     }
-    Ok(Change {
+    Change {
         events,
         status: if finished {
             GameStatus::Finished
@@ -58,7 +69,7 @@ pub(super) fn played(
         seats: seats.to_vec(),
         seat_change: None,
         wakes_bots: false,
-    })
+    }
 }
 
 /// The refusal of anything asked of an expired game.

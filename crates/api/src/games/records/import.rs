@@ -264,7 +264,7 @@ fn imported_log(
             events.push(event?);
         }
         let seat = Seat::new(mv.seat);
-        let played = game.play(seat, &mv.mv).map_err(|e| {
+        let played = game.play_mut(seat, &mv.mv).map_err(|e| {
             ServiceError::internal(format!("a parsed record's move is refused: {e:?}"))
         })?;
         let actor = match mv.actor {
