@@ -129,6 +129,8 @@ pub struct Config {
     pub webhooks: WebhookSettings,
     /// How the expert bot thinks (`games::bots`, docs/bots.md).
     pub bots: BotSettings,
+    /// Quick play (`games::seeks`, docs/quick-play.md).
+    pub seeks: SeekSettings,
     pub log_filter: String,
     /// Print the OpenAPI document and exit.
     pub print_openapi: bool,
@@ -168,6 +170,7 @@ impl Default for Config {
             chat_rate_window: Duration::from_secs(10),
             webhooks: WebhookSettings::default(),
             bots: BotSettings::default(),
+            seeks: SeekSettings::default(),
             log_filter: "info".to_owned(),
             print_openapi: false,
             rebuild_ratings: false,
@@ -206,6 +209,30 @@ impl Default for BotSettings {
             queue_max: 256,
             queue_per_player: 32,
             games_per_player: 10,
+        }
+    }
+}
+
+/// Quick play: how long seeks live, how many one player holds, how long
+/// a table that could start smaller waits for more (docs/quick-play.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeekSettings {
+    /// A seek that found no table in this long expires.
+    pub ttl: Duration,
+    /// Active seeks one player may hold at once (past it: 409
+    /// `too_many_seeks`).
+    pub per_player: usize,
+    /// A group of seekers smaller than the largest table they all accept
+    /// sits down at the size it has once nobody joined it for this long.
+    pub gather: Duration,
+}
+
+impl Default for SeekSettings {
+    fn default() -> Self {
+        SeekSettings {
+            ttl: Duration::from_secs(3600),
+            per_player: 5,
+            gather: Duration::from_secs(30),
         }
     }
 }
@@ -649,6 +676,39 @@ const SETTINGS: &[Setting] = &[
         help: "finished webhook deliveries are purged this long after they finished; 0 = kept",
         apply: |c, v| {
             c.webhooks.retention = parse_ttl(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--seek-ttl-secs",
+        env: "SEEK_TTL_SECS",
+        default: "3600 (1 h)",
+        help: "quick play: a seek that found no table in this long expires (status `expired`)",
+        apply: |c, v| {
+            c.seeks.ttl = Duration::from_secs(parse_positive(v)? as u64);
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--seeks-per-player",
+        env: "SEEKS_PER_PLAYER",
+        default: "5",
+        help: "quick play: active seeks one player may hold at once; past it: 409 `too_many_seeks`",
+        apply: |c, v| {
+            c.seeks.per_player = parse_positive(v)?;
+            Ok(())
+        },
+    },
+    Setting {
+        flag: "--seek-gather-ms",
+        env: "SEEK_GATHER_MS",
+        default: "30000",
+        help: "quick play: seekers who could sit down, but not at the largest table they all accept, start at the size they have once nobody joined them for this long; 0 = at once; at most 3600000",
+        apply: |c, v| {
+            match v.parse::<u64>() {
+                Ok(ms) if ms <= 3_600_000 => c.seeks.gather = Duration::from_millis(ms),
+                _ => return Err(format!("not a number of ms from 0 to 3600000: {v}")),
+            }
             Ok(())
         },
     },

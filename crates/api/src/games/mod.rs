@@ -34,6 +34,7 @@ mod reads;
 pub mod records;
 mod resign;
 mod seats;
+pub mod seeks;
 pub mod series;
 mod service;
 pub mod text;

@@ -319,6 +319,7 @@ pub fn spec_json() -> String {
             "TurnDelivery",
             "GameDelivery",
             "ChatDelivery",
+            "SeekMatchedDelivery",
             "TestDelivery",
         ],
     );
