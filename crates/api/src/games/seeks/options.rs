@@ -129,6 +129,21 @@ macro_rules! seek_table {
             None
         }
 
+        /// The table sizes of every kind together (the document's bounds of
+        /// a seek's `players`).
+        pub fn all_sizes() -> std::ops::RangeInclusive<u8> {
+            let mut sizes: Option<(u8, u8)> = None;
+            $(
+                let own = <$engine as Seekable>::SEEK.sizes;
+                sizes = Some(match sizes {
+                    None => (*own.start(), *own.end()),
+                    Some((lo, hi)) => (lo.min(*own.start()), hi.max(*own.end())),
+                });
+            )*
+            let (lo, hi) = sizes.unwrap_or((0, 0));
+            lo..=hi
+        }
+
         /// Every kind's variant names, in the registry's order (the
         /// document's `SeekVariant` enum).
         pub fn variant_names() -> Vec<&'static str> {
@@ -263,6 +278,13 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), count, "a variant name means one thing");
+    }
+
+    /// The document bounds a seek's `players` by every kind's sizes
+    /// (`resources::seeks::TableSizes`): 2 to 10.
+    #[test]
+    fn all_kinds_together_seat_two_to_ten() {
+        assert_eq!(all_sizes(), 2..=10);
     }
 
     #[test]

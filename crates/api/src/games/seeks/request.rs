@@ -163,6 +163,17 @@ fn table_sizes(
             format!("players: min {min} is above max {max}"),
         ));
     }
+    let every = options::all_sizes();
+    if !every.contains(&min) || !every.contains(&max) {
+        return Err(ServiceError::invalid(
+            "no_table_size",
+            format!(
+                "players: no game here is for fewer than {} or more than {}",
+                every.start(),
+                every.end()
+            ),
+        ));
+    }
     match options.sizes(min, max, accepted) {
         0 => Err(ServiceError::invalid(
             "no_table_size",

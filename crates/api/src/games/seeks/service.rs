@@ -27,6 +27,7 @@ use crate::games::lifecycle::{NewTable, Seated, seated_table, stored_rows};
 use crate::games::service::GameService;
 use crate::games::status::{BotLevel, ResignPolicy};
 use crate::games::vocabulary::PlayerRow;
+use crate::games::watch::SeekNotice;
 use crate::idempotency::{IdemRequest, Stored, committed_answer};
 
 /// The active seeks of a kind one change looks at, first come first: a
@@ -190,14 +191,16 @@ impl GameService {
             .collect())
     }
 
-    /// `player_id`'s seeks matched within [`ENDED_SEEK_RETENTION`], newest
-    /// first (the inbox).
-    pub async fn matched_seeks(&self, player_id: &str) -> Result<Vec<SeekRow>, ServiceError> {
-        let since = crate::db::now() - chrono::Duration::from_std(ENDED_SEEK_RETENTION).unwrap();
-        Ok(self
+    /// The tables formed for `player_id`'s seeks within
+    /// [`ENDED_SEEK_RETENTION`], newest first, at most [`INBOX_SEEKS`]
+    /// (the inbox).
+    pub async fn matched_seeks(&self, player_id: &str) -> Result<Vec<SeekNotice>, ServiceError> {
+        let since = crate::db::now() - retention();
+        let rows = self
             .db
             .matched_seeks_of(player_id, since, INBOX_SEEKS)
-            .await?)
+            .await?;
+        Ok(rows.iter().filter_map(SeekNotice::of).collect())
     }
 
     /// One look at every kind with a seek whose time has come (its group
@@ -247,7 +250,7 @@ impl GameService {
     /// Deletes the seeks that ended more than [`ENDED_SEEK_RETENTION`]
     /// ago, a batch at a time; how many.
     pub async fn purge_ended_seeks(&self) -> Result<usize, ServiceError> {
-        let cutoff = crate::db::now() - chrono::Duration::from_std(ENDED_SEEK_RETENTION).unwrap();
+        let cutoff = crate::db::now() - retention();
         let mut purged = 0;
         loop {
             let batch = self.db.purge_ended_seeks(cutoff, PURGE_BATCH).await?;
@@ -479,6 +482,11 @@ fn new_game(
         .first()
         .ok_or_else(|| ServiceError::internal("a table without members"))?;
     seated_table(&creator.row.player_id, &command, &seated)
+}
+
+/// [`ENDED_SEEK_RETENTION`] as a time span.
+fn retention() -> chrono::Duration {
+    chrono::Duration::from_std(ENDED_SEEK_RETENTION).unwrap_or(chrono::Duration::MAX)
 }
 
 fn seek_not_found() -> ServiceError {
