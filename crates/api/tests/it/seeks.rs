@@ -767,6 +767,56 @@ async fn fifty_seekers_through_two_processes_make_exactly_the_tables_allowed() {
     a.server.stop().await;
 }
 
+/// A cancel racing the table that would seat it, in two processes on one
+/// Postgres, gets one answer: the cancel (200, and the other seeker still
+/// waits) or the seat (409 `seek_matched`, and the table formed with both).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_cancel_racing_its_table_gets_the_seat_or_the_cancel() {
+    let a = server(Backend::Postgres, |_| {}).await;
+    let b = start_tuned(a.target.clone(), |c| {
+        c.seeks.ttl = HOUR;
+        c.seeks.gather = HOUR;
+    })
+    .await;
+    let two = json!({"kind": "lost-heir", "players": {"min": 2, "max": 2}});
+    let mut outcomes = HashSet::new();
+    for round in 0..12 {
+        let ann = a.register(&format!("Ann{round}")).await;
+        let bob = b.register(&format!("Bob{round}")).await;
+        let mine = created(&seek(&a, &ann, &two).await);
+        let id = mine["id"].as_str().unwrap();
+        let (cancelled, theirs) = tokio::join!(cancel(&a, &ann, id), seek(&b, &bob, &two));
+        let theirs = created(&theirs);
+        let mine = get_seek(&b, &ann, id).await.json;
+        match cancelled.status.as_u16() {
+            200 => {
+                assert_eq!(mine["status"], "cancelled");
+                assert_eq!(theirs["status"], "active");
+                let bobs = get_seek(&a, &bob, theirs["id"].as_str().unwrap())
+                    .await
+                    .json;
+                assert_eq!(bobs["status"], "active", "nobody to sit with");
+                assert_eq!(
+                    cancel(&b, &bob, theirs["id"].as_str().unwrap())
+                        .await
+                        .status,
+                    StatusCode::OK
+                );
+            }
+            409 => {
+                assert_eq!(cancelled.code(), "seek_matched", "{}", cancelled.text);
+                assert_eq!(mine["status"], "matched");
+                assert_eq!(mine["game_id"], theirs["game_id"]);
+            }
+            other => panic!("a cancel answered {other}: {}", cancelled.text),
+        }
+        outcomes.insert(cancelled.status.as_u16());
+    }
+    assert!(!outcomes.is_empty());
+    b.server.stop().await;
+    a.server.stop().await;
+}
+
 /// One step of a random run: a player seeks, or cancels their n-th seek.
 #[derive(Debug, Clone)]
 enum Step {
