@@ -260,11 +260,12 @@ fn check_bots(
     let Some(bots) = bots else {
         return Ok(());
     };
-    if bots.after_secs >= settings.ttl.as_secs() {
+    if bots.after_secs > MAX_MOVE_DEADLINE_SECS || bots.after_secs >= settings.ttl.as_secs() {
         return Err(ServiceError::invalid(
             "bad_bots",
             format!(
-                "bots.after_secs must be below the seeks' lifetime ({} s): the seek would expire first",
+                "bots.after_secs is at most 30 days and below the seeks' lifetime ({} s): the \
+                 seek would expire first",
                 settings.ttl.as_secs()
             ),
         ));
