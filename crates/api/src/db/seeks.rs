@@ -156,7 +156,8 @@ pub struct SeekWrites<T> {
     pub games: Vec<NewTableRows>,
     /// `(seek id, game id, seat)`: each seek seated at its table.
     pub matched: Vec<(String, String, i32)>,
-    /// `(seek id, wake_at)`: when the sweep looks at a seek next.
+    /// `(seek id, wake_at)`: when the sweep looks at a seek next (any
+    /// active seek of the kind still due after them is set to its expiry).
     pub wakes: Vec<(String, DateTime<Utc>)>,
     pub outbox: Vec<NewOutbox>,
     pub idempotency: Option<NewIdempotency>,
@@ -372,6 +373,19 @@ impl Db {
                         .execute(conn)
                         .await?;
                 }
+                // A seek past the window whose time came waits for the
+                // change that brings it into the window (which sets its
+                // time again), not for the sweep, which could not look at
+                // it: it would find the kind due on every tick.
+                diesel::update(
+                    s::seeks::table
+                        .filter(s::seeks::status.eq(SeekStatus::Active))
+                        .filter(s::seeks::kind.eq(kind))
+                        .filter(s::seeks::wake_at.le(now)),
+                )
+                .set(s::seeks::wake_at.eq(s::seeks::expires_at))
+                .execute(conn)
+                .await?;
                 enqueue_outbox!(conn, s, &writes.outbox, now);
                 insert_idempotency!(conn, s, writes.idempotency.as_ref());
                 Ok::<_, DbError>(Ok(writes.value))

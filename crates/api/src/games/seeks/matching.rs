@@ -472,4 +472,140 @@ mod tests {
             [(vec![0, 1], 2), (vec![2, 3], 2)]
         );
     }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// A Lost Heir seeker drawn at random: a range of sizes, the
+        /// variants (a subset of every group, each group non-empty), some
+        /// settings, a rating and a range, perhaps bots.
+        fn any_seeker() -> impl Strategy<Value = Seeker> {
+            let lh = options::of("lost-heir").unwrap();
+            (
+                (0usize..6, 2u8..=4, 0u8..=2, 1u32..4, 1u32..4),
+                (
+                    proptest::option::of(prop_oneof![Just(20), Just(30)]),
+                    proptest::option::of(any::<bool>()),
+                ),
+                (
+                    proptest::option::of(prop_oneof![Just(0i64), Just(600)]),
+                    1400.0f64..1600.0,
+                ),
+                (
+                    proptest::option::of(1400i32..1500),
+                    proptest::option::of(1500i32..1600),
+                ),
+                (
+                    0i64..60,
+                    proptest::option::of((0i64..60, 0usize..3, 1u8..=4)),
+                ),
+            )
+                .prop_map(
+                    move |(
+                        (p, min, extra, contract, partners),
+                        (target, rated),
+                        (clock, rating),
+                        (lo, hi),
+                        (t, bots),
+                    )| {
+                        let variants = contract | partners << 2;
+                        let max = (min + extra).min(4);
+                        let levels = [BotLevel::Random, BotLevel::Sensible, BotLevel::Expert];
+                        Seeker {
+                            player_id: format!("p{p}"),
+                            created_at: at(t),
+                            sizes: lh.sizes(min, max, variants),
+                            variants,
+                            target,
+                            rated,
+                            clock,
+                            rating,
+                            rating_min: lo,
+                            rating_max: hi,
+                            bots: bots.map(|(after, level, min_humans)| BotsWanted {
+                                at: at(t + after),
+                                level: levels[level],
+                                min_humans,
+                            }),
+                        }
+                    },
+                )
+                .prop_filter("a seek with a table size", |s| s.sizes != 0)
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+            /// Every table holds every member's constraints, nobody sits
+            /// twice, and what is left forms nothing more at that time.
+            #[test]
+            fn tables_keep_every_constraint_and_leave_nothing_to_form(
+                seekers in proptest::collection::vec(any_seeker(), 0..14),
+                now in 0i64..200,
+                gather in 0i64..60,
+                room in proptest::option::of(0u32..2),
+            ) {
+                let lh = options::of("lost-heir").unwrap();
+                let mut r = rules(now);
+                r.gather = chrono::Duration::seconds(gather);
+                if let Some(room) = room {
+                    for s in &seekers {
+                        r.expert_room.insert(s.player_id.clone(), room);
+                    }
+                }
+                let tables = form_tables(&seekers, &r);
+                let mut seated = std::collections::HashSet::new();
+                for t in &tables {
+                    let n = t.members.len();
+                    prop_assert!(n >= 1 && n <= usize::from(t.size));
+                    prop_assert!(lh.feasible_at(t.size, t.variants));
+                    let players: std::collections::HashSet<&str> =
+                        t.members.iter().map(|&m| seekers[m].player_id.as_str()).collect();
+                    prop_assert_eq!(players.len(), n, "nobody twice at a table");
+                    for &m in &t.members {
+                        prop_assert!(seated.insert(m), "a seek seated twice");
+                        let s = &seekers[m];
+                        prop_assert!(s.sizes & (1 << t.size) != 0);
+                        prop_assert_eq!(t.variants & s.variants, t.variants);
+                        prop_assert!(s.target.is_none() || s.target == t.target);
+                        prop_assert!(s.rated.is_none() || s.rated == Some(t.rated));
+                        let clock_kept = match s.clock {
+                            None => true,
+                            Some(0) => t.clock.is_none(),
+                            some => t.clock == some,
+                        };
+                        prop_assert!(clock_kept);
+                        for &o in &t.members {
+                            prop_assert!(o == m || s.admits(&seekers[o]));
+                        }
+                        if let Some(level) = t.bots {
+                            let b = s.bots.expect("a member of a table with bots asked for them");
+                            prop_assert!(b.at <= r.now && b.level == level);
+                            prop_assert!(usize::from(b.min_humans) <= n);
+                        }
+                    }
+                    if t.bots.is_none() {
+                        prop_assert_eq!(n, usize::from(t.size), "a table without bots is full");
+                    }
+                }
+                let left: Vec<Seeker> = (0..seekers.len())
+                    .filter(|i| !seated.contains(i))
+                    .map(|i| seekers[i].clone())
+                    .collect();
+                let mut again = rules(now);
+                again.gather = r.gather;
+                // The room the tables formed used up.
+                for (player, room) in &r.expert_room {
+                    let used = tables
+                        .iter()
+                        .filter(|t| t.bots == Some(BotLevel::Expert))
+                        .filter(|t| &seekers[t.members[0]].player_id == player)
+                        .count() as u32;
+                    again.expert_room.insert(player.clone(), room.saturating_sub(used));
+                }
+                prop_assert_eq!(form_tables(&left, &again), vec![]);
+            }
+        }
+    }
 }

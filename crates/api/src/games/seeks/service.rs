@@ -358,13 +358,15 @@ impl GameService {
             writes.value.tables.push(new);
         }
         let gather = chrono::Duration::from_std(self.seeks.gather).unwrap_or(chrono::Duration::MAX);
+        // Each seek still waiting is looked at next at its next time; only
+        // a time that changed is written (most of them are not).
         for active in &queue.active {
             let row = &active.row;
-            if row.wake_at > queue.now || seated.contains_key(row.id.as_str()) {
+            if seated.contains_key(row.id.as_str()) {
                 continue;
             }
-            let gather_at = row.created_at + gather;
-            if let Some(wake) = next_wake(row, queue.now, gather_at) {
+            let wake = next_wake(row, queue.now, row.created_at + gather);
+            if let Some(wake) = wake.filter(|w| *w != row.wake_at) {
                 writes.wakes.push((row.id.clone(), wake));
             }
         }
