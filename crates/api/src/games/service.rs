@@ -78,6 +78,8 @@ pub struct GameService {
     pub(super) ratings_kick: std::sync::Arc<tokio::sync::Notify>,
     /// Quick play's settings (`seeks/`).
     pub(super) seeks: crate::config::SeekSettings,
+    /// Quick play: one change of a kind's seeks at a time in this process.
+    pub(super) seek_turns: super::seek_turns::SeekTurns,
 }
 
 impl GameService {
@@ -123,6 +125,7 @@ impl GameService {
             instance: hex::encode(&crate::random::secret_bytes()[..8]),
             ratings_kick: Default::default(),
             seeks: Default::default(),
+            seek_turns: Default::default(),
         }
     }
 

@@ -98,11 +98,13 @@ impl GameService {
             render,
         };
         let decide = |queue: &SeekQueue| self.decide_tables(&seek.kind, queue, Some(&asking));
-        let formed = match self
+        let turn = self.seek_turns.turn(&seek.kind).await;
+        let changed = self
             .db
             .seek_change(&seek.kind, change, MATCH_WINDOW, &decide)
-            .await
-        {
+            .await;
+        drop(turn);
+        let formed = match changed {
             Ok(Ok(formed)) => formed,
             Ok(Err(SeekRefused::TooMany)) => {
                 return Err(ServiceError::conflict(
@@ -162,11 +164,13 @@ impl GameService {
             player_id,
         };
         let decide = |queue: &SeekQueue| self.decide_tables(&seek.kind, queue, None);
-        match self
+        let turn = self.seek_turns.turn(&seek.kind).await;
+        let changed = self
             .db
             .seek_change(&seek.kind, change, MATCH_WINDOW, &decide)
-            .await?
-        {
+            .await;
+        drop(turn);
+        match changed? {
             Ok(formed) => self.tables_formed(formed.tables).await,
             Err(SeekRefused::Ended(row)) => return Err(ended(&row)),
             Err(SeekRefused::NotFound) => return Err(seek_not_found()),
@@ -211,10 +215,13 @@ impl GameService {
         let mut formed = 0;
         for kind in self.db.kinds_with_due_seeks(crate::db::now()).await? {
             let decide = |queue: &SeekQueue| self.decide_tables(&kind, queue, None);
+            let turn = self.seek_turns.turn(&kind).await;
             let outcome = self
                 .db
                 .seek_change(&kind, SeekChange::Sweep, MATCH_WINDOW, &decide)
-                .await?;
+                .await;
+            drop(turn);
+            let outcome = outcome?;
             if let Ok(done) = outcome {
                 formed += done.tables.len();
                 self.tables_formed(done.tables).await;
