@@ -100,7 +100,7 @@ async function newPage(name, viewport = { width: 1280, height: 900 }) {
 async function register(page, name) {
   await page.goto(`${API}/`);
   await page.fill("#display-name", name);
-  await page.click("form.register button[type=submit]");
+  await page.click("#enter-lobby");
   await page.waitForSelector("[data-testid=me]");
 }
 
@@ -303,7 +303,7 @@ async function actOnce(page, token, stats) {
   const gameId = await root.getAttribute("data-game");
   const problemBefore = (await page.textContent("#problem").catch(() => "")) ?? "";
   if (prompt === "play_card" || prompt === "play") {
-    const enabled = await page.$$eval("#hand button.card:not([disabled])", (els) => els.map((e) => e.dataset.card));
+    const enabled = await page.$$eval("#hand button.card:not([aria-disabled=true])", (els) => els.map((e) => e.dataset.card));
     const legal = await api(`/v1/games/${gameId}/legal-moves`, token);
     if (legal.version !== Number(version)) return "idle"; // the page is about to catch up
     const want = legalCards(legal);
@@ -314,7 +314,7 @@ async function actOnce(page, token, stats) {
     check(names.every((n) => n && n.length > 3), `a card without an accessible name: ${names}`);
     stats.plays = (stats.plays ?? 0) + 1;
     // Keyboard: focus the card and press Enter, for every other play.
-    const button = page.locator("#hand button.card:not([disabled])").first();
+    const button = page.locator("#hand button.card:not([aria-disabled=true])").first();
     if (stats.plays % 2) await button.click();
     else { await button.focus(); await page.keyboard.press("Enter"); }
   } else if (prompt === "pass_cards" || prompt === "discard") {
@@ -322,7 +322,7 @@ async function actOnce(page, token, stats) {
     for (let i = 0; i < 20; i++) {
       if (!(await confirm.count())) return "idle"; // the table moved on meanwhile
       if (await confirm.isEnabled()) break;
-      await page.locator("#hand button.card[aria-pressed=false]:not([disabled])").first().click({ timeout: 5000 });
+      await page.locator("#hand button.card[aria-pressed=false]:not([aria-disabled=true])").first().click({ timeout: 5000 });
     }
     stats[prompt] = (stats[prompt] ?? 0) + 1;
     await confirm.click({ timeout: 5000 });
@@ -460,13 +460,13 @@ try {
   let refusalShown = false;
   const refuse = async () => {
     if (refusalShown || (await ann.getAttribute(".table-wrap", "data-prompt")) !== "play_card") return;
-    const illegal = await ann.$$eval("#hand button.card[disabled]", (els) => els.map((e) => e.dataset.card));
+    const illegal = await ann.$$eval("#hand button.card[aria-disabled=true]", (els) => els.map((e) => e.dataset.card));
     if (!illegal.length) return;
     await ann.route("**/moves", async (route) => {
       await route.continue({ postData: JSON.stringify({ type: "play", card: illegal[0] }) });
     }, { times: 1 });
     const version = await ann.getAttribute(".table-wrap", "data-version");
-    await ann.locator("#hand button.card:not([disabled])").first().click();
+    await ann.locator("#hand button.card:not([aria-disabled=true])").first().click();
     await ann.waitForFunction(() => (document.getElementById("problem")?.textContent ?? "") !== "", null, { timeout: 10_000 });
     const text = await ann.textContent("#problem");
     check(/\((LH|G)-\d+\)/.test(text), `(a) the refusal names its ruling: ${text}`);
@@ -536,15 +536,20 @@ try {
   // Jump to the fourth trick once the menu knows it.
   await ann.waitForFunction(() => document.querySelectorAll("#trick-select option").length > 4, null, { timeout: 20_000 });
   const trickValue = await ann.$eval("#trick-select", (s) => s.options[4].value);
-  check((await ann.$eval("#trick-select", (s) => s.options[4].textContent)) === "round 1, trick 4", "(e) the fourth option is trick 4");
+  const trickLabel = await ann.$eval("#trick-select", (s) => s.options[4].textContent);
+  check(/^round 1, trick 4: (.+ takes it)$/.test(trickLabel), `(e) the fourth option is trick 4 and says who takes it: ${trickLabel}`);
   await ann.selectOption("#trick-select", trickValue);
   await ann.waitForSelector(`#replay-board[data-seq='${trickValue}']`);
-  // Step on to the lead: the trick shows its first card, and every hand is there (the full deal).
-  await ann.click("#replay-forward");
-  await ann.waitForFunction((s) => document.querySelector("#replay-board")?.dataset.seq === String(Number(s) + 1), trickValue);
-  check((await ann.$$("#replay-board #felt .trick-slot .card")).length === 1, "(e) the trick's lead is shown after it");
+  // "Go to trick 4" shows it whole, all three cards on the felt, and who takes it.
+  check((await ann.$$("#replay-board #felt .trick-slot.held .card")).length === 3, "(e) the jump shows the whole trick on the felt");
+  const taker = trickLabel.split(": ")[1].replace(" takes it", "");
+  check((await ann.textContent("#replay-board #trick-info")).includes(`${taker} takes the trick`), "(e) the felt says who takes the trick");
+  // One step back: its last card not yet played.
+  await ann.click("#replay-back");
+  await ann.waitForFunction((s) => document.querySelector("#replay-board")?.dataset.seq === String(Number(s) - 1), trickValue);
+  check((await ann.$$("#replay-board #felt .trick-slot .card")).length === 2, "(e) a step back shows the trick before its last card");
   check((await ann.textContent("#replay-board")).includes("Every hand"), "(e) the replay shows every hand");
-  await ann.waitForSelector("#full-deal .hand-line");
+  await ann.waitForSelector("#full-deal .hand-line", { state: "attached" });
   const dealt = await ann.$$eval("#full-deal .deal-round[data-round='1'] .hand-line", (lines) => lines.map((l) => l.querySelectorAll("[data-card]").length));
   check(dealt.length === 3 && dealt.every((n) => n === 10), `(e) the full deal: three hands of 10 (LH-2): ${dealt}`);
   const rounds = await ann.$$eval("#full-deal .deal-round", (r) => r.length);
@@ -604,7 +609,7 @@ try {
   for (let i = 0; i < 100 && (await api(`/v1/games/${allBots.id}`)).status !== "finished"; i++) await cara.waitForTimeout(100);
   await cara.goto(`${API}/#/replay/${allBots.id}`);
   await cara.waitForSelector("#verify.ok", { timeout: 15_000 });
-  await cara.waitForSelector("#full-deal .deal-round[data-round='1']");
+  await cara.waitForSelector("#full-deal .deal-round[data-round='1']", { state: "attached" });
   const chDeal = await cara.$$eval("#full-deal .deal-round[data-round='1'] .hand-line", (l) => l.map((x) => x.querySelectorAll("[data-card]").length));
   check(chDeal.length === 8 && chDeal.slice(0, 7).every((n) => n === 14) && chDeal[7] === 6, `(e) a Cancellation Hearts deal: 7 x 14 and a kitty of 6 (CH-1): ${chDeal}`);
   const chTrick = await cara.$eval("#trick-select", (s) => s.options[3].value);
