@@ -15,7 +15,7 @@ const GAMES = [
     text: "Hearts for a crowd, with two decks: identical cards in a trick cancel each other out. Avoid the hearts and the queens of spades." },
 ];
 
-export function frontDoor(main: HTMLElement, signedIn: () => void): () => void {
+export function frontDoor(main: HTMLElement, signedIn: () => void, showLobby: () => void): () => void {
   let alive = true;
   const name = h("input", { id: "display-name", name: "display_name", required: true, maxlength: 64, autocomplete: "nickname" });
   const game = h("select", { id: "quick-kind", name: "kind" }, QUICK.map((q, i) => h("option", { value: String(i) }, q.text)));
@@ -37,7 +37,7 @@ export function frontDoor(main: HTMLElement, signedIn: () => void): () => void {
     if (!data) { error.textContent = problemText(problem); return; }
     signIn(data);
     signedIn();
-    if (intent === "lobby") { location.hash = "#/"; window.dispatchEvent(new HashChangeEvent("hashchange")); return; }
+    if (intent === "lobby") { showLobby(); return; }
     const q = QUICK[Number(game.value)] ?? QUICK[0]!;
     const refused = await quickGame(q.kind as Kind, q.players);
     if (refused) error.textContent = refused;

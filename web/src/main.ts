@@ -69,7 +69,7 @@ function route(): void {
   else if (rep?.[1]) leave = replay(main, rep[1]);
   else if (inv?.[1]) leave = invitePage(main, inv[1], signedIn);
   else if (rules?.[1]) leave = rulesPage(main, rules[1]);
-  else if (!me()) leave = frontDoor(main, signedIn);
+  else if (!me()) leave = frontDoor(main, signedIn, route);
   else leave = lobby(main);
   main.focus({ preventScroll: true });
 }

@@ -8,7 +8,8 @@ import { chip } from "./faces";
 const ids = (text: string) => h("span", { class: "rule-ids", title: "the ruling behind this (docs/rules)" }, text);
 const section = (title: string, ...body: Children[]) => h("section", { class: "rules-section" }, h("h2", {}, title), body);
 const p = (...body: Children[]) => h("p", {}, body);
-const cards = (...codes: string[]) => h("div", { class: "rules-cards" }, codes.map((c) => chip(c)));
+/** Card pictures; a code ending in "!" is shown cancelled. */
+const cards = (...codes: string[]) => h("div", { class: "rules-cards" }, codes.map((c) => (c.endsWith("!") ? chip(c.slice(0, -1), "cancelled") : chip(c))));
 
 function lostHeir(): Children[] {
   return [
@@ -77,7 +78,7 @@ function cancellationHearts(): Children[] {
         h("li", {}, "Whoever takes a trick leads the next."))),
     section("Cancelling",
       p("Two identical cards in the same trick cancel: neither can win it, though both still count for whoever takes it. The trick goes to the highest card of the suit led that was not cancelled. ", ids("CH-7")),
-      cards("9D", "9D", "4D", "JD"),
+      cards("9D!", "9D!", "4D", "JD"),
       p("Diamonds were led: the two nines cancel, so the jack of diamonds takes the trick."),
       p("When every card of the suit led is cancelled, nobody has won yet, and the table's choice decides:"),
       h("ul", {},

@@ -236,6 +236,21 @@ export function views(ctx: Ctx) {
       moves.map((m, i) => h("button", { type: "button", class: "choice", "data-key": `choice-${i}`, onclick: () => void ctx.send(m) }, text(m))));
   }
 
+  /** Many bids (up to 21 with two players): Pass, a list of the bids, and Bid; one row on a phone. */
+  function bidPicker(moves: Move[]): HTMLElement {
+    const bids = moves.filter((m): m is Extract<Move, { type: "bid" }> => m.type === "bid");
+    const pass = moves.find((m) => m.type === "pass");
+    const pick = h("select", { id: "bid-points", "aria-label": "points to bid", "data-key": "bid-points" },
+      bids.map((m) => h("option", { value: String(m.points) }, String(m.points)))) as HTMLSelectElement;
+    return h("div", { class: "choices", role: "group", "aria-label": "your choices" },
+      pass ? h("button", { type: "button", class: "choice", "data-key": "choice-pass", onclick: () => void ctx.send(pass) }, "Pass") : null,
+      pick,
+      h("button", { type: "button", class: "choice primary", id: "bid-button", "data-key": "choice-bid", onclick: () => {
+        const m = bids.find((b) => String(b.points) === pick.value);
+        if (m) void ctx.send(m);
+      } }, "Bid"));
+  }
+
   /** A prompt: plain words, the rulings behind them as a small detail. */
   function ask(title: string, words: string, rulings: string): HTMLElement[] {
     const heading = h("h2", {}, title, " ", h("span", { class: "rule-ids", title: "the rulings behind this (see the rules page)" }, rulings));
@@ -336,7 +351,7 @@ export function views(ctx: Ctx) {
         ? ["Your call", v.highest_bid ? `Bid more than ${v.highest_bid.points} points for your side this round, or pass.` : "Bid the points your side will take this round, or pass.", "LH-5"]
         : prompt === "decide" ? ["Accept or reject", `${seatName(g, v.highest_bid?.seat ?? 0)} bid ${v.highest_bid?.points ?? "?"}. Accept: they name trumps and your side must take that many points. Reject: you name trumps but your side scores nothing positive.`, "LH-6"]
         : ["Name trumps", "The Lost Heir and the Wrong Boy join that city.", "LH-7"];
-      promptBox.append(...ask(title, words, rulings), choiceButtons(moves, choiceText));
+      promptBox.append(...ask(title, words, rulings), prompt === "bid" && moves.length > 9 ? bidPicker(moves) : choiceButtons(moves, choiceText));
     } else if (prompt === "play_card") {
       const blankNote = handCards.includes("blank") ? " A Blank only when you cannot follow." : "";
       const words = leading ? "Lead any card except a Blank." : `Follow ${follow} if you can, otherwise any card.${blankNote}`;
