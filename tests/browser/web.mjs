@@ -629,7 +629,7 @@ try {
   const ann = await newPage("ann");
   await register(ann, "Ann");
   const annToken = await tokenOf(ann);
-  const lh = await createGame(ann, { kind: "lost-heir", players: 3, seats: ["open", "bot", "bot"], target: 12, deadline: 3600 });
+  const lh = await createGame(ann, { kind: "lost-heir", players: 3, seats: ["open", "bot", "bot"], target: 16, deadline: 3600 });
   log(`game ${lh}`);
   // Whose turn, the clock counting down, and the your-turn badge (the player stream).
   await ann.waitForSelector("#whose-turn");
@@ -673,14 +673,17 @@ try {
       check(title.startsWith("▶ Your turn · Lost Heir"), `(a) the tab title says it is my turn: ${title}`);
       check(icon.includes(encodeURIComponent("#f5b700")), "(a) the tab icon shows my turn");
     }
-    if (summarySeen || prompt !== "bid" || Number(await ann.getAttribute(".table-wrap", "data-rounds")) < 1) return "go";
+    if (prompt === "play_card") await refuse();
+    // My first move of a round is never a card (a bid, or the dealer's decision or trumps).
+    const rounds = Number(await ann.getAttribute(".table-wrap", "data-rounds"));
+    if (summarySeen || prompt === "play_card" || rounds < 1) return "go";
     summarySeen = true;
     await ann.waitForSelector("#felt #round-summary", { timeout: 5000 }).catch(() => check(false, "(a) no round summary when the second round began"));
     const rows = await ann.$$eval("#round-summary tbody tr", (r) => r.length);
     check(rows === 3, `(a) the round summary has a line per player: ${rows}`);
     const title = await ann.textContent("#round-summary-title");
-    check(/^Round 1 is over/.test(title ?? ""), `(a) the summary names its round: ${title}`);
-    const sheet = (await api(`/v1/games/${lh}`, annToken)).view.score_sheet[0];
+    check((title ?? "").startsWith(`Round ${rounds} is over`), `(a) the summary names its round: ${title}`);
+    const sheet = (await api(`/v1/games/${lh}`, annToken)).view.score_sheet[rounds - 1];
     const totals = await ann.$$eval("#round-summary tbody tr td:last-child", (c) => c.map((x) => Number(x.textContent)));
     check(JSON.stringify(totals) === JSON.stringify(sheet.totals), `(a) the summary's totals are the score sheet's: ${totals} ${sheet.totals}`);
     if (sheet.contract) check((await ann.textContent("#summary-contract")).includes(sheet.points[sheet.contract.side] >= sheet.contract.points ? "made" : "failed"), "(a) the summary says whether the contract was made");
@@ -798,7 +801,21 @@ try {
   check((await cara.textContent("#all-cancelled-rule")).includes("CH-8"), "(b) the all-cancelled rule is shown with its ruling");
   let shotB = false;
   let sawReceived = false;
-  const statsB = {};
+  // The round summary on a phone: up over the felt when the second round begins.
+  let chSummary = false;
+  const statsB = {
+    beforeAct: async () => {
+      if (chSummary || Number(await cara.getAttribute(".table-wrap", "data-rounds")) < 1) return "go";
+      chSummary = true;
+      await cara.waitForSelector("#felt #round-summary", { timeout: 5000 }).catch(() => check(false, "(b) no round summary after the first round"));
+      const rows = await cara.$$eval("#round-summary tbody tr", (r) => r.length);
+      check(rows === 6, `(b) the summary has a line per player: ${rows}`);
+      await axeCheck(cara, "the round summary (Cancellation Hearts)");
+      await cara.evaluate(() => document.getElementById("felt")?.scrollIntoView());
+      await cara.screenshot({ path: `${SHOTS}/round-summary-phone.png` });
+      return "go";
+    },
+  };
   await playOut([{ page: cara, token: caraToken }], async () => {
     if (!sawReceived && (await cara.$("#received"))) sawReceived = true;
     if (!shotB && (await cara.$$("#felt .trick-slot .card")).length >= 3) {
@@ -806,12 +823,13 @@ try {
       await cara.screenshot({ path: `${SHOTS}/cancellation-hearts-phone.png`, fullPage: true });
       await axeCheck(cara, "a Cancellation Hearts table");
     }
-    // A round at least; a few more while the kitty has not fallen to the person (CH-10).
+    // A round at least, into the next one (its summary); a few more while the kitty has not fallen to the person (CH-10).
     const rounds = Number(await cara.getAttribute(".table-wrap", "data-rounds"));
-    return rounds >= 1 && (statsB.discard || rounds >= 4);
+    return rounds >= 1 && chSummary && (statsB.discard || rounds >= 4);
   }, "(b)", 4000, statsB);
   log(`a round done: ${JSON.stringify(statsB)}`);
   check(statsB.pass_cards >= 1, `(b) the person passed: ${JSON.stringify(statsB)}`);
+  check(chSummary, "(b) the round summary was not looked at");
   check(sawReceived, "(b) the cards received in the pass were shown");
   const sheet = (await api(`/v1/games/${ch}`, caraToken)).view.score_sheet;
   check(sheet.length >= 1 && sheet[0].points.reduce((a, b) => a + b, 0) % 52 === 0 || sheet[0]?.moon, `(b) the round scored 52 points: ${JSON.stringify(sheet[0])}`);
