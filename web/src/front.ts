@@ -48,12 +48,12 @@ export function frontDoor(main: HTMLElement, signedIn: () => void, showLobby: ()
     h("section", { class: "front", "aria-labelledby": "front-title" },
       h("h1", { id: "front-title" }, "Card games at a real table"),
       h("p", { class: "lead" }, "Two trick-taking games to play in your browser, with friends or against bots, on a phone or a big screen."),
+      form,
       h("div", { class: "game-cards" }, GAMES.map((g) => h("article", { class: "card-panel game-card", "data-kind": g.kind },
         h("h2", {}, g.name, " ", h("span", { class: "muted small" }, g.players)),
         h("div", { class: "rules-cards" }, g.cards.map((c) => chip(c))),
         h("p", {}, g.text),
         h("a", { href: `#/rules/${g.kind}` }, `How ${g.name} is played`))))),
-    form,
     h("section", { class: "lists" },
       h("div", { class: "card-panel" }, h("h2", {}, "Tables waiting for players"), open),
       h("div", { class: "card-panel" }, h("h2", {}, "Live games to watch"), live)));

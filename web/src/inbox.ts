@@ -22,7 +22,7 @@ export class Inbox {
   constructor() {
     this.badge = h("span", { class: "badge", id: "turn-badge", "aria-live": "polite" });
     this.list = h("ul", { class: "inbox-list", id: "inbox-list" });
-    const details = h("details", { class: "inbox" }, h("summary", {}, "Your turn ", this.badge), this.list);
+    const details = h("details", { class: "inbox" }, h("summary", {}, h("span", { class: "label" }, "Your turn "), h("span", { class: "sr-only" }, "games waiting for you: "), this.badge), this.list);
     this.element = details;
     this.element.hidden = true;
     // A table where I sit moved on: my waiting games may have changed.

@@ -100,6 +100,22 @@ function notifyOn(): boolean {
 
 export const notice = new Notice();
 
+/** A bell drawn as SVG elements (no font needed). */
+function bell(): SVGSVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("width", "15");
+  svg.setAttribute("height", "15");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "bell");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", "M8 1.5a1 1 0 0 1 1 1v.6A4.5 4.5 0 0 1 12.5 7.5v3l1.5 2v.5H2v-.5l1.5-2v-3A4.5 4.5 0 0 1 7 3.1v-.6a1 1 0 0 1 1-1ZM6.3 14h3.4a1.7 1.7 0 0 1-3.4 0Z");
+  path.setAttribute("fill", "currentColor");
+  svg.append(path);
+  return svg;
+}
+
 /** The header's settings: a tone and a desktop notification on my turn, both off until chosen. */
 export function alertSettings(): HTMLElement {
   const status = h("p", { class: "muted small", id: "alert-status", "aria-live": "polite" });
@@ -121,7 +137,7 @@ export function alertSettings(): HTMLElement {
       : "The browser did not allow notifications (its site settings can change that).";
   });
   return h("details", { class: "alerts", id: "alerts" },
-    h("summary", {}, "Alerts"),
+    h("summary", {}, bell(), h("span", { class: "label" }, " Alerts"), h("span", { class: "sr-only" }, "turn alerts")),
     h("div", { class: "alerts-box" },
       h("label", {}, sound, " Play a sound on my turn"),
       h("label", {}, desk, supported ? " Desktop notification on my turn" : " Desktop notifications (not supported by this browser)"),

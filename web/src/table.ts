@@ -152,7 +152,7 @@ export function table(main: HTMLElement, id: string): () => void {
     const newly = (b.trick?.plays ?? []).filter((p) => p.cancelled && !cancelledBefore.has(p.card)).map((p) => p.card);
     if (newly.length && a.round === b.round) {
       const shortName = face(newly[0]!).short;
-      flash = { cards: new Set(newly), note: `${shortName} cancels ${shortName}: neither can win this trick` };
+      flash = { cards: new Set(newly), note: `${shortName} cancels ${shortName}` };
       later(FLASH_MS, () => { flash = null; render(); });
     }
   }

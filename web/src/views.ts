@@ -423,7 +423,7 @@ export function views(ctx: Ctx) {
     const centre = [
       trick?.led_suit ? h("div", { class: "trumps" }, `${suitName(trick.led_suit)} led`) : null,
       trick && trick.circuits > 1 ? h("div", { class: "extension", id: "extension-note" }, `No card of the suit led stands: round again (circuit ${trick.circuits})`) : null,
-      cancelledCount ? h("div", {}, `${cancelledCount} cancelled`) : null,
+      cancelledCount && !ctx.flash?.() ? h("div", {}, `${cancelledCount} cancelled`) : null,
       v.set_aside.length ? h("div", { class: "set-aside" }, `${plural(v.set_aside.length, "card")} set aside for the next winner`) : null,
       !trick && phase === "passing" ? h("div", {}, v.pass_direction === "none" ? "no pass this round" : `passing ${v.pass_direction}`) : null,
     ];
@@ -433,7 +433,7 @@ export function views(ctx: Ctx) {
         [...Array(Math.min(v.kitty.size, 4)).keys()].map(() => h("img", { src: backUrl(), alt: "", width: "60", height: "84" })),
         h("span", { class: "kitty-count", "aria-hidden": "true" }, `kitty ${v.kitty.size}`))
       : null;
-    const felt = feltTable(g, n, mine, plate, (trick?.plays ?? []) as Play[], over || phase !== "playing" ? null : trick?.leader ?? null, centre, last, kitty);
+    const felt = feltTable(g, n, mine, plate, (trick?.plays ?? []) as Play[], over || phase !== "playing" ? null : trick?.leader ?? null, [centre, kitty], last);
 
     const ruleLine = v.config.all_cancelled === "extend"
       ? "When every card of the suit led is cancelled, everyone plays another card to the same trick."
@@ -509,7 +509,7 @@ export function views(ctx: Ctx) {
         v.discards?.length ? h("div", { id: "discards" }, "You discarded: ", v.discards.map((c) => chip(c, "small"))) : null)
       : null;
     const lastTrick = v.last_trick && thisRound ? { plays: v.last_trick.plays as Play[], winner: v.last_trick.winner ?? null } : null;
-    return h("div", { class: "felt-wrap" },
+    return h("div", { class: `felt-wrap${(v.hand?.length ?? 0) > 12 ? " long-hand" : ""}` },
       felt, promptBox, ctx.problem?.() ?? null, hand,
       mineExtra, info, tricksPanel(g, lastTrick, () => ""),
       everyHand(g, v.secrets?.hands, v.secrets?.kitty ?? []),
