@@ -162,17 +162,25 @@ export interface Series {
 export function scoreChart(series: Series[], target: number, lowWins: boolean): HTMLElement {
   const rounds = Math.max(0, ...series.map((s) => s.totals.length));
   const W = 360, H = 170, L = 34, R = 10, T = 10, B = 22;
-  const values = [0, target, ...series.flatMap((s) => s.totals)];
-  const lo = Math.min(...values), hi = Math.max(...values);
+  const totals = series.flatMap((s) => s.totals);
+  // The target line only when the scores come near it, so that far from it they still spread out.
+  const showTarget = Math.max(0, ...totals) >= target / 2;
+  const values = [0, ...(showTarget ? [target] : []), ...totals];
+  const lo = Math.min(...values), hi = Math.max(1, ...values);
   const x = (i: number) => L + (rounds <= 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (rounds - 1));
   const y = (v: number) => T + ((hi - v) * (H - T - B)) / (hi - lo || 1);
   const parts: SVGElement[] = [
     svg("title", {}, `Scores after each round; the game ends at ${target}, ${lowWins ? "lowest" : "highest"} wins`),
     svg("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: "#999", "stroke-width": 1 }),
-    svg("line", { x1: L, x2: W - R, y1: y(target), y2: y(target), stroke: "#b3261e", "stroke-width": 1, "stroke-dasharray": "4 3" }),
-    svg("text", { x: L - 4, y: y(target) + 4, "text-anchor": "end", "font-size": 10, fill: "#8a1c15" }, String(target)),
     svg("text", { x: L - 4, y: y(0) + 4, "text-anchor": "end", "font-size": 10, fill: "#333" }, "0"),
   ];
+  if (showTarget) {
+    parts.push(svg("line", { x1: L, x2: W - R, y1: y(target), y2: y(target), stroke: "#b3261e", "stroke-width": 1, "stroke-dasharray": "4 3" }),
+      svg("text", { x: L - 4, y: y(target) + 4, "text-anchor": "end", "font-size": 10, fill: "#8a1c15" }, String(target)));
+  } else {
+    const top = Math.max(...totals);
+    parts.push(svg("text", { x: L - 4, y: y(top) + 4, "text-anchor": "end", "font-size": 10, fill: "#333" }, String(top)));
+  }
   for (let i = 0; i < rounds; i++) parts.push(svg("text", { x: x(i), y: H - 6, "text-anchor": "middle", "font-size": 10, fill: "#333" }, String(i + 1)));
   series.forEach((s, k) => {
     const colour = COLOURS[k % COLOURS.length]!;
@@ -185,7 +193,8 @@ export function scoreChart(series: Series[], target: number, lowWins: boolean): 
   const legend = h("ul", { class: "chart-legend" }, series.map((s, k) => h("li", {},
     svg("svg", { viewBox: "0 0 12 12", width: 12, height: 12, "aria-hidden": "true" }, svg("rect", { width: 12, height: 12, rx: 2, fill: COLOURS[k % COLOURS.length]! })),
     ` ${s.name}: ${s.totals[s.totals.length - 1] ?? 0}`)));
-  return h("figure", { class: "chart", id: "score-chart" }, chart, h("figcaption", {}, "Totals after each round"), legend);
+  return h("figure", { class: "chart", id: "score-chart" }, chart,
+    h("figcaption", {}, `Totals after each round (the game ends at ${target}; ${lowWins ? "lowest" : "highest"} wins)`), legend);
 }
 
 export function lhSeries(g: Game, v: LostHeirView): Series[] {

@@ -210,6 +210,8 @@ export function table(main: HTMLElement, id: string): () => void {
   const root = h("section", { class: "table-wrap", "data-game": id, "aria-label": "game" });
   const live = h("p", { class: "sr-only", "aria-live": "polite", id: "announce" });
   const talk = chat(id);
+  // Table talk shows once the table is drawn above it, so that nothing on the page jumps as it loads.
+  talk.element.hidden = true;
   clear(main, root, talk.element, live);
   root.append(h("p", { class: "muted" }, "Loading the table…"));
 
@@ -310,8 +312,9 @@ export function table(main: HTMLElement, id: string): () => void {
       if (m.lastEventId) lastSeq = m.lastEventId;
       const g = JSON.parse(m.data) as Game;
       if (error === UNREACHABLE) error = "";
-      if (!game) void history(g);
-      void adopt(g);
+      // The first time, the log first: the table is then drawn whole at once (its tricks, the log).
+      if (!game) void history(g).then(() => adopt(g));
+      else void adopt(g);
     });
     for (const name of ["seat_taken", "seat_left", "game_started", "move", "autoplay", "deadline_expired", "game_finished", "game_expired", "seat_resigned"]) {
       source.addEventListener(name, (e) => {
@@ -339,7 +342,6 @@ export function table(main: HTMLElement, id: string): () => void {
     const { data } = await client().GET("/v1/games/{game_id}/events", { params: { path: { game_id: id }, query: { after, limit: BACKLOG } } });
     if (!data || closed) return;
     addLog(data.events);
-    render();
   }
 
   async function send(move: Move): Promise<void> {
@@ -418,6 +420,7 @@ export function table(main: HTMLElement, id: string): () => void {
       h("details", { class: "card-panel log", open: true }, h("summary", {}, "What happened"),
         h("ol", { id: "log" }, log.slice(0, 12).map((e) => h("li", { value: e.seq }, eventText(g, e))))));
     patchChildren(root, fresh);
+    talk.element.hidden = false;
     // What the browser test reads, set once the table shows it.
     root.dataset.version = String(g.version);
     root.dataset.status = g.status;
