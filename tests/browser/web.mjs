@@ -596,6 +596,15 @@ async function invitation() {
   const copied = await hana.evaluate(() => navigator.clipboard.readText()).catch(() => null);
   check(copied === null || copied === link, `(k) the clipboard holds the link: ${copied}`);
   await axeCheck(hana, "a waiting table");
+  // Alerts: both off until chosen; the notification asks the browser (granted here) only when ticked.
+  await hana.context().grantPermissions(["notifications"], { origin: API });
+  await hana.click("#alerts summary");
+  check(!(await hana.isChecked("#alert-sound")) && !(await hana.isChecked("#alert-notify")), "(k) the alerts start off");
+  await hana.check("#alert-notify");
+  await hana.waitForFunction(() => /notified/.test(document.getElementById("alert-status")?.textContent ?? ""), null, { timeout: 5000 })
+    .catch(() => check(false, "(k) ticking the desktop notification did not turn it on"));
+  check(await hana.evaluate(() => localStorage.getItem("cardgames.notify")) === "on", "(k) the notification setting is kept");
+  await hana.click("#alerts summary");
   await hana.screenshot({ path: `${SHOTS}/invite-waiting.png` });
   // The newcomer (signed out, another context) follows the link.
   await newt.goto(link);
@@ -687,6 +696,8 @@ try {
     const totals = await ann.$$eval("#round-summary tbody tr td:last-child", (c) => c.map((x) => Number(x.textContent)));
     check(JSON.stringify(totals) === JSON.stringify(sheet.totals), `(a) the summary's totals are the score sheet's: ${totals} ${sheet.totals}`);
     if (sheet.contract) check((await ann.textContent("#summary-contract")).includes(sheet.points[sheet.contract.side] >= sheet.contract.points ? "made" : "failed"), "(a) the summary says whether the contract was made");
+    // Who took the Lost Heir comes from the round's tricks, rebuilt from the log (every card is dealt with 3 players).
+    check((await ann.textContent("#round-summary")).includes("took the Lost Heir"), "(a) the summary says who took the Lost Heir");
     await axeCheck(ann, "the round summary (Lost Heir)");
     await ann.screenshot({ path: `${SHOTS}/round-summary.png` });
     await ann.click("#round-summary-close");
@@ -725,6 +736,7 @@ try {
   check(!(await ann.$("#scores tr.current")), "(a) no '(now)' row after the end");
   check(!(await ann.$(".empty-slot")), "(a) nobody is still 'to lead' after the end");
   check(!(await ann.$("#every-hand")), "(a) no 'Every hand' of empty hands after the end");
+  check((await ann.textContent("#round-tricks summary")) === "Tricks this round (10)", "(a) the last round's ten tricks are listed");
   await axeCheck(ann, "the end screen (Lost Heir)");
   await ann.screenshot({ path: `${SHOTS}/end-screen.png`, fullPage: true });
   log(`finished: ${JSON.stringify(statsA)}; scores ${finishedA.outcome?.scores}`);
@@ -810,6 +822,8 @@ try {
       await cara.waitForSelector("#felt #round-summary", { timeout: 5000 }).catch(() => check(false, "(b) no round summary after the first round"));
       const rows = await cara.$$eval("#round-summary tbody tr", (r) => r.length);
       check(rows === 6, `(b) the summary has a line per player: ${rows}`);
+      // Who took what comes from the round's tricks, rebuilt from the log (cancellations, extensions).
+      check((await cara.$$("#round-summary td.took")).length === 6, "(b) the summary says who took what");
       await axeCheck(cara, "the round summary (Cancellation Hearts)");
       await cara.evaluate(() => document.getElementById("felt")?.scrollIntoView());
       await cara.screenshot({ path: `${SHOTS}/round-summary-phone.png` });
