@@ -168,6 +168,8 @@ export function table(main: HTMLElement, id: string): () => void {
         plays.set(e.seq, { seat: e.actor.seat, card: String((e.payload as { card: string }).card) });
       }
     }
+    // Two rounds' plays are all the page needs (at most 208 at ten seats): older ones go.
+    if (plays.size > 2 * BACKLOG) for (const seq of [...plays.keys()].sort((a, b) => a - b).slice(0, plays.size - BACKLOG)) plays.delete(seq);
     const seen = new Set(log.map((e) => e.seq));
     log = [...log, ...entries.filter((e) => !seen.has(e.seq))].sort((a, b) => b.seq - a.seq).slice(0, 40);
   };
