@@ -368,26 +368,37 @@ async fn the_bot_games_limit_refuses_one_more_and_changes_nothing(backend: Backe
     // A person's seat and sensible bots: not limited.
     ts.create_game(&ann, "lost-heir", lh.clone(), &["open", "bot"], Some(0))
         .await;
-    // Another player's limit is their own; finished games leave it.
+    // Another player's limit is their own; finished games leave it. Bob
+    // sits in his two expert games, so neither can end before he says so
+    // (an all-bot game might finish before the next create is sent).
     let mut ids = Vec::new();
     for _ in 0..2 {
         let game = ts
-            .create_game(&bob, "lost-heir", lh.clone(), &["bot", "bot"], None)
+            .post(
+                "/v1/games",
+                Some(&bob.token),
+                &json!({"kind": "lost-heir", "config": lh, "seats": ["open", "bot_expert"],
+                        "take_seat": 0, "on_resign": "end_game"}),
+            )
             .await;
-        ids.push(game["id"].as_str().unwrap().to_owned());
+        assert_eq!(game.status, StatusCode::CREATED, "{}", game.text);
+        ids.push(game.json["id"].as_str().unwrap().to_owned());
     }
-    ts.post(
-        "/v1/games",
-        Some(&bob.token),
-        &json!({"kind": "lost-heir", "config": lh, "seats": ["bot", "bot"]}),
-    )
-    .await
-    .assert_problem(409, "too_many_bot_games");
-    for id in &ids {
-        ts.wait_finished(id, Duration::from_secs(120)).await;
-    }
-    ts.create_game(&bob, "lost-heir", lh.clone(), &["bot", "bot"], None)
+    let bots_only = json!({"kind": "lost-heir", "config": lh, "seats": ["bot", "bot"]});
+    ts.post("/v1/games", Some(&bob.token), &bots_only)
+        .await
+        .assert_problem(409, "too_many_bot_games");
+    let resigned = ts
+        .post(
+            &format!("/v1/games/{}/resign", ids[0]),
+            Some(&bob.token),
+            &json!(null),
+        )
         .await;
+    assert_eq!(resigned.status, StatusCode::OK, "{}", resigned.text);
+    assert_eq!(resigned.json["status"], "finished", "{}", resigned.text);
+    let created = ts.post("/v1/games", Some(&bob.token), &bots_only).await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
     assert_eq!(all_games().await, 6);
     ts.server.stop().await;
 }
