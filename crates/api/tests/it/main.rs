@@ -16,6 +16,7 @@ mod e2e;
 mod errors;
 mod event_log;
 mod expiry;
+mod failover;
 mod fairness;
 mod hardening;
 mod hidden_information;
