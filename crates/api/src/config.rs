@@ -1,14 +1,22 @@
-//! Settings from environment variables and command-line flags (flags win).
-//!
-//! `--help` prints the table below. Parsing is by hand: the workspace has no
-//! argument-parsing crate and the surface is small.
+//! Settings from command-line flags and environment variables (a flag wins
+//! over its variable), read by clap into `Args` and turned into a [`Config`].
+//! `--help` is clap's; README.md's "Configuration" quotes it (a test in
+//! tests/it/cli.rs keeps the two the same).
 
+use std::ffi::{OsStr, OsString};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::TypedValueParser;
+use clap::error::ErrorKind;
+use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
+
 /// The shortest accepted signing or verification key.
 pub const MIN_SECRET_BYTES: usize = 32;
+
+/// The shortest accepted `METRICS_TOKEN`.
+const MIN_METRICS_TOKEN_BYTES: usize = 16;
 
 /// Seconds past its `exp` a token still verifies (clock skew between
 /// processes). A logged-out token's revocation is kept at least this long
@@ -55,7 +63,7 @@ impl CorsOrigins {
                 .or_else(|| origin.strip_prefix("http://"));
             if rest.is_none_or(|host| host.is_empty() || host.contains(['/', ' ', '*'])) {
                 return Err(format!(
-                    "CORS_ORIGINS: `{origin}` is not an origin (scheme://host[:port], no path)"
+                    "`{origin}` is not an origin (scheme://host[:port], no path)"
                 ));
             }
         }
@@ -247,472 +255,338 @@ impl Default for WebhookSettings {
     }
 }
 
-/// One setting: flag, environment variable, default, meaning.
-struct Setting {
-    flag: &'static str,
-    env: &'static str,
-    default: &'static str,
-    help: &'static str,
-    apply: fn(&mut Config, &str) -> Result<(), String>,
+/// The command line as clap reads it: every setting with its flag and
+/// environment variable. The defaults written here are `Config::default()`'s
+/// (a test holds them equal); the computed ones are `None` and described.
+#[derive(Debug, Parser)]
+#[command(
+    name = "api",
+    about = "Card table server: Lost Heir and Cancellation Hearts over HTTP.",
+    after_help = "Every setting is a flag or an environment variable; a flag wins over its \
+                  variable, and a variable set to the empty string counts as unset.",
+    // Deterministic help (README.md quotes it), whatever the terminal.
+    term_width = 100,
+    next_line_help = true,
+    // As before clap: a repeated flag's last value counts, and a value may
+    // start with `-` (a secret may).
+    args_override_self = true,
+    allow_hyphen_values = true
+)]
+struct Args {
+    /// print the OpenAPI document and exit (`api --print-openapi > openapi/openapi.json`)
+    #[arg(long)]
+    print_openapi: bool,
+    /// migrate the database, recompute every rating from the log, rewrite those that differ,
+    /// print what was found and exit (docs/ratings.md)
+    #[arg(long)]
+    rebuild_ratings: bool,
+    #[command(flatten)]
+    server: ServerArgs,
+    #[command(flatten)]
+    storage: StorageArgs,
+    #[command(flatten)]
+    tokens: TokenArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+    #[command(flatten)]
+    expiry: ExpiryArgs,
+    #[command(flatten)]
+    bots: BotArgs,
+    #[command(flatten)]
+    webhooks: WebhookArgs,
 }
 
-const SETTINGS: &[Setting] = &[
-    Setting {
-        flag: "--bind",
-        env: "BIND",
-        default: "127.0.0.1",
-        help: "address to listen on",
-        apply: |c, v| {
-            c.bind = v.parse().map_err(|_| format!("not an IP address: {v}"))?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--port",
-        env: "PORT",
-        default: "8080",
-        help: "TCP port (0 = any free port)",
-        apply: |c, v| {
-            c.port = v.parse().map_err(|_| format!("not a port: {v}"))?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--database-url",
-        env: "DATABASE_URL",
-        default: "sqlite file DATA_DIR/cards.sqlite",
-        help: "postgres://… for Postgres; sqlite://PATH or a file path for SQLite",
-        apply: |c, v| {
-            c.database = Some(parse_database_url(v)?);
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--data-dir",
-        env: "DATA_DIR",
-        default: "./data",
-        help: "directory for the default SQLite file and the generated signing key",
-        apply: |c, v| {
-            c.data_dir = PathBuf::from(v);
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--jwt-secret",
-        env: "JWT_SECRET",
-        default: "generated once, kept in DATA_DIR/jwt-secret",
-        help: "HS256 key for bearer tokens (at least 32 bytes)",
-        apply: |c, v| {
-            if v.len() < MIN_SECRET_BYTES {
-                return Err("JWT_SECRET must be at least 32 bytes".to_owned());
-            }
-            c.jwt_secret = Some(v.to_owned());
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--jwt-previous-secrets",
-        env: "JWT_PREVIOUS_SECRETS",
-        default: "none",
-        help: "comma-separated old keys that still verify tokens (each at least 32 bytes); remove one to refuse its tokens",
-        apply: |c, v| {
-            c.jwt_previous_secrets = parse_previous_secrets(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--token-ttl-secs",
-        env: "TOKEN_TTL_SECS",
-        default: "2592000 (30 days)",
-        help: "lifetime of issued tokens",
-        apply: |c, v| {
-            c.token_ttl = Duration::from_secs(parse_positive(v)? as u64);
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--db-pool-size",
-        env: "DB_POOL_SIZE",
-        default: "8",
-        help: "database connections per process for requests (Postgres: split among the HTTP workers, at least 2 each, each made on its worker's thread; and as many again for background work: bots, deadlines, webhooks, ratings)",
-        apply: |c, v| {
-            c.pool_size = parse_positive(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--state-cache",
-        env: "STATE_CACHE",
-        default: "1024",
-        help: "game states kept in memory (least recently used are dropped)",
-        apply: |c, v| {
-            c.cache_capacity = parse_positive(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--finished-cache",
-        env: "FINISHED_CACHE",
-        default: "256",
-        help: "finished games whose replay, record and verification are kept in memory once computed (least recently used are dropped); 0 = none",
-        apply: |c, v| {
-            c.finished_cache = v
-                .trim()
-                .parse()
-                .map_err(|_| format!("`{v}` is not a count"))?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--body-limit",
-        env: "BODY_LIMIT",
-        default: "65536",
-        help: "largest accepted JSON request body, bytes",
-        apply: |c, v| {
-            c.body_limit = parse_positive(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--workers",
-        env: "WORKERS",
-        default: "2",
-        help: "HTTP worker threads",
-        apply: |c, v| {
-            c.workers = parse_positive(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--rate-limit",
-        env: "RATE_LIMIT",
-        default: "50",
-        help: "requests per second per player (valid bearer token), else per peer IP (X-Forwarded-For is ignored); 0 = off",
-        apply: |c, v| {
-            c.rate_limit = parse_rate(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--rate-burst",
-        env: "RATE_BURST",
-        default: "100",
-        help: "requests a client may make at once before the rate applies",
-        apply: |c, v| {
-            c.rate_burst = parse_positive(v)? as f64;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--metrics-token",
-        env: "METRICS_TOKEN",
-        default: "none (/metrics is open)",
-        help: "when set, GET /metrics needs `Authorization: Bearer <it>` (at least 16 bytes)",
-        apply: |c, v| {
-            if v.len() < 16 {
-                return Err("METRICS_TOKEN must be at least 16 bytes".to_owned());
-            }
-            c.metrics_token = Some(v.to_owned());
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--cors-origins",
-        env: "CORS_ORIGINS",
-        default: "* (any origin)",
-        help: "web origins that may call the api from a browser: `*`, a comma-separated list (`https://table.example,http://localhost:5173`), or `none`",
-        apply: |c, v| {
-            c.cors = CorsOrigins::parse(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--request-timeout-ms",
-        env: "REQUEST_TIMEOUT_MS",
-        default: "10000",
-        help: "a request still unanswered after this is dropped with 503 `timeout`",
-        apply: |c, v| {
-            c.request_timeout = Duration::from_millis(parse_positive(v)? as u64);
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--db-timeout-ms",
-        env: "DB_TIMEOUT_MS",
-        default: "5000",
-        help: "longest wait on the database for one query, the pooled or new connection included; past it: 503 `unavailable`",
-        apply: |c, v| {
-            c.db_timeout = Duration::from_millis(parse_positive(v)? as u64);
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--spectator-gather-ms",
-        env: "SPECTATOR_GATHER_MS",
-        default: "200",
-        help: "a spectator's game stream sends the moves made within this spell together, one write per spell (a popular game's spectators cost less CPU, and see moves this much later); 0 = each at once; at most 5000",
-        apply: |c, v| {
-            c.spectator_gather = Duration::from_millis(parse_gather_ms(v)?);
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--streams-per-client",
-        env: "STREAMS_PER_CLIENT",
-        default: "32",
-        help: "game and player streams one client may hold open (the player of a token or ticket, else the peer IP); past it: 429 `too_many_streams`; 0 = no limit",
-        apply: |c, v| {
-            c.streams_per_client = parse_count(v, "STREAMS_PER_CLIENT")?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--anonymous-streams",
-        env: "ANONYMOUS_STREAMS",
-        default: "4096",
-        help: "streams open without a token or ticket (spectators), in all; past it: 503 `too_many_streams`; 0 = no limit",
-        apply: |c, v| {
-            c.anonymous_streams = parse_count(v, "ANONYMOUS_STREAMS")?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--idle-player-ttl-secs",
-        env: "IDLE_PLAYER_TTL_SECS",
-        default: "2592000 (30 days)",
-        help: "a player that never created, joined or played a game is removed this long after registering; 0 = never",
-        apply: |c, v| {
-            c.idle_player_ttl = parse_ttl(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--expert-playouts",
-        env: "EXPERT_PLAYOUTS",
-        default: "each game's own",
-        help: "the expert bot's playouts per decision, for every game (by default each game's own: Lost Heir 600, Cancellation Hearts 2400, at most about 100 ms on one core in a release build; docs/bots.md)",
-        apply: |c, v| {
-            c.bots.expert_playouts = Some(
-                u32::try_from(parse_positive(v)?).map_err(|_| "at most 4294967295".to_owned())?,
-            );
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--bot-thinkers",
-        env: "BOT_THINKERS",
-        default: "the number of CPUs",
-        help: "expert bot decisions computed at once, off the HTTP workers; more wait their turn, shared fairly between the games' creators (docs/bots.md)",
-        apply: |c, v| {
-            c.bots.thinkers = parse_positive(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--bot-queue-max",
-        env: "BOT_QUEUE_MAX",
-        default: "256",
-        help: "expert bot decisions that may wait for a thinker, all players together; past it (or BOT_QUEUE_PER_PLAYER) a decision waits and asks again every 250 ms, and after 10 s is the sensible bot's",
-        apply: |c, v| {
-            c.bots.queue_max = parse_positive(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--bot-queue-per-player",
-        env: "BOT_QUEUE_PER_PLAYER",
-        default: "32",
-        help: "expert bot decisions of the games one player created that may wait for a thinker at once",
-        apply: |c, v| {
-            c.bots.queue_per_player = parse_positive(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--bot-games-per-player",
-        env: "BOT_GAMES_PER_PLAYER",
-        default: "10",
-        help: "open or running games with an expert bot seat, or with bots only, one player may have created; past it: 409 `too_many_bot_games`; 0 = no limit",
-        apply: |c, v| {
-            c.bots.games_per_player = v.parse().map_err(|_| format!("not a number: {v}"))?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--chat-max-messages",
-        env: "CHAT_MAX_MESSAGES",
-        default: "5",
-        help: "table talk: messages one player may post to one game within CHAT_WINDOW_SECS; past it: 429 `chat_rate_limited`",
-        apply: |c, v| {
-            c.chat_rate_max = parse_positive(v)? as i64;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--chat-window-secs",
-        env: "CHAT_WINDOW_SECS",
-        default: "10",
-        help: "table talk: the window of CHAT_MAX_MESSAGES, seconds",
-        apply: |c, v| {
-            c.chat_rate_window = Duration::from_secs(parse_positive(v)? as u64);
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--open-game-ttl-secs",
-        env: "OPEN_GAME_TTL_SECS",
-        default: "604800 (7 days)",
-        help: "an open game nobody joined, left or otherwise changed for this long is closed by the server (status `expired`); 0 = never",
-        apply: |c, v| {
-            c.open_game_ttl = parse_ttl(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--idempotency-ttl-secs",
-        env: "IDEMPOTENCY_TTL_SECS",
-        default: "86400 (24 h)",
-        help: "an `Idempotency-Key` answers retries this long, then its record is purged and the key is new again; 0 = for ever",
-        apply: |c, v| {
-            c.idempotency_ttl = parse_ttl(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--webhook-delivery",
-        env: "WEBHOOK_DELIVERY",
-        default: "true",
-        help: "whether this process sends webhook deliveries (the outbox is written either way)",
-        apply: |c, v| {
-            c.webhooks.deliver = parse_bool(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--webhook-allow-private",
-        env: "WEBHOOK_ALLOW_PRIVATE",
-        default: "false",
-        help: "allow webhook endpoints on loopback, private, link-local, CGNAT and unique-local addresses",
-        apply: |c, v| {
-            c.webhooks.allow_private = parse_bool(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--webhook-timeout-ms",
-        env: "WEBHOOK_TIMEOUT_MS",
-        default: "5000",
-        help: "the longest one webhook request may take",
-        apply: |c, v| {
-            c.webhooks.timeout = Duration::from_millis(parse_positive(v)? as u64);
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--webhook-backoff-base-ms",
-        env: "WEBHOOK_BACKOFF_BASE_MS",
-        default: "2000",
-        help: "wait before the first webhook retry; doubled for each further one (at most 1 h)",
-        apply: |c, v| {
-            c.webhooks.backoff_base = Duration::from_millis(parse_positive(v)? as u64);
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--webhook-max-attempts",
-        env: "WEBHOOK_MAX_ATTEMPTS",
-        default: "10",
-        help: "attempts before a webhook delivery is given up (status `failed`)",
-        apply: |c, v| {
-            c.webhooks.max_attempts =
-                u32::try_from(parse_positive(v)?).map_err(|e| e.to_string())?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--webhook-deadline-warning-share",
-        env: "WEBHOOK_DEADLINE_WARNING_SHARE",
-        default: "0.75",
-        help: "`deadline_warning` is sent when this share of a move clock has passed (0 < share < 1)",
-        apply: |c, v| {
-            c.webhooks.deadline_warning_share = match v.parse::<f64>() {
-                Ok(x) if x > 0.0 && x < 1.0 => x,
-                _ => return Err(format!("not a share between 0 and 1: {v}")),
-            };
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--webhook-retention-secs",
-        env: "WEBHOOK_RETENTION_SECS",
-        default: "604800 (7 days)",
-        help: "finished webhook deliveries are purged this long after they finished; 0 = kept",
-        apply: |c, v| {
-            c.webhooks.retention = parse_ttl(v)?;
-            Ok(())
-        },
-    },
-    Setting {
-        flag: "--log",
-        env: "RUST_LOG",
-        default: "info",
-        help: "tracing filter, e.g. `api=debug,info`",
-        apply: |c, v| {
-            c.log_filter = v.to_owned();
-            Ok(())
-        },
-    },
-];
+/// A time to live; 0 on the command line: `None`, never. Named so that
+/// clap takes it as one value rather than as an optional setting.
+type Ttl = Option<Duration>;
 
-/// What the command line asked for.
-#[derive(Debug)]
-pub enum Command {
-    Serve(Box<Config>),
-    Help,
+/// A list given as one comma-separated value (named for the same reason).
+type Keys = Vec<String>;
+
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Server")]
+struct ServerArgs {
+    /// address to listen on
+    #[arg(long, env = "BIND", default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// TCP port (0 = any free port)
+    #[arg(long, env = "PORT", default_value = "8080")]
+    port: u16,
+    /// HTTP worker threads
+    #[arg(long, env = "WORKERS", value_parser = positive::<usize>, default_value = "2")]
+    workers: usize,
+    /// largest accepted JSON request body, bytes (larger: 413 `body_too_large`)
+    #[arg(long, env = "BODY_LIMIT", value_parser = positive::<usize>, default_value = "65536")]
+    body_limit: usize,
+    /// a request with no response head after this is dropped: 503 `timeout` (retry with the
+    /// same `Idempotency-Key`)
+    #[arg(long, env = "REQUEST_TIMEOUT_MS", value_parser = positive_ms, default_value = "10000")]
+    request_timeout_ms: Duration,
+    /// web origins that may call the api from a browser: `*` (any), a comma-separated list
+    /// (`https://table.example,http://localhost:5173`), or `none`
+    #[arg(long, env = "CORS_ORIGINS", value_parser = CorsOrigins::parse, default_value = "*")]
+    cors_origins: CorsOrigins,
+    /// tracing filter, e.g. `api=debug,info`
+    #[arg(long, env = "RUST_LOG", value_name = "FILTER", default_value = "info")]
+    log: String,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Storage")]
+struct StorageArgs {
+    /// `postgres://…` for Postgres; `sqlite://PATH` or a file path for SQLite (default: the
+    /// SQLite file DATA_DIR/cards.sqlite)
+    #[arg(long, env = "DATABASE_URL", value_parser = Unechoed(parse_database_url))]
+    database_url: Option<DatabaseTarget>,
+    /// directory for the default SQLite file and the generated signing key
+    #[arg(long, env = "DATA_DIR", default_value = "./data")]
+    data_dir: PathBuf,
+    /// database connections per process for requests (Postgres: split among the HTTP workers,
+    /// at least 2 each, each made on its worker's thread; and as many again for background
+    /// work: bots, deadlines, webhooks, ratings)
+    #[arg(long, env = "DB_POOL_SIZE", value_parser = positive::<usize>, default_value = "8")]
+    db_pool_size: usize,
+    /// longest wait on the database for one query, the pooled or new connection included
+    /// (Postgres also gets it as `statement_timeout`); past it: 503 `unavailable`
+    #[arg(long, env = "DB_TIMEOUT_MS", value_parser = positive_ms, default_value = "5000")]
+    db_timeout_ms: Duration,
+    /// game states kept in memory (least recently used are dropped)
+    #[arg(long, env = "STATE_CACHE", value_parser = positive::<usize>, default_value = "1024")]
+    state_cache: usize,
+    /// finished games whose replay, record and verification are kept in memory once computed
+    /// (least recently used are dropped); 0 = none
+    #[arg(long, env = "FINISHED_CACHE", value_parser = count, default_value = "256")]
+    finished_cache: usize,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Tokens")]
+struct TokenArgs {
+    /// HS256 key for bearer tokens, at least 32 bytes (default: generated once, kept in
+    /// DATA_DIR/jwt-secret)
+    #[arg(long, env = "JWT_SECRET", value_parser = Unechoed(secret::<MIN_SECRET_BYTES>))]
+    jwt_secret: Option<String>,
+    /// comma-separated old keys that still verify tokens (each at least 32 bytes); remove one
+    /// to refuse its tokens (default: none)
+    #[arg(long, env = "JWT_PREVIOUS_SECRETS", value_parser = Unechoed(parse_previous_secrets),
+          default_value = "", hide_default_value = true)]
+    jwt_previous_secrets: Keys,
+    /// lifetime of issued tokens, seconds (2592000: 30 days)
+    #[arg(long, env = "TOKEN_TTL_SECS", value_parser = positive_secs, default_value = "2592000")]
+    token_ttl_secs: Duration,
+    /// when set, GET /metrics needs `Authorization: Bearer <it>` (at least 16 bytes); else 401
+    /// `metrics_token` (default: none, /metrics is open)
+    #[arg(long, env = "METRICS_TOKEN", value_parser = Unechoed(secret::<MIN_METRICS_TOKEN_BYTES>))]
+    metrics_token: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Limits")]
+struct LimitArgs {
+    /// requests per second per player (a bearer token that verifies), else per peer IP
+    /// (X-Forwarded-For is ignored); over it: 429 `rate_limited`; 0 = off
+    #[arg(long, env = "RATE_LIMIT", value_parser = parse_rate, default_value = "50")]
+    rate_limit: f64,
+    /// requests a client may make at once before the rate applies
+    #[arg(long, env = "RATE_BURST", value_parser = burst, default_value = "100")]
+    rate_burst: f64,
+    /// game and player streams one client may hold open (the player of a token or ticket, else
+    /// the peer IP); past it: 429 `too_many_streams`; 0 = no limit
+    #[arg(long, env = "STREAMS_PER_CLIENT", value_parser = count, default_value = "32")]
+    streams_per_client: usize,
+    /// streams open without a token or ticket (spectators), in all; past it: 503
+    /// `too_many_streams`; 0 = no limit
+    #[arg(long, env = "ANONYMOUS_STREAMS", value_parser = count, default_value = "4096")]
+    anonymous_streams: usize,
+    /// a spectator's game stream sends the moves made within this spell together, one write per
+    /// spell (a popular game's spectators cost less CPU, and see moves this much later); 0 = each
+    /// at once; at most 5000
+    #[arg(long, env = "SPECTATOR_GATHER_MS", value_parser = gather_ms, default_value = "200")]
+    spectator_gather_ms: Duration,
+    /// table talk: messages one player may post to one game within CHAT_WINDOW_SECS; past it:
+    /// 429 `chat_rate_limited`
+    #[arg(long, env = "CHAT_MAX_MESSAGES", value_parser = positive::<i64>, default_value = "5")]
+    chat_max_messages: i64,
+    /// table talk: the window of CHAT_MAX_MESSAGES, seconds
+    #[arg(long, env = "CHAT_WINDOW_SECS", value_parser = positive_secs, default_value = "10")]
+    chat_window_secs: Duration,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Expiry")]
+struct ExpiryArgs {
+    /// a player that never created, joined or played a game is removed this long after
+    /// registering, seconds (2592000: 30 days); 0 = never
+    #[arg(long, env = "IDLE_PLAYER_TTL_SECS", value_parser = ttl_secs, default_value = "2592000")]
+    idle_player_ttl_secs: Ttl,
+    /// an open game nobody joined, left or otherwise changed for this long is closed by the
+    /// server (status `expired`), seconds (604800: 7 days); 0 = never
+    #[arg(long, env = "OPEN_GAME_TTL_SECS", value_parser = ttl_secs, default_value = "604800")]
+    open_game_ttl_secs: Ttl,
+    /// an `Idempotency-Key` answers retries this long, then its record is purged and the key is
+    /// new again, seconds (86400: 24 h); 0 = for ever
+    #[arg(long, env = "IDEMPOTENCY_TTL_SECS", value_parser = ttl_secs, default_value = "86400")]
+    idempotency_ttl_secs: Ttl,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Bots")]
+struct BotArgs {
+    /// the expert bot's playouts per decision, for every game (default: each game's own, Lost
+    /// Heir 600, Cancellation Hearts 2400, at most about 100 ms on one core in a release build;
+    /// docs/bots.md)
+    #[arg(long, env = "EXPERT_PLAYOUTS", value_parser = positive::<u32>)]
+    expert_playouts: Option<u32>,
+    /// expert bot decisions computed at once, off the HTTP workers; more wait their turn, shared
+    /// fairly between the games' creators (default: the number of CPUs; docs/bots.md)
+    #[arg(long, env = "BOT_THINKERS", value_parser = positive::<usize>)]
+    bot_thinkers: Option<usize>,
+    /// expert bot decisions that may wait for a thinker, all players together; past it (or
+    /// BOT_QUEUE_PER_PLAYER) a decision waits and asks again every 250 ms, and after 10 s is the
+    /// sensible bot's
+    #[arg(long, env = "BOT_QUEUE_MAX", value_parser = positive::<usize>, default_value = "256")]
+    bot_queue_max: usize,
+    /// expert bot decisions of the games one player created that may wait for a thinker at once
+    #[arg(long, env = "BOT_QUEUE_PER_PLAYER", value_parser = positive::<usize>,
+          default_value = "32")]
+    bot_queue_per_player: usize,
+    /// open or running games with an expert bot seat, or with bots only, one player may have
+    /// created; past it: 409 `too_many_bot_games`; 0 = no limit
+    #[arg(long, env = "BOT_GAMES_PER_PLAYER", value_parser = count, default_value = "10")]
+    bot_games_per_player: usize,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Webhooks")]
+struct WebhookArgs {
+    /// whether this process sends webhook deliveries (the outbox is written either way)
+    #[arg(long, env = "WEBHOOK_DELIVERY", action = ArgAction::Set, value_parser = parse_bool,
+          default_value = "true")]
+    webhook_delivery: bool,
+    /// allow webhook endpoints on loopback, private, link-local, CGNAT and unique-local addresses
+    #[arg(long, env = "WEBHOOK_ALLOW_PRIVATE", action = ArgAction::Set, value_parser = parse_bool,
+          default_value = "false")]
+    webhook_allow_private: bool,
+    /// the longest one webhook request may take, connecting included
+    #[arg(long, env = "WEBHOOK_TIMEOUT_MS", value_parser = positive_ms, default_value = "5000")]
+    webhook_timeout_ms: Duration,
+    /// wait before the first webhook retry; doubled for each further one (at most 1 h)
+    #[arg(long, env = "WEBHOOK_BACKOFF_BASE_MS", value_parser = positive_ms,
+          default_value = "2000")]
+    webhook_backoff_base_ms: Duration,
+    /// attempts before a webhook delivery is given up (status `failed`)
+    #[arg(long, env = "WEBHOOK_MAX_ATTEMPTS", value_parser = positive::<u32>, default_value = "10")]
+    webhook_max_attempts: u32,
+    /// `deadline_warning` is sent when this share of a move clock has passed (0 < share < 1)
+    #[arg(long, env = "WEBHOOK_DEADLINE_WARNING_SHARE", value_parser = parse_share,
+          default_value = "0.75")]
+    webhook_deadline_warning_share: f64,
+    /// finished webhook deliveries are purged this long after they finished, seconds (604800: 7
+    /// days); 0 = kept
+    #[arg(long, env = "WEBHOOK_RETENTION_SECS", value_parser = ttl_secs, default_value = "604800")]
+    webhook_retention_secs: Ttl,
+}
+
+impl From<Args> for Config {
+    fn from(args: Args) -> Config {
+        Config {
+            bind: args.server.bind,
+            port: args.server.port,
+            database: args.storage.database_url,
+            data_dir: args.storage.data_dir,
+            jwt_secret: args.tokens.jwt_secret,
+            jwt_previous_secrets: args.tokens.jwt_previous_secrets,
+            metrics_token: args.tokens.metrics_token,
+            cors: args.server.cors_origins,
+            token_ttl: args.tokens.token_ttl_secs,
+            pool_size: args.storage.db_pool_size,
+            cache_capacity: args.storage.state_cache,
+            finished_cache: args.storage.finished_cache,
+            body_limit: args.server.body_limit,
+            workers: args.server.workers,
+            rate_limit: args.limits.rate_limit,
+            rate_burst: args.limits.rate_burst,
+            request_timeout: args.server.request_timeout_ms,
+            db_timeout: args.storage.db_timeout_ms,
+            spectator_gather: args.limits.spectator_gather_ms,
+            streams_per_client: args.limits.streams_per_client,
+            anonymous_streams: args.limits.anonymous_streams,
+            idle_player_ttl: args.expiry.idle_player_ttl_secs,
+            open_game_ttl: args.expiry.open_game_ttl_secs,
+            idempotency_ttl: args.expiry.idempotency_ttl_secs,
+            chat_rate_max: args.limits.chat_max_messages,
+            chat_rate_window: args.limits.chat_window_secs,
+            webhooks: args.webhooks.into(),
+            bots: args.bots.into(),
+            log_filter: args.server.log,
+            print_openapi: args.print_openapi,
+            rebuild_ratings: args.rebuild_ratings,
+        }
+    }
+}
+
+impl From<BotArgs> for BotSettings {
+    fn from(bots: BotArgs) -> BotSettings {
+        BotSettings {
+            expert_playouts: bots.expert_playouts,
+            thinkers: bots
+                .bot_thinkers
+                .unwrap_or_else(|| BotSettings::default().thinkers),
+            queue_max: bots.bot_queue_max,
+            queue_per_player: bots.bot_queue_per_player,
+            games_per_player: bots.bot_games_per_player,
+        }
+    }
+}
+
+impl From<WebhookArgs> for WebhookSettings {
+    fn from(webhooks: WebhookArgs) -> WebhookSettings {
+        WebhookSettings {
+            deliver: webhooks.webhook_delivery,
+            allow_private: webhooks.webhook_allow_private,
+            timeout: webhooks.webhook_timeout_ms,
+            backoff_base: webhooks.webhook_backoff_base_ms,
+            max_attempts: webhooks.webhook_max_attempts,
+            deadline_warning_share: webhooks.webhook_deadline_warning_share,
+            retention: webhooks.webhook_retention_secs,
+        }
+    }
+}
+
+/// The api's command line: every setting's flag and environment variable,
+/// and `--help`. A variable set to the empty string counts as unset (a
+/// blank `DATABASE_URL=` in a compose file means the default, as it always
+/// has); help names each variable without its value, which may be a secret.
+fn command() -> clap::Command {
+    Args::command().mut_args(|arg| {
+        let blank = arg
+            .get_env()
+            .and_then(std::env::var_os)
+            .is_some_and(|value| value.is_empty());
+        let arg = arg.hide_env_values(true);
+        if blank { arg.env(None::<&str>) } else { arg }
+    })
 }
 
 impl Config {
-    /// Reads the environment, then the flags (`--flag value` or `--flag=value`).
-    pub fn from_env_and_args(
-        env: impl Fn(&str) -> Option<String>,
-        args: impl IntoIterator<Item = String>,
-    ) -> Result<Command, String> {
-        let mut config = Config::default();
-        for setting in SETTINGS {
-            if let Some(value) = env(setting.env).filter(|v| !v.is_empty()) {
-                (setting.apply)(&mut config, &value)
-                    .map_err(|e| format!("{}: {e}", setting.env))?;
-            }
-        }
-        let mut args = args.into_iter();
-        while let Some(arg) = args.next() {
-            match arg.as_str() {
-                "-h" | "--help" => return Ok(Command::Help),
-                "--print-openapi" => {
-                    config.print_openapi = true;
-                    continue;
-                }
-                "--rebuild-ratings" => {
-                    config.rebuild_ratings = true;
-                    continue;
-                }
-                _ => {}
-            }
-            let (flag, inline) = match arg.split_once('=') {
-                Some((flag, value)) => (flag.to_owned(), Some(value.to_owned())),
-                None => (arg.clone(), None),
-            };
-            let setting = SETTINGS
-                .iter()
-                .find(|s| s.flag == flag)
-                .ok_or_else(|| format!("unknown argument `{arg}` (try --help)"))?;
-            let value = match inline {
-                Some(value) => value,
-                None => args.next().ok_or_else(|| format!("{flag} needs a value"))?,
-            };
-            (setting.apply)(&mut config, &value).map_err(|e| format!("{flag}: {e}"))?;
-        }
-        Ok(Command::Serve(Box::new(config)))
+    /// The settings from `args` (the program's name first) and, for what
+    /// they leave out, the environment. `Err` is clap's: a refusal (exit 2)
+    /// or the help (exit 0), for [`clap::Error::exit`].
+    pub fn try_parse_from<I, T>(args: I) -> Result<Config, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        Config::from_command(command(), args)
+    }
+
+    fn from_command<I, T>(command: clap::Command, args: I) -> Result<Config, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<OsString> + Clone,
+    {
+        let matches = command.try_get_matches_from(args)?;
+        Ok(Args::from_arg_matches(&matches)?.into())
     }
 
     pub fn listen_addr(&self) -> SocketAddr {
@@ -727,52 +601,48 @@ impl Config {
     }
 }
 
-/// The `--help` text: usage and the settings table.
-pub fn help_text() -> String {
-    let mut out = String::from(
-        "Card table server: Lost Heir and Cancellation Hearts over HTTP.\n\n\
-         usage: api [FLAGS]\n       api --print-openapi > openapi/openapi.json\n\n",
-    );
-    out.push_str(&format!(
-        "{:<22} {:<21} {:<44} {}\n",
-        "flag", "env", "default", "meaning"
-    ));
-    for s in SETTINGS {
-        out.push_str(&format!(
-            "{:<22} {:<21} {:<44} {}\n",
-            s.flag, s.env, s.default, s.help
-        ));
-    }
-    out.push_str(&format!(
-        "{:<22} {:<21} {:<44} {}\n",
-        "--print-openapi", "", "", "print the OpenAPI document and exit"
-    ));
-    out.push_str(&format!(
-        "{:<22} {:<21} {:<44} {}\n",
-        "--rebuild-ratings", "", "", "recompute every rating from the log and exit"
-    ));
-    out
-}
-
-fn parse_positive(v: &str) -> Result<usize, String> {
-    match v.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!("not a positive number: {v}")),
+/// A whole number above 0 that fits `T`.
+fn positive<T: TryFrom<u64>>(v: &str) -> Result<T, String> {
+    match v.parse::<u64>() {
+        Ok(n) if n > 0 => T::try_from(n).map_err(|_| "too large".to_owned()),
+        _ => Err("not a whole number above 0".to_owned()),
     }
 }
 
-/// A count where 0 means "no limit".
-fn parse_count(v: &str, name: &str) -> Result<usize, String> {
-    v.parse::<usize>()
-        .map_err(|_| format!("{name} must be a whole number (0 = no limit): {v}"))
+fn positive_ms(v: &str) -> Result<Duration, String> {
+    positive(v).map(Duration::from_millis)
+}
+
+fn positive_secs(v: &str) -> Result<Duration, String> {
+    positive(v).map(Duration::from_secs)
+}
+
+/// Requests at once: a whole number, as a bucket's size.
+fn burst(v: &str) -> Result<f64, String> {
+    positive::<u32>(v).map(f64::from)
+}
+
+/// A count where 0 means none or no limit.
+fn count(v: &str) -> Result<usize, String> {
+    v.trim()
+        .parse()
+        .map_err(|_| "not a whole number (0 or more)".to_owned())
+}
+
+/// A time to live in seconds; 0: `None` (never expires).
+fn ttl_secs(v: &str) -> Result<Ttl, String> {
+    let secs: u64 = v
+        .parse()
+        .map_err(|_| "not a whole number of seconds".to_owned())?;
+    Ok((secs > 0).then(|| Duration::from_secs(secs)))
 }
 
 /// A spectator's gathering spell in ms: 0 to 5000 (longer would hold a
 /// watched move back for longer than anyone watching would wait).
-fn parse_gather_ms(v: &str) -> Result<u64, String> {
+fn gather_ms(v: &str) -> Result<Duration, String> {
     match v.parse::<u64>() {
-        Ok(ms) if ms <= 5000 => Ok(ms),
-        _ => Err(format!("not a number of ms from 0 to 5000: {v}")),
+        Ok(ms) if ms <= 5000 => Ok(Duration::from_millis(ms)),
+        _ => Err("not a number of ms from 0 to 5000".to_owned()),
     }
 }
 
@@ -780,16 +650,54 @@ fn parse_bool(v: &str) -> Result<bool, String> {
     match v {
         "true" | "1" | "yes" | "on" => Ok(true),
         "false" | "0" | "no" | "off" => Ok(false),
-        _ => Err(format!("not true or false: {v}")),
+        _ => Err("not true or false (nor 1/0, yes/no, on/off)".to_owned()),
     }
 }
 
-/// A time to live in seconds; 0: `None` (never expires).
-fn parse_ttl(v: &str) -> Result<Option<Duration>, String> {
-    let secs: u64 = v
-        .parse()
-        .map_err(|_| format!("not a number of seconds: {v}"))?;
-    Ok((secs > 0).then(|| Duration::from_secs(secs)))
+fn parse_rate(v: &str) -> Result<f64, String> {
+    match v.parse::<f64>() {
+        Ok(n) if n >= 0.0 && n.is_finite() => Ok(n),
+        _ => Err("not a rate (a number, 0 = off)".to_owned()),
+    }
+}
+
+fn parse_share(v: &str) -> Result<f64, String> {
+    match v.parse::<f64>() {
+        Ok(x) if x > 0.0 && x < 1.0 => Ok(x),
+        _ => Err("not a share between 0 and 1".to_owned()),
+    }
+}
+
+/// A parser for values that may be secrets (keys, tokens, a database URL
+/// with its password): a refusal names the setting and the reason, never the
+/// value, which would otherwise end up in a log.
+#[derive(Clone)]
+struct Unechoed<T>(fn(&str) -> Result<T, String>);
+
+impl<T: Clone + Send + Sync + 'static> TypedValueParser for Unechoed<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        let setting = arg.map_or_else(String::new, |arg| format!(" for '{arg}'"));
+        let parsed = value.to_str().ok_or_else(|| "not UTF-8".to_owned());
+        parsed.and_then(self.0).map_err(|reason| {
+            let message = format!("invalid value{setting}: {reason} (the value is not shown)\n");
+            clap::Error::raw(ErrorKind::ValueValidation, message).with_cmd(cmd)
+        })
+    }
+}
+
+/// A key or token of at least `MIN` bytes.
+fn secret<const MIN: usize>(v: &str) -> Result<String, String> {
+    if v.len() < MIN {
+        return Err(format!("must be at least {MIN} bytes"));
+    }
+    Ok(v.to_owned())
 }
 
 /// Old signing keys, comma-separated; each must be a usable key.
@@ -801,16 +709,11 @@ fn parse_previous_secrets(v: &str) -> Result<Vec<String>, String> {
         .map(str::to_owned)
         .collect();
     if keys.iter().any(|k| k.len() < MIN_SECRET_BYTES) {
-        return Err("every previous secret must be at least 32 bytes".to_owned());
+        return Err(format!(
+            "every previous secret must be at least {MIN_SECRET_BYTES} bytes"
+        ));
     }
     Ok(keys)
-}
-
-fn parse_rate(v: &str) -> Result<f64, String> {
-    match v.parse::<f64>() {
-        Ok(n) if n >= 0.0 && n.is_finite() => Ok(n),
-        _ => Err(format!("not a rate (a number, 0 = off): {v}")),
-    }
 }
 
 /// `postgres://…`, `postgresql://…`, `sqlite://PATH`, `sqlite:PATH` or a bare path.
@@ -826,109 +729,12 @@ pub fn parse_database_url(url: &str) -> Result<DatabaseTarget, String> {
         } else {
             Ok(DatabaseTarget::Sqlite(PathBuf::from(path)))
         }
-    } else if url.contains("://") {
-        Err(format!("unsupported database URL scheme: {url}"))
+    } else if let Some((scheme, _)) = url.split_once("://") {
+        Err(format!("unsupported database URL scheme: {scheme}"))
     } else {
         Ok(DatabaseTarget::Sqlite(PathBuf::from(url)))
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(env: &[(&str, &str)], args: &[&str]) -> Result<Command, String> {
-        let env: Vec<(String, String)> = env
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        Config::from_env_and_args(
-            |key| env.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
-            args.iter().map(|s| s.to_string()),
-        )
-    }
-
-    #[test]
-    fn defaults_listen_on_localhost_8080_with_sqlite_under_data() {
-        let Command::Serve(c) = parse(&[], &[]).unwrap() else {
-            panic!("expected serve")
-        };
-        assert_eq!(c.listen_addr().to_string(), "127.0.0.1:8080");
-        assert_eq!(
-            c.database_target(),
-            DatabaseTarget::Sqlite(PathBuf::from("./data/cards.sqlite"))
-        );
-    }
-
-    #[test]
-    fn flags_override_env() {
-        let Command::Serve(c) = parse(
-            &[("PORT", "9000"), ("DATABASE_URL", "postgres://x@h/db")],
-            &["--port=9001", "--bind", "0.0.0.0"],
-        )
-        .unwrap() else {
-            panic!("expected serve")
-        };
-        assert_eq!(c.port, 9001);
-        assert_eq!(c.bind.to_string(), "0.0.0.0");
-        assert_eq!(
-            c.database_target(),
-            DatabaseTarget::Postgres("postgres://x@h/db".into())
-        );
-    }
-
-    #[test]
-    fn the_spectators_spell_is_200_ms_unless_set_and_may_be_zero() {
-        let gather = |env: &[(&str, &str)]| match parse(env, &[]).unwrap() {
-            Command::Serve(c) => c.spectator_gather,
-            _ => panic!("expected serve"),
-        };
-        assert_eq!(gather(&[]), Duration::from_millis(200));
-        assert_eq!(gather(&[("SPECTATOR_GATHER_MS", "0")]), Duration::ZERO);
-        assert_eq!(
-            gather(&[("SPECTATOR_GATHER_MS", "600")]),
-            Duration::from_millis(600)
-        );
-    }
-
-    #[test]
-    fn cors_origins_are_any_a_list_or_none() {
-        assert_eq!(CorsOrigins::parse("*"), Ok(CorsOrigins::Any));
-        assert_eq!(CorsOrigins::parse("none"), Ok(CorsOrigins::None));
-        assert_eq!(
-            CorsOrigins::parse(" https://a.example, http://localhost:5173 "),
-            Ok(CorsOrigins::Only(vec![
-                "https://a.example".to_owned(),
-                "http://localhost:5173".to_owned()
-            ]))
-        );
-    }
-
-    #[test]
-    fn previous_secrets_are_a_comma_separated_list() {
-        let (a, b) = ("a".repeat(32), "b".repeat(40));
-        let Command::Serve(c) =
-            parse(&[("JWT_PREVIOUS_SECRETS", &format!(" {a}, {b} ,"))], &[]).unwrap()
-        else {
-            panic!("expected serve")
-        };
-        assert_eq!(c.jwt_previous_secrets, vec![a, b]);
-    }
-
-    #[test]
-    fn bad_input_is_reported() {
-        assert!(parse(&[("PORT", "http")], &[]).is_err());
-        assert!(parse(&[], &["--nope"]).is_err());
-        assert!(parse(&[], &["--port"]).is_err());
-        assert!(parse(&[("JWT_SECRET", "short")], &[]).is_err());
-        let long = "k".repeat(32);
-        assert!(parse(&[("JWT_PREVIOUS_SECRETS", &format!("{long},short"))], &[]).is_err());
-        assert!(parse(&[("METRICS_TOKEN", "short")], &[]).is_err());
-        assert!(parse(&[("CORS_ORIGINS", "https://a.example/path")], &[]).is_err());
-        assert!(parse(&[("CORS_ORIGINS", "a.example")], &[]).is_err());
-        assert!(parse(&[("SPECTATOR_GATHER_MS", "5001")], &[]).is_err());
-        assert!(parse(&[("SPECTATOR_GATHER_MS", "-1")], &[]).is_err());
-        assert!(matches!(parse(&[], &["--help"]), Ok(Command::Help)));
-        assert!(parse_database_url("mysql://x").is_err());
-    }
-}
+mod tests;

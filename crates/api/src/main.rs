@@ -1,6 +1,6 @@
 //! `api`: serve the card games (see `--help`).
 
-use api::config::{Command, Config, help_text};
+use api::config::Config;
 
 /// mimalloc rather than glibc malloc: under load the server spends much of
 /// its time allocating (JSON, HTTP), and glibc's per-thread arenas cost
@@ -10,21 +10,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
-    let command =
-        match Config::from_env_and_args(|k| std::env::var(k).ok(), std::env::args().skip(1)) {
-            Ok(command) => command,
-            Err(e) => {
-                eprintln!("api: {e}");
-                return std::process::ExitCode::from(2);
-            }
-        };
-    let config = match command {
-        Command::Help => {
-            print!("{}", help_text());
-            return std::process::ExitCode::SUCCESS;
-        }
-        Command::Serve(config) => *config,
-    };
+    // A refusal prints clap's message and exits 2; --help prints and exits 0.
+    let config = Config::try_parse_from(std::env::args_os()).unwrap_or_else(|e| e.exit());
     if config.print_openapi {
         print!("{}", api::openapi::spec_json());
         return std::process::ExitCode::SUCCESS;

@@ -8,6 +8,7 @@ mod audit;
 mod auth;
 mod bot_levels;
 mod chat;
+mod cli;
 mod concurrency;
 mod contract;
 mod cors;
