@@ -13,6 +13,7 @@ pub mod status;
 #[macro_use]
 pub mod webhooks;
 mod append_pg;
+pub mod backup;
 pub mod chat;
 pub mod checkout;
 pub mod event;

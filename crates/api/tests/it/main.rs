@@ -6,6 +6,7 @@ mod common;
 
 mod audit;
 mod auth;
+mod backup;
 mod bot_levels;
 mod chat;
 mod cli;
