@@ -381,14 +381,13 @@ async fn drive(
                     }
                     if recording {
                         let mv: Value = serde_json::from_str(&mv).unwrap_or(Value::Null);
-                        let mut line = json!({"ack": table.id, "seq": seq, "version": version, "seat": seat, "move": mv});
+                        let mut line = json!({"ack": table.id, "seq": seq, "version": version, "seat": seat, "move": mv, "acked_ms": epoch_ms()});
                         if let Some(sent) = &sent {
                             line["key"] = sent.key.clone().into();
                             line["attempts"] = sent.attempts.into();
                             line["replayed"] = sent.replayed.into();
                             line["sent_ms"] = sent.first_sent_ms.into();
                             line["last_sent_ms"] = sent.last_sent_ms.into();
-                            line["acked_ms"] = epoch_ms().into();
                         }
                         record(&recorder, line);
                         last_ack = Some(
