@@ -37,7 +37,9 @@ af_install() {
   major=$(basename "$(dirname "$(pg_bin)")")
   if ! command -v pg_autoctl >/dev/null || [ ! -e "/usr/lib/postgresql/$major/lib/pgautofailover.so" ]; then
     echo "== installing pg_auto_failover (Debian: postgresql-$major-auto-failover)"
-    apt-get install -y --no-install-recommends "postgresql-$major-auto-failover" pg-auto-failover-cli >/dev/null
+    apt-get -o DPkg::Lock::Timeout=600 update -qq &&
+      DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+        --no-install-recommends "postgresql-$major-auto-failover" pg-auto-failover-cli >/dev/null
   fi
 }
 
