@@ -65,6 +65,7 @@ for i in 0 1; do
     JWT_SECRET=dbfailover-secret-0123456789abcdef0123456789 \
     "$API" >"$OUT/api$i.log" 2>&1 &
   API_PIDS+=("$!")
+  disown "$!"
 done
 for i in 0 1; do wait_http "http://127.0.0.1:${PORTS[$i]}/readyz" 60; done
 
@@ -86,7 +87,7 @@ failover() {
   killed=$AF_KILLED_MS
   echo "   $(date +%T.%3N) SIGKILL node$victim (the primary): pg_autoctl, Postgres, every backend"
   KILLS+=("$killed")
-  af_wait_states "node$victim=primary/demoted node$survivor=wait_primary/wait_primary" 60
+  af_wait_states "$(af_pair "$victim" primary/demoted "$survivor" wait_primary/wait_primary)" 60
   PROMOTED+=("$(now_ms)")
   echo "   $(date +%T.%3N) node$survivor promoted ($(secs "$killed" "${PROMOTED[-1]}") after the kill): $(af_states)"
 }
@@ -96,7 +97,7 @@ rejoin() {
   local node=$1 other=$2 started
   started=$(now_ms)
   af_run "node$node"
-  af_wait_states "node$node=secondary/secondary node$other=primary/primary" 120
+  af_wait_states "$(af_pair "$node" secondary/secondary "$other" primary/primary)" 120
   echo "   $(date +%T.%3N) node$node rejoined as the standby in $(secs "$started" "$(now_ms)"): $(af_states)"
 }
 
@@ -135,12 +136,11 @@ echo "   LISTEN reconnections logged: $(cat "$OUT"/api*.log | grep -c 'LISTEN co
 echo "== per failover (first acknowledged move: the first whose last try was sent after the kill)"
 for n in "${!KILLS[@]}"; do
   kill_ms=${KILLS[$n]}
-  first=$(cat "$OUT"/acks*.jsonl | jq -r --argjson k "$kill_ms" \
-    'select(.ack != null and .last_sent_ms >= $k) | .acked_ms' | sort -n | head -1)
-  last_before=$(cat "$OUT"/acks*.jsonl | jq -r --argjson k "$kill_ms" \
-    'select(.ack != null and .acked_ms < $k) | .acked_ms' | sort -n | tail -1)
-  retried=$(cat "$OUT"/acks*.jsonl | jq -r --argjson k "$kill_ms" \
-    'select(.ack != null and .sent_ms < $k and .acked_ms > $k and .attempts > 1) | .key' | wc -l)
+  # jq over every acknowledgement: no pipeline cut short under pipefail.
+  acks() { jq -s --argjson k "$kill_ms" "[.[] | select(.ack != null)] | $1" "$OUT"/acks*.jsonl; }
+  first=$(acks 'map(select(.last_sent_ms >= $k) | .acked_ms) | min // empty')
+  last_before=$(acks 'map(select(.acked_ms < $k) | .acked_ms) | max // empty')
+  retried=$(acks 'map(select(.sent_ms < $k and .acked_ms > $k and .attempts > 1)) | length')
   echo "   failover $((n + 1)): promoted $(secs "$kill_ms" "${PROMOTED[$n]}") after the kill;" \
     "first acknowledged move $(secs "$kill_ms" "$first") after it" \
     "(the last before it: $(secs "$last_before" "$kill_ms") before the kill);" \

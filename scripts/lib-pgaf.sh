@@ -66,6 +66,8 @@ declare -A AF_RUNNER=()
 af_run() {
   af run --pgdata "$AF_DIR/$1" >>"$AF_DIR/$1.log" 2>&1 &
   AF_RUNNER[$1]=$!
+  # Not a job of this shell: its SIGKILL is no news to report.
+  disown "$!"
 }
 
 # Sets AF_KILLED_MS: when the last process was sent SIGKILL.
@@ -76,7 +78,6 @@ af_kill() {
   kill -STOP $pids 2>/dev/null || true
   kill -9 $pids 2>/dev/null || true
   AF_KILLED_MS=$(date +%s%3N)
-  wait "${AF_RUNNER[$1]}" 2>/dev/null || true
   AF_RUNNER[$1]=""
 }
 
@@ -88,6 +89,12 @@ af_psql_monitor() {
 af_states() {
   af_psql_monitor -c "SELECT string_agg(nodename || '=' || reportedstate || '/' || goalstate, ' '
                         ORDER BY nodeid) FROM pgautofailover.node" 2>/dev/null || true
+}
+
+# af_pair A STATE_A B STATE_B: the two nodes' states as af_states says
+# them (by node number).
+af_pair() {
+  if [ "$1" -lt "$3" ]; then echo "node$1=$2 node$3=$4"; else echo "node$3=$4 node$1=$2"; fi
 }
 
 # af_wait_states 'node1=primary/primary node2=secondary/secondary' SECONDS
