@@ -73,8 +73,10 @@ as_pg_owner "$PG_BINDIR/pg_basebackup" -h 127.0.0.1 -p "$PG_PORT" -U postgres \
   -D "$PG_DIR/base" -Fp -X stream -c fast
 echo "   base backup in $(( $(now_ms) - T )) ms: $(du -sh "$PG_DIR/base" | cut -f1)"
 sleep $((RUN * 2 / 3 - 3))
-POINT=$(date -u +'%Y-%m-%d %H:%M:%S.%6N+00')
+# One reading of the clock for both forms: an acknowledgement before it is
+# one whose commit was before it too.
 POINT_MS=$(now_ms)
+POINT=$(date -u -d "@${POINT_MS:0:-3}.${POINT_MS: -3}" +'%Y-%m-%d %H:%M:%S.%3N+00')
 echo "   the point to restore to: $POINT"
 wait "$LOAD_PID"
 LOAD_PID=""
@@ -115,8 +117,11 @@ LATEST=$("$PG_BINDIR/psql" -X -tA "$RESTORED_URL" -c \
   "SELECT count(*) FROM game_events WHERE created_at > '$POINT'::timestamptz")
 echo "   events later than the point in the restored log: $LATEST (must be 0)"
 [ "$LATEST" = 0 ] || FAIL=1
-# Every acknowledgement before the point (and every game created), checked.
-jq -c --argjson p "$POINT_MS" 'select(.ack == null or .acked_ms < $p)' "$OUT/acks.jsonl" >"$OUT/before.jsonl"
+# Every game set up (created, every seat taken) and every move acknowledged
+# before the point, checked.
+jq -c --argjson p "$POINT_MS" \
+  'select((.game != null and .created_ms < $p) or (.ack != null and .acked_ms < $p))' \
+  "$OUT/acks.jsonl" >"$OUT/before.jsonl"
 BEFORE=$(jq -s '[.[] | select(.ack != null)] | length' "$OUT/before.jsonl")
 AFTER=$(jq -s '[.[] | select(.ack != null)] | length' "$OUT/acks.jsonl")
 RC=0

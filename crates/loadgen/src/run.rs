@@ -292,7 +292,7 @@ async fn drive(
         };
         record(
             &recorder,
-            json!({"game": table.id, "kind": kind, "tokens": table.tokens}),
+            json!({"game": table.id, "kind": kind, "tokens": table.tokens, "created_ms": epoch_ms()}),
         );
         let mut last_ack: Option<Value> = None;
         let mut out_of_time = false;
