@@ -21,7 +21,15 @@
 //  (h) the table on a phone at 3, 4, 6 and 10 seats: the person's seat at
 //      the bottom, the hand in view, the trick in front of its players, a
 //      completed trick held and the last trick shown (tableLayout).
-// WEB_TEST_ONLY=layout runs (h) alone.
+//  (i) a whole trick played by keyboard alone: Tab into the hand, the arrow
+//      keys along it (every card reached, an unplayable one saying why),
+//      Enter plays, and focus stays in the hand (keyboardTrick);
+//  (k) the front door and the rules pages; an invite link from a waiting
+//      table that seats a newcomer in a second browser context (invitation).
+// axe-core runs on every page along the way (front door, lobby, both
+// tables, the round summary, the end screen, the replay, the rules, the
+// invitation, a waiting table): no violation of any rule.
+// WEB_TEST_ONLY=layout,keyboard,invite runs those parts alone.
 // Along the way: the deadline countdown, the your-turn badge and inbox, a
 // refused move's detail and ruling (a real 422), partners (4 players),
 // autoplay on and off, leaving an open game, no CSP violation on any page,
@@ -32,7 +40,7 @@
 // (this script starts the api, and restarts it once to drop every stream),
 // NODE_DIR (playwright-core), SHOTS_DIR.
 import { createRequire } from "node:module";
-import { mkdirSync, openSync } from "node:fs";
+import { mkdirSync, openSync, readFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 
 const { chromium } = createRequire(`${process.env.NODE_DIR}/`)("playwright-core");
@@ -97,10 +105,25 @@ async function newPage(name, viewport = { width: 1280, height: 900 }) {
   return page;
 }
 
+const axeSource = readFileSync(createRequire(`${env.NODE_DIR}/`).resolve("axe-core/axe.min.js"), "utf8");
+const axeSeen = [];
+/**
+ * axe-core on the page as it is: every rule, no violation allowed. The
+ * script is evaluated through the devtools protocol (the page's CSP allows
+ * no injected script, and stays on).
+ */
+async function axeCheck(page, name) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(axeSource);
+  const r = await page.evaluate(async () => window.axe.run(document));
+  const found = r.violations.map((v) => `${v.impact} ${v.id} (${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")})`);
+  check(found.length === 0, `axe on ${name}: ${found.join("; ")}`);
+  axeSeen.push(`${name} (${r.passes.length} rules pass)`);
+}
+
 async function register(page, name) {
   await page.goto(`${API}/`);
   await page.fill("#display-name", name);
-  await page.click("form.register button[type=submit]");
+  await page.click("#enter-lobby");
   await page.waitForSelector("[data-testid=me]");
 }
 
@@ -195,7 +218,12 @@ async function tableLayout() {
   const ivyToken = await tokenOf(ivy);
   let sawHeld = false;
   let slid = 0;
+  // Every table size; the `quick` ones check the seats and the hand only (no trick played).
   const tables = [
+    { name: "lost-heir-2", kind: "lost-heir", config: { players: 2, target: 40 }, seat: 1, quick: true },
+    { name: "cancellation-hearts-7", kind: "cancellation-hearts", config: { players: 7, target: 100 }, seat: 4, quick: true },
+    { name: "cancellation-hearts-8", kind: "cancellation-hearts", config: { players: 8, target: 100 }, seat: 2, quick: true },
+    { name: "cancellation-hearts-9", kind: "cancellation-hearts", config: { players: 9, target: 100 }, seat: 5, quick: true },
     { name: "lost-heir-3", kind: "lost-heir", config: { players: 3, target: 40 }, seat: 1 },
     { name: "lost-heir-4", kind: "lost-heir", config: { players: 4, target: 25, partnerships: true }, seat: 2 },
     { name: "cancellation-hearts-6", kind: "cancellation-hearts", config: { players: 6, target: 100 }, seat: 3 },
@@ -216,14 +244,18 @@ async function tableLayout() {
     await ivy.waitForSelector(".table-wrap[data-status=in_progress] #hand button.card");
     await ivy.evaluate(() => {
       window.gathers = 0;
+      window.flights = 0;
       window.gatherWatch?.disconnect();
-      window.gatherWatch = new MutationObserver(() => { if (document.querySelector("#felt .trick-slot.gather")) window.gathers += 1; });
+      window.gatherWatch = new MutationObserver(() => {
+        if (document.querySelector("#felt .trick-slot.gather")) window.gathers += 1;
+        if (document.querySelector("#felt .flight")) window.flights += 1;
+      });
       window.gatherWatch.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
     });
     // Play (any first offer) until a whole trick is on the felt (a completed one stays a moment), bots' cards included.
     let shot = false;
     let held = false;
-    for (let step = 0; step < 300 && !shot; step++) {
+    for (let step = 0; step < 300 && !shot && !t.quick; step++) {
       const onFelt = await ivy.$$("#felt .trick-slot .card");
       if (await ivy.$("#felt .trick-slot.held")) held = true;
       if (onFelt.length >= n && !(await ivy.$("#felt .trick-slot.gather"))) { shot = true; break; }
@@ -231,7 +263,7 @@ async function tableLayout() {
       if (r === "finished") break;
       if (r === "idle") await ivy.waitForTimeout(80);
     }
-    check(shot, `(h) ${t.name}: a whole trick was seen on the felt`);
+    check(shot || t.quick, `(h) ${t.name}: a whole trick was seen on the felt`);
     await ivy.evaluate(() => window.scrollTo(0, 0));
     const layout = await ivy.evaluate(() => {
       const box = (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height, cx: r.x + r.width / 2, cy: r.y + r.height / 2 }; };
@@ -255,6 +287,10 @@ async function tableLayout() {
         check(false, `(h) ${t.name}: the plates of seats ${a.seat} and ${b.seat} overlap`);
       }
     }
+    if (t.quick) {
+      log(`${t.name}: ${layout.hand.length} cards in view, seat ${t.seat} at the bottom`);
+      continue;
+    }
     for (const s of layout.slots) {
       const d = (p) => Math.hypot(p.cx - s.cx, p.cy - s.cy);
       const nearest = layout.plates.reduce((a, b) => (d(b) < d(a) ? b : a));
@@ -262,9 +298,11 @@ async function tableLayout() {
     }
     await ivy.screenshot({ path: `${SHOTS}/table-${t.name}-phone.png` });
     if (held) await ivy.waitForTimeout(2200); // past the pause and the slide
-    const gathers = await ivy.evaluate(() => window.gathers);
-    if (still) check(gathers === 0, `(h) ${t.name}: with reduced motion a trick still slid (${gathers})`);
+    const { gathers, flights } = await ivy.evaluate(() => ({ gathers: window.gathers, flights: window.flights }));
+    if (still) check(gathers === 0 && flights === 0, `(h) ${t.name}: with reduced motion a trick still slid (${gathers}) or cards flew (${flights})`);
     else slid += gathers;
+    // The pass crosses the felt (the first round passes left), unless the reader asks for less motion.
+    if (t.kind === "cancellation-hearts" && !still) check(flights > 0, `(h) ${t.name}: the pass never crossed the felt`);
     if (held) {
       // A trick of this round completed: the last trick can be looked at.
       sawHeld = true;
@@ -300,10 +338,12 @@ async function actOnce(page, token, stats) {
   const prompt = await root.getAttribute("data-prompt");
   const version = await root.getAttribute("data-version");
   if (prompt === "none" || !prompt) return "idle";
+  // A look at the table before acting (the round summary stays until the next move).
+  if (stats.beforeAct && (await stats.beforeAct(prompt)) === "wait") return "idle";
   const gameId = await root.getAttribute("data-game");
   const problemBefore = (await page.textContent("#problem").catch(() => "")) ?? "";
   if (prompt === "play_card" || prompt === "play") {
-    const enabled = await page.$$eval("#hand button.card:not([disabled])", (els) => els.map((e) => e.dataset.card));
+    const enabled = await page.$$eval("#hand button.card:not([aria-disabled=true])", (els) => els.map((e) => e.dataset.card));
     const legal = await api(`/v1/games/${gameId}/legal-moves`, token);
     if (legal.version !== Number(version)) return "idle"; // the page is about to catch up
     const want = legalCards(legal);
@@ -314,7 +354,7 @@ async function actOnce(page, token, stats) {
     check(names.every((n) => n && n.length > 3), `a card without an accessible name: ${names}`);
     stats.plays = (stats.plays ?? 0) + 1;
     // Keyboard: focus the card and press Enter, for every other play.
-    const button = page.locator("#hand button.card:not([disabled])").first();
+    const button = page.locator("#hand button.card:not([aria-disabled=true])").first();
     if (stats.plays % 2) await button.click();
     else { await button.focus(); await page.keyboard.press("Enter"); }
   } else if (prompt === "pass_cards" || prompt === "discard") {
@@ -322,7 +362,7 @@ async function actOnce(page, token, stats) {
     for (let i = 0; i < 20; i++) {
       if (!(await confirm.count())) return "idle"; // the table moved on meanwhile
       if (await confirm.isEnabled()) break;
-      await page.locator("#hand button.card[aria-pressed=false]:not([disabled])").first().click({ timeout: 5000 });
+      await page.locator("#hand button.card[aria-pressed=false]:not([aria-disabled=true])").first().click({ timeout: 5000 });
     }
     stats[prompt] = (stats[prompt] ?? 0) + 1;
     await confirm.click({ timeout: 5000 });
@@ -431,17 +471,174 @@ async function tableTalk() {
   for (const p of [fay, gus]) check(p.cspViolations.length === 0, `(f) CSP violations: ${p.cspViolations}`);
 }
 
+/**
+ * (i) A whole trick by keyboard alone, in a 3-player Lost Heir game: the
+ * bids by Tab and Enter, then each of my cards: Tab reaches the hand (one
+ * tab stop), Home and the arrow keys visit every card (each named once;
+ * an unplayable one aria-disabled and described by why), Enter on an
+ * unplayable card says why and sends nothing, Enter on a playable one
+ * plays it, and focus stays in the hand afterwards.
+ */
+async function keyboardTrick() {
+  console.log("== (i) a whole trick by keyboard alone: Tab into the hand, arrows, Enter; focus stays in the hand");
+  const kim = await newPage("kim");
+  await register(kim, "Kim");
+  const token = await tokenOf(kim);
+  const game = await (await fetch(`${API}/v1/games`, {
+    method: "POST", headers: { Authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ kind: "lost-heir", config: { players: 3, target: 40 }, seats: ["open", "bot", "bot"], take_seat: 0 }),
+  })).json();
+  await kim.goto(`${API}/#/game/${game.id}`);
+  await kim.waitForSelector(".table-wrap[data-status=in_progress] #hand button.card");
+  const focusIn = async (selector) => {
+    for (let i = 0; i < 80; i++) {
+      if (await kim.evaluate((sel) => !!document.activeElement?.closest(sel), selector)) return true;
+      await kim.keyboard.press("Tab");
+    }
+    return false;
+  };
+  const focused = () => kim.evaluate(() => {
+    const a = document.activeElement;
+    const by = a?.getAttribute("aria-describedby");
+    return { inHand: !!a?.closest("#hand"), card: a?.dataset.card ?? null, label: a?.getAttribute("aria-label") ?? "",
+      disabled: a?.getAttribute("aria-disabled") === "true", why: by ? document.getElementById(by)?.textContent ?? "" : "" };
+  });
+  const moved = (version) => kim.waitForFunction((v) => document.querySelector(".table-wrap")?.dataset.version !== v, version, { timeout: 15_000 });
+  let plays = 0;
+  let whyShown = false;
+  const tricksBefore = (await api(`/v1/games/${game.id}`, token)).view.sides.reduce((a, s) => a + s.tricks, 0);
+  for (let step = 0; step < 600 && plays < 3; step++) {
+    const prompt = await kim.getAttribute(".table-wrap", "data-prompt");
+    const version = await kim.getAttribute(".table-wrap", "data-version");
+    if (prompt === "none") { await kim.waitForTimeout(60); continue; }
+    if (prompt !== "play_card") {
+      check(await focusIn("#prompt .choices"), `(i) Tab reaches the ${prompt} choices`);
+      await kim.keyboard.press("Enter");
+      await moved(version);
+      continue;
+    }
+    check(await focusIn("#hand"), "(i) Tab reaches the hand");
+    const count = await kim.$$eval("#hand button.card", (b) => b.length);
+    check((await kim.$$eval("#hand button.card[tabindex='0']", (b) => b.length)) === 1, "(i) the hand is one tab stop");
+    await kim.keyboard.press("Home");
+    const seen = [];
+    for (let i = 0; i < count; i++) {
+      seen.push(await focused());
+      if (i < count - 1) await kim.keyboard.press("ArrowRight");
+    }
+    check(new Set(seen.map((c, i) => `${c.card}#${i}`)).size === count && seen.every((c) => c.inHand), `(i) the arrow keys reach all ${count} cards: ${seen.length}`);
+    for (const c of seen) {
+      check(c.label.length > 3 && !/\b(\w{3,})\b.*\b\1\b/i.test(c.label), `(i) a card's name is read once: "${c.label}"`);
+      if (c.disabled) check(c.why.length > 5, `(i) the unplayable ${c.label} does not say why`);
+    }
+    const legal = new Set((await api(`/v1/games/${game.id}/legal-moves`, token)).legal.cards ?? []);
+    check(seen.filter((c) => !c.disabled).every((c) => legal.has(c.card)) && [...legal].every((c) => seen.some((x) => x.card === c && !x.disabled)),
+      "(i) the cards not marked unplayable are the legal ones");
+    // Enter on a card that cannot be played says why, and sends nothing.
+    const blocked = seen.findIndex((c) => c.disabled);
+    if (!whyShown && blocked >= 0) {
+      await kim.keyboard.press("Home");
+      for (let i = 0; i < blocked; i++) await kim.keyboard.press("ArrowRight");
+      await kim.keyboard.press("Enter");
+      await kim.waitForFunction(() => (document.getElementById("why")?.textContent ?? "").length > 5, null, { timeout: 5000 });
+      check(await kim.getAttribute(".table-wrap", "data-version") === version, "(i) Enter on an unplayable card sent a move");
+      whyShown = true;
+    }
+    // To the first playable card, and play it.
+    await kim.keyboard.press("Home");
+    for (let i = 0; i < count && (await focused()).disabled; i++) await kim.keyboard.press("ArrowRight");
+    await kim.keyboard.press("Enter");
+    await moved(version);
+    plays += 1;
+    await kim.waitForFunction(() => !!document.activeElement?.closest("#hand") || !document.querySelector("#hand button.card"), null, { timeout: 5000 })
+      .catch(() => check(false, "(i) focus left the hand after a play"));
+  }
+  const after = await api(`/v1/games/${game.id}`, token);
+  const tricks = after.view.sides.reduce((a, s) => a + s.tricks, 0) + (after.view.round - 1) * 10;
+  check(plays === 3 && tricks - tricksBefore >= 2, `(i) three cards played by keyboard, ${tricks - tricksBefore} tricks completed`);
+  check(whyShown, "(i) no unplayable card was met to ask why");
+  log(`(i) ${plays} cards played by keyboard alone; ${tricks - tricksBefore} whole tricks; Enter on an unplayable card said why`);
+  check(kim.cspViolations.length === 0, `(i) CSP violations: ${kim.cspViolations}`);
+  await kim.context().close();
+}
+
+/**
+ * (k) The front door and the rules pages to a signed-out visitor; a host's
+ * waiting table (the host is not "watching") with "Copy invite link"; the
+ * link, opened in a second browser context, lets a newcomer pick a name
+ * and sit down, and the game starts for both.
+ */
+async function invitation() {
+  console.log("== (k) the front door, the rules, and an invite link that seats a newcomer");
+  const newt = await newPage("newt", { width: 390, height: 844 });
+  await newt.goto(`${API}/`);
+  await newt.waitForSelector("#play-now");
+  check((await newt.textContent(".front")).includes("Cancellation Hearts"), "(k) the front door says what the games are");
+  await newt.waitForSelector("#front-live li");
+  await axeCheck(newt, "the front door");
+  await newt.screenshot({ path: `${SHOTS}/front-door-phone.png`, fullPage: true });
+  for (const kind of ["lost-heir", "cancellation-hearts"]) {
+    await newt.goto(`${API}/#/rules/${kind}`);
+    await newt.waitForSelector(`#rules[data-kind='${kind}'] .rules-section`);
+    await axeCheck(newt, `the ${kind} rules`);
+  }
+  await newt.screenshot({ path: `${SHOTS}/rules-cancellation-hearts-phone.png`, fullPage: true });
+  const hana = await newPage("hana");
+  await hana.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: API });
+  await register(hana, "Hana");
+  const id = await createGame(hana, { kind: "lost-heir", players: 2, seats: ["open", "open"] });
+  await hana.waitForSelector("#invite #copy-invite");
+  check(!(await hana.$("#watching")), "(k) the host of a waiting table is not labelled watching");
+  await hana.click("#copy-invite");
+  await hana.waitForFunction(() => (document.getElementById("invite-status")?.textContent ?? "") !== "");
+  const link = await hana.inputValue("#invite-link");
+  check(link === `${API}/#/invite/${id}`, `(k) the invite link: ${link}`);
+  const copied = await hana.evaluate(() => navigator.clipboard.readText()).catch(() => null);
+  check(copied === null || copied === link, `(k) the clipboard holds the link: ${copied}`);
+  await axeCheck(hana, "a waiting table");
+  // Alerts: both off until chosen; the notification asks the browser (granted here) only when ticked.
+  await hana.context().grantPermissions(["notifications"], { origin: API });
+  await hana.click("#alerts summary");
+  check(!(await hana.isChecked("#alert-sound")) && !(await hana.isChecked("#alert-notify")), "(k) the alerts start off");
+  await hana.check("#alert-notify");
+  await hana.waitForFunction(() => /notified/.test(document.getElementById("alert-status")?.textContent ?? ""), null, { timeout: 5000 })
+    .catch(() => check(false, "(k) ticking the desktop notification did not turn it on"));
+  check(await hana.evaluate(() => localStorage.getItem("cardgames.notify")) === "on", "(k) the notification setting is kept");
+  await hana.click("#alerts summary");
+  await hana.screenshot({ path: `${SHOTS}/invite-waiting.png` });
+  // The newcomer (signed out, another context) follows the link.
+  await newt.goto(link);
+  await newt.waitForSelector("#invite-page #invite-name");
+  check((await newt.textContent("#invite-page")).includes("Hana invites you"), "(k) the invitation names its host");
+  await axeCheck(newt, "the invitation");
+  await newt.fill("#invite-name", "Newt");
+  await newt.click("#invite-join");
+  await newt.waitForURL(`${API}/#/game/${id}`);
+  await newt.waitForSelector(".table-wrap[data-status=in_progress] #hand button.card");
+  check((await newt.getAttribute(".seat.me", "data-seat")) === "1", "(k) the newcomer sits in the open seat");
+  check((await newt.textContent("[data-testid=me]")) === "Newt", "(k) the newcomer is signed in by the name chosen");
+  await hana.waitForSelector(".table-wrap[data-status=in_progress]");
+  log(`(k) ${link} seated Newt at seat 1; the game started for both`);
+  for (const p of [newt, hana]) check(p.cspViolations.length === 0, `(k) CSP violations: ${p.cspViolations}`);
+  await newt.context().close();
+  await hana.context().close();
+}
+
 const started = Date.now();
+// WEB_TEST_ONLY=layout,keyboard,invite: only those parts (while working on the page).
+const only = new Set((env.WEB_TEST_ONLY ?? "").split(",").filter(Boolean));
+const part = (name) => only.size === 0 || only.has(name);
 try {
-  await tableLayout();
-  // WEB_TEST_ONLY=layout: only the layout checks (while working on the page).
-  if (env.WEB_TEST_ONLY === "layout") throw new Error("skip");
+  if (part("layout")) await tableLayout();
+  if (part("keyboard")) await keyboardTrick();
+  if (part("invite")) await invitation();
+  if (only.size) throw new Error("skip");
   // ---------------------------------------------------------------- (a)
   console.log("== (a) Lost Heir, 3 players, against two bots, to the end");
   const ann = await newPage("ann");
   await register(ann, "Ann");
   const annToken = await tokenOf(ann);
-  const lh = await createGame(ann, { kind: "lost-heir", players: 3, seats: ["open", "bot", "bot"], target: 12, deadline: 3600 });
+  const lh = await createGame(ann, { kind: "lost-heir", players: 3, seats: ["open", "bot", "bot"], target: 16, deadline: 3600 });
   log(`game ${lh}`);
   // Whose turn, the clock counting down, and the your-turn badge (the player stream).
   await ann.waitForSelector("#whose-turn");
@@ -460,13 +657,13 @@ try {
   let refusalShown = false;
   const refuse = async () => {
     if (refusalShown || (await ann.getAttribute(".table-wrap", "data-prompt")) !== "play_card") return;
-    const illegal = await ann.$$eval("#hand button.card[disabled]", (els) => els.map((e) => e.dataset.card));
+    const illegal = await ann.$$eval("#hand button.card[aria-disabled=true]", (els) => els.map((e) => e.dataset.card));
     if (!illegal.length) return;
     await ann.route("**/moves", async (route) => {
       await route.continue({ postData: JSON.stringify({ type: "play", card: illegal[0] }) });
     }, { times: 1 });
     const version = await ann.getAttribute(".table-wrap", "data-version");
-    await ann.locator("#hand button.card:not([disabled])").first().click();
+    await ann.locator("#hand button.card:not([aria-disabled=true])").first().click();
     await ann.waitForFunction(() => (document.getElementById("problem")?.textContent ?? "") !== "", null, { timeout: 10_000 });
     const text = await ann.textContent("#problem");
     check(/\((LH|G)-\d+\)/.test(text), `(a) the refusal names its ruling: ${text}`);
@@ -475,6 +672,38 @@ try {
     refusalShown = true;
   };
   let shotA = false;
+  let summarySeen = false;
+  let titleSeen = false;
+  // The round summary: over the felt when the next round begins, until Continue (or the next move).
+  const summaryCheck = async (prompt) => {
+    if (!titleSeen) {
+      titleSeen = true;
+      const { title, icon } = await ann.evaluate(() => ({ title: document.title, icon: document.querySelector("link[rel=icon]")?.getAttribute("href") ?? "" }));
+      check(title.startsWith("▶ Your turn · Lost Heir"), `(a) the tab title says it is my turn: ${title}`);
+      check(icon.includes(encodeURIComponent("#f5b700")), "(a) the tab icon shows my turn");
+    }
+    if (prompt === "play_card") await refuse();
+    // My first move of a round is never a card (a bid, or the dealer's decision or trumps).
+    const rounds = Number(await ann.getAttribute(".table-wrap", "data-rounds"));
+    if (summarySeen || prompt === "play_card" || rounds < 1) return "go";
+    summarySeen = true;
+    await ann.waitForSelector("#felt #round-summary", { timeout: 5000 }).catch(() => check(false, "(a) no round summary when the second round began"));
+    const rows = await ann.$$eval("#round-summary tbody tr", (r) => r.length);
+    check(rows === 3, `(a) the round summary has a line per player: ${rows}`);
+    const title = await ann.textContent("#round-summary-title");
+    check((title ?? "").startsWith(`Round ${rounds} is over`), `(a) the summary names its round: ${title}`);
+    const sheet = (await api(`/v1/games/${lh}`, annToken)).view.score_sheet[rounds - 1];
+    const totals = await ann.$$eval("#round-summary tbody tr td:last-child", (c) => c.map((x) => Number(x.textContent)));
+    check(JSON.stringify(totals) === JSON.stringify(sheet.totals), `(a) the summary's totals are the score sheet's: ${totals} ${sheet.totals}`);
+    if (sheet.contract) check((await ann.textContent("#summary-contract")).includes(sheet.points[sheet.contract.side] >= sheet.contract.points ? "made" : "failed"), "(a) the summary says whether the contract was made");
+    // Who took the Lost Heir comes from the round's tricks, rebuilt from the log (every card is dealt with 3 players).
+    check((await ann.textContent("#round-summary")).includes("took the Lost Heir"), "(a) the summary says who took the Lost Heir");
+    await axeCheck(ann, "the round summary (Lost Heir)");
+    await ann.screenshot({ path: `${SHOTS}/round-summary.png` });
+    await ann.click("#round-summary-close");
+    await ann.waitForSelector("#round-summary", { state: "detached" });
+    return "go";
+  };
   const statsA = await playOut([{ page: ann, token: annToken }], async () => {
     await refuse();
     // While bidding no trick of the round has been played: no last trick to show.
@@ -487,13 +716,29 @@ try {
     if (!shotA && (await ann.$$("#felt .trick-slot .card")).length >= 1) {
       shotA = true;
       await ann.screenshot({ path: `${SHOTS}/lost-heir-table.png`, fullPage: true });
+      await axeCheck(ann, "a Lost Heir table");
     }
     return false;
-  }, "(a)");
+  }, "(a)", 2000, { beforeAct: summaryCheck });
+  check(summarySeen, "(a) the game never reached a second round");
   await ann.waitForSelector(".table-wrap[data-status=finished]");
   const finishedA = await api(`/v1/games/${lh}`, annToken);
   check(finishedA.status === "finished", `(a) game is ${finishedA.status}`);
   check((await ann.textContent("#prompt")).includes("The game is over"), "(a) the table says the game is over");
+  // The end screen: the winners, everyone's place, the chart, a rematch.
+  await ann.waitForSelector("#end-screen");
+  const headline = await ann.textContent("#end-headline");
+  const winnerNames = finishedA.outcome.winners.map((seat) => (seat === 0 ? "You win" : `Bot ${seat}`));
+  check(winnerNames.every((w) => headline.includes(w)), `(a) the end screen names the winners ${winnerNames}: ${headline}`);
+  check((await ann.$$("#standings li")).length === 3, "(a) the end screen ranks every player");
+  check(finishedA.view.score_sheet.length < 2 || !!(await ann.$("#end-screen #score-chart svg polyline")), "(a) the end screen charts the scores");
+  check(!!(await ann.$("#end-screen #rematch")), "(a) the end screen offers a rematch");
+  check(!(await ann.$("#scores tr.current")), "(a) no '(now)' row after the end");
+  check(!(await ann.$(".empty-slot")), "(a) nobody is still 'to lead' after the end");
+  check(!(await ann.$("#every-hand")), "(a) no 'Every hand' of empty hands after the end");
+  check((await ann.textContent("#round-tricks summary")) === "Tricks this round (10)", "(a) the last round's ten tricks are listed");
+  await axeCheck(ann, "the end screen (Lost Heir)");
+  await ann.screenshot({ path: `${SHOTS}/end-screen.png`, fullPage: true });
   log(`finished: ${JSON.stringify(statsA)}; scores ${finishedA.outcome?.scores}`);
   check((statsA.plays ?? 0) >= 10, "(a) the person played at least a round of cards");
   check(refusalShown, "(a) a refusal was shown (no illegal card was ever held?)");
@@ -536,20 +781,26 @@ try {
   // Jump to the fourth trick once the menu knows it.
   await ann.waitForFunction(() => document.querySelectorAll("#trick-select option").length > 4, null, { timeout: 20_000 });
   const trickValue = await ann.$eval("#trick-select", (s) => s.options[4].value);
-  check((await ann.$eval("#trick-select", (s) => s.options[4].textContent)) === "round 1, trick 4", "(e) the fourth option is trick 4");
+  const trickLabel = await ann.$eval("#trick-select", (s) => s.options[4].textContent);
+  check(/^round 1, trick 4: (.+ takes it)$/.test(trickLabel), `(e) the fourth option is trick 4 and says who takes it: ${trickLabel}`);
   await ann.selectOption("#trick-select", trickValue);
   await ann.waitForSelector(`#replay-board[data-seq='${trickValue}']`);
-  // Step on to the lead: the trick shows its first card, and every hand is there (the full deal).
-  await ann.click("#replay-forward");
-  await ann.waitForFunction((s) => document.querySelector("#replay-board")?.dataset.seq === String(Number(s) + 1), trickValue);
-  check((await ann.$$("#replay-board #felt .trick-slot .card")).length === 1, "(e) the trick's lead is shown after it");
+  // "Go to trick 4" shows it whole, all three cards on the felt, and who takes it.
+  check((await ann.$$("#replay-board #felt .trick-slot.held .card")).length === 3, "(e) the jump shows the whole trick on the felt");
+  const taker = trickLabel.split(": ")[1].replace(" takes it", "");
+  check((await ann.textContent("#replay-board #trick-info")).includes(`${taker} takes the trick`), "(e) the felt says who takes the trick");
+  // One step back: its last card not yet played.
+  await ann.click("#replay-back");
+  await ann.waitForFunction((s) => document.querySelector("#replay-board")?.dataset.seq === String(Number(s) - 1), trickValue);
+  check((await ann.$$("#replay-board #felt .trick-slot .card")).length === 2, "(e) a step back shows the trick before its last card");
   check((await ann.textContent("#replay-board")).includes("Every hand"), "(e) the replay shows every hand");
-  await ann.waitForSelector("#full-deal .hand-line");
+  await ann.waitForSelector("#full-deal .hand-line", { state: "attached" });
   const dealt = await ann.$$eval("#full-deal .deal-round[data-round='1'] .hand-line", (lines) => lines.map((l) => l.querySelectorAll("[data-card]").length));
   check(dealt.length === 3 && dealt.every((n) => n === 10), `(e) the full deal: three hands of 10 (LH-2): ${dealt}`);
   const rounds = await ann.$$eval("#full-deal .deal-round", (r) => r.length);
   check(rounds === finishedA.view.score_sheet.length, `(e) a deal per round: ${rounds}`);
   await ann.screenshot({ path: `${SHOTS}/replay.png`, fullPage: true });
+  await axeCheck(ann, "the replay");
   log(`replayed to event ${Number(trickValue) + 1} (trick 4), verified, record downloaded (${record.length} bytes)`);
 
   // ---------------------------------------------------------------- (b)
@@ -562,19 +813,37 @@ try {
   check((await cara.textContent("#all-cancelled-rule")).includes("CH-8"), "(b) the all-cancelled rule is shown with its ruling");
   let shotB = false;
   let sawReceived = false;
-  const statsB = {};
+  // The round summary on a phone: up over the felt when the second round begins.
+  let chSummary = false;
+  const statsB = {
+    beforeAct: async () => {
+      if (chSummary || Number(await cara.getAttribute(".table-wrap", "data-rounds")) < 1) return "go";
+      chSummary = true;
+      await cara.waitForSelector("#felt #round-summary", { timeout: 5000 }).catch(() => check(false, "(b) no round summary after the first round"));
+      const rows = await cara.$$eval("#round-summary tbody tr", (r) => r.length);
+      check(rows === 6, `(b) the summary has a line per player: ${rows}`);
+      // Who took what comes from the round's tricks, rebuilt from the log (cancellations, extensions).
+      check((await cara.$$("#round-summary td.took")).length === 6, "(b) the summary says who took what");
+      await axeCheck(cara, "the round summary (Cancellation Hearts)");
+      await cara.evaluate(() => document.getElementById("felt")?.scrollIntoView());
+      await cara.screenshot({ path: `${SHOTS}/round-summary-phone.png` });
+      return "go";
+    },
+  };
   await playOut([{ page: cara, token: caraToken }], async () => {
     if (!sawReceived && (await cara.$("#received"))) sawReceived = true;
     if (!shotB && (await cara.$$("#felt .trick-slot .card")).length >= 3) {
       shotB = true;
       await cara.screenshot({ path: `${SHOTS}/cancellation-hearts-phone.png`, fullPage: true });
+      await axeCheck(cara, "a Cancellation Hearts table");
     }
-    // A round at least; a few more while the kitty has not fallen to the person (CH-10).
+    // A round at least, into the next one (its summary); a few more while the kitty has not fallen to the person (CH-10).
     const rounds = Number(await cara.getAttribute(".table-wrap", "data-rounds"));
-    return rounds >= 1 && (statsB.discard || rounds >= 4);
+    return rounds >= 1 && chSummary && (statsB.discard || rounds >= 4);
   }, "(b)", 4000, statsB);
   log(`a round done: ${JSON.stringify(statsB)}`);
   check(statsB.pass_cards >= 1, `(b) the person passed: ${JSON.stringify(statsB)}`);
+  check(chSummary, "(b) the round summary was not looked at");
   check(sawReceived, "(b) the cards received in the pass were shown");
   const sheet = (await api(`/v1/games/${ch}`, caraToken)).view.score_sheet;
   check(sheet.length >= 1 && sheet[0].points.reduce((a, b) => a + b, 0) % 52 === 0 || sheet[0]?.moon, `(b) the round scored 52 points: ${JSON.stringify(sheet[0])}`);
@@ -604,7 +873,7 @@ try {
   for (let i = 0; i < 100 && (await api(`/v1/games/${allBots.id}`)).status !== "finished"; i++) await cara.waitForTimeout(100);
   await cara.goto(`${API}/#/replay/${allBots.id}`);
   await cara.waitForSelector("#verify.ok", { timeout: 15_000 });
-  await cara.waitForSelector("#full-deal .deal-round[data-round='1']");
+  await cara.waitForSelector("#full-deal .deal-round[data-round='1']", { state: "attached" });
   const chDeal = await cara.$$eval("#full-deal .deal-round[data-round='1'] .hand-line", (l) => l.map((x) => x.querySelectorAll("[data-card]").length));
   check(chDeal.length === 8 && chDeal.slice(0, 7).every((n) => n === 14) && chDeal[7] === 6, `(e) a Cancellation Hearts deal: 7 x 14 and a kitty of 6 (CH-1): ${chDeal}`);
   const chTrick = await cara.$eval("#trick-select", (s) => s.options[3].value);
@@ -631,6 +900,7 @@ try {
   await eve.waitForSelector(`#open-games a[data-game='${duel}']`);
   await eve.waitForSelector("#finished-games a");
   await eve.screenshot({ path: `${SHOTS}/lobby-phone.png`, fullPage: true });
+  await axeCheck(eve, "the lobby");
   await eve.click(`#open-games a[data-game='${duel}']`);
   await eve.waitForSelector("button.join");
   await eve.click("button.join");
@@ -734,6 +1004,7 @@ try {
   await browser.close();
   server.kill("SIGTERM");
 }
+console.log(`== axe-core: ${axeSeen.length} pages without a violation: ${axeSeen.join(", ")}`);
 console.log(`== web table in Chromium: ${failures.length ? `${failures.length} failure(s)` : "all checks passed"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 for (const f of failures) console.error(`   ${f}`);
 process.exit(failures.length ? 1 : 0);

@@ -3,7 +3,8 @@
 // them runs or loads (no fonts, no links). One face per card code, made
 // once. Every face has its index in the top-left corner, where a fanned
 // hand leaves it visible.
-import { isStandard } from "./cards";
+import { face, isStandard } from "./cards";
+import { h } from "./dom";
 import { CITIES, HEIR_CARDS } from "./names.gen";
 
 const W = 60;
@@ -131,6 +132,7 @@ function blankFace(): string {
 }
 
 function svgFor(card: string): string {
+  if (card === "#back") return backFace();
   if (isStandard(card)) return standardFace(card);
   if (card === "heir") return heirFace();
   if (card === "wrong-boy") return wrongBoyFace();
@@ -139,7 +141,20 @@ function svgFor(card: string): string {
   return cityFace(city ?? "", rank ?? "");
 }
 
+/** The back of every card: a lattice on dark red, the same for both decks. */
+function backFace(): string {
+  const lattice = [...Array(12).keys()].map((i) => `<path d='M${i * 8 - 36} 84 ${i * 8 + 24} 0M${i * 8 - 36} 0 ${i * 8 + 24} 84' stroke='#e8b4a8' stroke-opacity='.45' stroke-width='1'/>`).join("");
+  return frame(`<defs><clipPath id='b'><rect x='4' y='4' width='${W - 8}' height='${H - 8}' rx='3'/></clipPath></defs>`
+    + `<rect x='4' y='4' width='${W - 8}' height='${H - 8}' rx='3' fill='#8c1d2a'/><g clip-path='url(#b)'>${lattice}</g>`
+    + `<rect x='4' y='4' width='${W - 8}' height='${H - 8}' rx='3' fill='none' stroke='#f3d9a4' stroke-width='1.5'/>`, "#fffdf8", "#6b1420");
+}
+
 const made = new Map<string, string>();
+
+/** The card back as a data: URL. */
+export function backUrl(): string {
+  return faceUrl("#back");
+}
 
 /** The card's face as a data: URL, made once per card code. */
 export function faceUrl(card: string): string {
@@ -149,4 +164,11 @@ export function faceUrl(card: string): string {
     made.set(card, url);
   }
   return url;
+}
+
+/** A card as a non-interactive picture of its face, named once (its full name; `who` played it). */
+export function chip(card: string, extra = "", who?: string): HTMLElement {
+  const f = face(card);
+  return h("span", { class: `card chip ${f.suit} ${extra}`.trimEnd(), title: f.name, role: "img", "aria-label": who ? `${who}: ${f.name}` : f.name, "data-card": card },
+    h("img", { src: faceUrl(card), alt: "", draggable: "false", width: "60", height: "84" }));
 }

@@ -3,8 +3,13 @@
 // Each your_turn or notice re-reads the inbox; nothing polls.
 import { api, streamTicket, token, type YourTurn } from "./api";
 import { clear, h } from "./dom";
+import { notice } from "./notice";
 
 const KIND: Record<string, string> = { "lost-heir": "Lost Heir", "cancellation-hearts": "Cancellation Hearts" };
+const ASKED: Record<string, string> = {
+  play_card: "play a card", play: "play a card", bid: "bid or pass", decide: "accept or reject the bid", name_trumps: "name trumps",
+  pass_cards: "choose cards to pass", discard: "discard from the kitty", moon: "choose how the moon counts",
+};
 
 export class Inbox {
   readonly element: HTMLElement;
@@ -17,7 +22,7 @@ export class Inbox {
   constructor() {
     this.badge = h("span", { class: "badge", id: "turn-badge", "aria-live": "polite" });
     this.list = h("ul", { class: "inbox-list", id: "inbox-list" });
-    const details = h("details", { class: "inbox" }, h("summary", {}, "Your turn ", this.badge), this.list);
+    const details = h("details", { class: "inbox" }, h("summary", {}, h("span", { class: "label" }, "Your turn "), h("span", { class: "sr-only" }, "games waiting for you: "), this.badge), this.list);
     this.element = details;
     this.element.hidden = true;
     // A table where I sit moved on: my waiting games may have changed.
@@ -42,6 +47,7 @@ export class Inbox {
     this.source = null;
     this.lastId = "";
     this.element.hidden = true;
+    notice.setWaiting(0);
   }
 
   private async connect(): Promise<void> {
@@ -76,8 +82,9 @@ export class Inbox {
   private render(games: YourTurn[]): void {
     this.badge.textContent = String(games.length);
     this.badge.classList.toggle("hot", games.length > 0);
+    notice.setWaiting(games.length);
     clear(this.list, games.length
-      ? games.map((g) => h("li", {}, h("a", { href: `#/game/${g.game_id}` }, `${KIND[g.kind] ?? g.kind}: ${g.prompt?.replace("_", " ") ?? "move"}`)))
+      ? games.map((g) => h("li", {}, h("a", { href: `#/game/${g.game_id}` }, `${KIND[g.kind] ?? g.kind}: ${ASKED[g.prompt ?? ""] ?? "your move"}`)))
       : h("li", { class: "muted" }, "nothing waiting"));
   }
 }

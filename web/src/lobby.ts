@@ -1,39 +1,40 @@
-// The lobby: a display name, games to join, my games, games to watch, and a
-// form to create a game of either kind.
-import { api, me, problemText, signIn, type Kind, type Schemas, type Summary } from "./api";
+// The lobby of a signed-in player: a quick game against bots, a form to
+// create a game of either kind, my games, games to join, games to watch
+// and finished games to replay. (Signed out, `/` is the front door:
+// front.ts.)
+import { api, me, problemText, type Kind, type Schemas, type Summary } from "./api";
 import { clear, h } from "./dom";
+import { KIND_NAME } from "./words";
 
 type SeatSpec = Schemas["SeatSpec"];
 
-export function lobby(main: HTMLElement, signedIn: () => void): () => void {
-  let alive = true;
-  const render = () => {
-    if (!alive) return;
-    if (!me()) clear(main, registerForm(() => { signedIn(); render(); }));
-    else clear(main, createForm(), lists());
-  };
-  render();
-  return () => { alive = false; };
+export function lobby(main: HTMLElement): () => void {
+  clear(main, h("h1", { class: "lobby-title" }, `Welcome, ${me()?.display_name ?? ""}`), quickPlay(), createForm(), lists());
+  return () => {};
 }
 
-function registerForm(done: () => void): HTMLElement {
-  const input = h("input", { id: "display-name", name: "display_name", required: true, maxlength: 64, autocomplete: "nickname" });
+/** The quick games: the person at seat 0, sensible bots in every other seat. */
+export const QUICK: { kind: Kind; players: number; text: string }[] = [
+  { kind: "lost-heir", players: 3, text: "Lost Heir: you and 2 bots" },
+  { kind: "cancellation-hearts", players: 6, text: "Cancellation Hearts: you and 5 bots" },
+];
+
+/** Creates a game against bots and opens its table; a problem's text if refused. */
+export async function quickGame(kind: Kind, players: number): Promise<string | null> {
+  const seats: SeatSpec[] = ["open", ...Array<SeatSpec>(players - 1).fill("bot")];
+  const { data, error } = await api.POST("/v1/games", { body: { kind, config: { players }, seats, take_seat: 0 } });
+  if (!data) return problemText(error);
+  location.hash = `#/game/${data.id}`;
+  return null;
+}
+
+function quickPlay(): HTMLElement {
   const error = h("p", { class: "error", role: "alert" });
-  const form = h(
-    "form",
-    { class: "card-panel register" },
-    h("h1", {}, "Choose a display name"),
-    h("label", { for: "display-name" }, "Display name"),
-    input,
-    h("button", { type: "submit" }, "Start playing"),
-    error,
-  );
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const { data, error: problem } = await api.POST("/v1/players", { body: { display_name: input.value.trim() } });
-    if (data) { signIn(data); done(); } else error.textContent = problemText(problem);
-  });
-  return form;
+  return h("div", { class: "card-panel quick", id: "quick-play" },
+    h("h2", {}, "Play now"),
+    h("div", { class: "choices" }, QUICK.map((q) => h("button", { type: "button", class: "primary", "data-kind": q.kind,
+      onclick: async () => { error.textContent = (await quickGame(q.kind, q.players)) ?? ""; } }, q.text))),
+    error);
 }
 
 function createForm(): HTMLElement {
@@ -48,7 +49,7 @@ function createForm(): HTMLElement {
     h("option", { value: "extend" }, "extend the trick (CH-8, default)"),
     h("option", { value: "carry_over" }, "set it aside for the next trick (CH-9)"));
   const deadline = h("input", { id: "deadline", name: "move_deadline_secs", type: "number", min: 1, max: 2592000, placeholder: "none" });
-  const onDeadline = h("select", { id: "on-deadline", name: "on_deadline" },
+  const onDeadline = h("select", { id: "on-deadline", name: "on_deadline", "aria-label": "when the time runs out" },
     h("option", { value: "bot" }, "the bot moves for the seat"),
     h("option", { value: "forfeit" }, "the seat forfeits"));
   const seatsBox = h("fieldset", { class: "seats" });
@@ -145,23 +146,22 @@ function lists(): HTMLElement {
   return section;
 }
 
-const KIND_NAME: Record<string, string> = { "lost-heir": "Lost Heir", "cancellation-hearts": "Cancellation Hearts" };
-
-function summaryLine(g: Summary, action: "join" | "watch" | "replay" | "open"): HTMLElement {
+export function summaryLine(g: Summary, action: "join" | "watch" | "replay" | "open", link?: (id: string) => string): HTMLElement {
   const filled = g.seats.filter((s) => s.occupant !== "open").length;
   const names = g.seats.map((s) => s.occupant === "bot" ? "bot" : s.display_name ?? "open").join(", ");
-  const href = action === "replay" ? `#/replay/${g.id}` : `#/game/${g.id}`;
+  const href = link ? link(g.id) : action === "replay" ? `#/replay/${g.id}` : `#/game/${g.id}`;
   const verb = { join: "Join", watch: "Watch", replay: "Replay", open: "Open" }[action];
   return h("li", { class: "game-line" },
     h("a", { href, "data-game": g.id }, `${verb} ${KIND_NAME[g.kind] ?? g.kind}`),
     h("span", { class: "muted" }, ` ${g.status.replace("_", " ")}, ${filled}/${g.seats.length} seated: ${names}`));
 }
 
-async function fill(list: HTMLElement, query: { status: Schemas["GameStatus"] }, action: "join" | "watch" | "replay", keep: (g: Summary) => boolean = () => true): Promise<void> {
+export async function fill(list: HTMLElement, query: { status: Schemas["GameStatus"] }, action: "join" | "watch" | "replay",
+  keep: (g: Summary) => boolean = () => true, link?: (id: string) => string): Promise<void> {
   const { data, error } = await api.GET("/v1/games", { params: { query: { ...query, limit: 20 } } });
   if (!data) { clear(list, h("li", { class: "error" }, problemText(error))); return; }
   const games = data.games.filter(keep);
-  clear(list, games.length ? games.map((g) => summaryLine(g, action)) : h("li", { class: "muted" }, "none"));
+  clear(list, games.length ? games.map((g) => summaryLine(g, action, link)) : h("li", { class: "muted" }, "none"));
 }
 
 /** The games I hold a seat in, newest first (`list_games?mine=true`). */

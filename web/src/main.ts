@@ -1,23 +1,33 @@
-// The web table: hash routes (#/ lobby, #/game/<id> a table, #/replay/<id>
-// a finished game's replay), a header with the your-turn badge.
+// The web table: hash routes (#/ the lobby, or the front door when signed
+// out; #/game/<id> a table; #/replay/<id> a finished game's replay;
+// #/invite/<id> an invitation; #/rules/<kind> a game's rules), a header
+// with the your-turn badge and the alert settings.
 import "./style.css";
 import { api, me, signOut } from "./api";
 import { h, clear } from "./dom";
+import { frontDoor } from "./front";
 import { lobby } from "./lobby";
 import { table } from "./table";
 import { replay } from "./replay";
 import { Inbox } from "./inbox";
+import { invitePage } from "./invite";
+import { alertSettings, notice } from "./notice";
+import { rulesPage } from "./rules";
 
 const root = document.getElementById("app")!;
-const main = h("main", { id: "main" });
+const main = h("main", { id: "main", tabindex: "-1" });
 const inbox = new Inbox();
 const who = h("span", { class: "who" });
+const alerts = alertSettings();
 const header = h(
   "header",
   { class: "top" },
   h("a", { href: "#/", class: "brand" }, "Card table"),
+  h("nav", { class: "top-links", "aria-label": "rules" },
+    h("a", { href: "#/rules/lost-heir" }, "Lost Heir rules"), h("a", { href: "#/rules/cancellation-hearts" }, "Hearts rules")),
   who,
   inbox.element,
+  alerts,
 );
 clear(root, header, main);
 
@@ -25,6 +35,7 @@ let leave: (() => void) | null = null;
 
 function renderWho(): void {
   const m = me();
+  alerts.hidden = !m;
   clear(
     who,
     m
@@ -41,18 +52,27 @@ function renderWho(): void {
   );
 }
 
+const signedIn = () => { renderWho(); inbox.start(); };
+
 function route(): void {
   leave?.();
   leave = null;
   renderWho();
   inbox.start();
+  notice.setPage("");
   const hash = location.hash.replace(/^#/, "") || "/";
   const game = /^\/game\/([0-9a-f-]{36})$/.exec(hash);
   const rep = /^\/replay\/([0-9a-f-]{36})$/.exec(hash);
+  const inv = /^\/invite\/([0-9a-f-]{36})$/.exec(hash);
+  const rules = /^\/rules\/(lost-heir|cancellation-hearts)$/.exec(hash);
   if (game?.[1]) leave = table(main, game[1]);
   else if (rep?.[1]) leave = replay(main, rep[1]);
-  else leave = lobby(main, () => { renderWho(); inbox.start(); });
+  else if (inv?.[1]) leave = invitePage(main, inv[1], signedIn);
+  else if (rules?.[1]) leave = rulesPage(main, rules[1]);
+  else if (!me()) leave = frontDoor(main, signedIn, route);
+  else leave = lobby(main);
+  main.focus({ preventScroll: true });
 }
 
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => { route(); window.scrollTo(0, 0); });
 route();

@@ -2,17 +2,27 @@
 // (get_events for the list, get_replay?seq= for the table after each), the
 // full deal, the verification (verify_game) and a download of the record
 // (export_record, as a Blob link: allowed by the page's CSP).
+//
+// "Go to a trick" shows the table just after that trick's last card: the
+// whole trick on the felt, with who takes it (the record's tricks say so);
+// stepping back from there walks through it card by card.
 import { api, problemText, type EventResource, type Game, type HeartsView, type LostHeirView } from "./api";
 import { clear, h } from "./dom";
 import { sorted } from "./cards";
-import { chip, eventText, seatName, views } from "./table";
+import { chip } from "./faces";
+import { markCancelled } from "./tricks";
+import { views, type Hold } from "./views";
+import { eventText, seatName } from "./words";
 
 export function replay(main: HTMLElement, id: string): () => void {
   let closed = false;
   let objectUrl: string | null = null;
   const root = h("section", { class: "replay", id: "replay", "data-game": id }, h("p", { class: "muted" }, "Loading the replay…"));
   clear(main, root);
-  const render = views({ legal: () => null, selected: new Set(), send: async () => {}, render: () => {} });
+  /** The seq of each trick's last card, with the trick (held on the felt when shown). */
+  const completes = new Map<number, Hold>();
+  let held: Hold | null = null;
+  const render = views({ legal: () => null, selected: new Set(), send: async () => {}, render: () => {}, hold: () => held });
 
   void (async () => {
     const { data: game, error } = await api.GET("/v1/games/{game_id}", { params: { path: { game_id: id } } });
@@ -40,7 +50,7 @@ export function replay(main: HTMLElement, id: string): () => void {
     const select = h("select", { id: "replay-select", "aria-label": "go to event" },
       h("option", { value: "0" }, "0: before the first event"),
       events.map((e) => h("option", { value: String(e.seq) }, `${e.seq}: ${eventText(game, e)}`)));
-    const trickSelect = h("select", { id: "trick-select", "aria-label": "go to trick" }, h("option", { value: "" }, "go to a trick…"));
+    const trickSelect = h("select", { id: "trick-select", "aria-label": "go to a trick (shown with all its cards played)" }, h("option", { value: "" }, "go to a trick…"));
     const first = h("button", { type: "button", id: "replay-first" }, "|◀ Start");
     const back = h("button", { type: "button", id: "replay-back" }, "◀ Back");
     const forward = h("button", { type: "button", id: "replay-forward" }, "Forward ▶");
@@ -62,6 +72,7 @@ export function replay(main: HTMLElement, id: string): () => void {
       if (!data) { clear(board, h("p", { class: "error" }, problemText(e))); return; }
       const at: Game = { ...game, view: data.view, viewer: data.viewer, your_seat: data.your_seat ?? null, status: index === seqs.length - 1 ? "finished" : "in_progress", to_act: [] };
       board.dataset.seq = String(seq);
+      held = completes.get(seq) ?? null;
       if (Object.keys(at.view).length === 0) { clear(board, h("p", { class: "muted" }, "Before the deal.")); return; }
       clear(board, at.kind === "lost-heir"
         ? render.lostHeirTable(at, at.view as LostHeirView, null)
@@ -81,18 +92,19 @@ export function replay(main: HTMLElement, id: string): () => void {
       if (e.key === "ArrowLeft") void show(index - 1);
     });
 
-    const deal = h("details", { class: "card-panel", id: "full-deal", open: true }, h("summary", {}, "The full deal of every round (from the record)"));
+    // Closed and under the board: a whole game's deals are long.
+    const deal = h("details", { class: "card-panel", id: "full-deal" }, h("summary", {}, "The full deal of every round (from the record)"));
     clear(root,
       h("div", { class: "card-panel" },
         h("h1", {}, `Replay: ${game.kind === "lost-heir" ? "Lost Heir" : "Cancellation Hearts"}`),
         h("p", {}, render.finishedText(game)),
         verify, download),
-      deal,
       h("div", { class: "card-panel replay-controls", role: "toolbar", "aria-label": "replay" },
         first, back, forward, last, counter, select, trickSelect),
-      board);
-    await show(index);
+      board,
+      deal);
     await fromRecord(events, trickSelect, deal, game);
+    await show(index);
 
     const { data: report, error: ve } = await api.GET("/v1/games/{game_id}/verify", { params: { path: { game_id: id } } });
     if (closed) return;
@@ -118,8 +130,8 @@ export function replay(main: HTMLElement, id: string): () => void {
 
   /**
    * The record (export_record, JSON) gives every round's deal and its tricks
-   * in log order; a trick's lead is the n-th move of the log, so the trick
-   * menu jumps to the event just before it. One request, however long the game.
+   * in log order; a trick's cards are the n-th moves of the log, so the trick
+   * menu jumps to the event of its last card. One request, however long the game.
    */
   async function fromRecord(events: EventResource[], menu: HTMLSelectElement, deal: HTMLElement, game: Game): Promise<void> {
     const { data: record } = await api.GET("/v1/games/{game_id}/record", { params: { path: { game_id: id }, query: { format: "json" } } });
@@ -130,9 +142,13 @@ export function replay(main: HTMLElement, id: string): () => void {
       const group = h("optgroup", { label: `round ${round.number}` });
       for (const e of round.events) {
         if (e.event === "move") { moves += 1; continue; }
-        const lead = moveSeqs[moves];
-        if (lead !== undefined) {
-          group.append(h("option", { value: String(lead - 1) }, `round ${round.number}, trick ${e.number}${e.set_aside ? " (set aside, CH-9)" : ""}`));
+        const end = moveSeqs[moves + e.plays.length - 1];
+        if (end !== undefined) {
+          const winner = e.winner ?? null;
+          const trick = e.plays.map((p) => ({ seat: p.seat, card: p.card }));
+          completes.set(end, { plays: game.kind === "cancellation-hearts" ? markCancelled(trick) : trick, winner, gathering: false });
+          const taker = winner !== null ? `${seatName(game, winner)} takes it` : "set aside";
+          group.append(h("option", { value: String(end) }, `round ${round.number}, trick ${e.number}: ${taker}`));
         }
         moves += e.plays.length;
       }

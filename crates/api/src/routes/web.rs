@@ -8,15 +8,27 @@
 //! `immutable` for a year. Every answer carries the page's strict
 //! Content-Security-Policy and `nosniff`. The table routes by the URL's
 //! hash (`#/game/<id>`), so an unknown path is a plain 404 problem.
+//!
+//! Text files are sent brotli- or gzip-compressed (compressed once, at
+//! build time) to a browser whose `Accept-Encoding` takes it, as they are
+//! otherwise; every answer for such a file says `Vary: Accept-Encoding`.
 
-use actix_web::http::header::{self, HeaderValue};
-use actix_web::{HttpResponse, ResponseError as _, web};
+use actix_web::http::header::{self, ContentEncoding, Encoding, HeaderValue};
+use actix_web::{HttpRequest, HttpResponse, ResponseError as _, web};
 
 use crate::error::ApiError;
 
 mod embedded {
+    /// One file of the bundle, with its compressed forms when they save anything.
+    pub(crate) struct Asset {
+        pub(crate) name: &'static str,
+        pub(crate) identity: &'static [u8],
+        pub(crate) gzip: Option<&'static [u8]>,
+        pub(crate) brotli: Option<&'static [u8]>,
+    }
     include!(concat!(env!("OUT_DIR"), "/web_assets.rs"));
 }
+use embedded::Asset;
 
 /// The page's policy: its own scripts, styles and API only; no inline
 /// script or style, no framing, no plugins.
@@ -27,11 +39,34 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
 /// The embedded file called `name`, if any.
-fn asset(name: &str) -> Option<&'static [u8]> {
+fn asset(name: &str) -> Option<&'static Asset> {
     embedded::ASSETS
-        .binary_search_by(|(n, _)| (*n).cmp(name))
+        .binary_search_by(|a| a.name.cmp(name))
         .ok()
-        .map(|i| embedded::ASSETS[i].1)
+        .map(|i| &embedded::ASSETS[i])
+}
+
+/// The form of `asset` to send for the request's `Accept-Encoding`: brotli,
+/// then gzip, when the browser takes them (q-values honoured); the file as
+/// it is otherwise, also when the header refuses everything (a 406 would
+/// help nobody: every browser reads identity).
+fn negotiate(request: &HttpRequest, asset: &Asset) -> (Option<ContentEncoding>, &'static [u8]) {
+    let accepted = header::Header::parse(request).unwrap_or(header::AcceptEncoding(Vec::new()));
+    let mut offered = vec![Encoding::identity()];
+    if asset.brotli.is_some() {
+        offered.push(Encoding::brotli());
+    }
+    if asset.gzip.is_some() {
+        offered.push(Encoding::gzip());
+    }
+    let chosen: Option<Encoding> = header::AcceptEncoding::negotiate(&accepted, offered.iter());
+    match (chosen, asset.brotli, asset.gzip) {
+        (Some(e), Some(bytes), _) if e == Encoding::brotli() => {
+            (Some(ContentEncoding::Brotli), bytes)
+        }
+        (Some(e), _, Some(bytes)) if e == Encoding::gzip() => (Some(ContentEncoding::Gzip), bytes),
+        _ => (None, asset.identity),
+    }
 }
 
 fn content_type(name: &str) -> &'static str {
@@ -54,8 +89,8 @@ fn is_hashed(name: &str) -> bool {
         .is_some_and(|(_, hash)| hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-fn serve(name: &str) -> HttpResponse {
-    let Some(bytes) = asset(name) else {
+fn serve(request: &HttpRequest, name: &str) -> HttpResponse {
+    let Some(asset) = asset(name) else {
         // The same answer as any unknown path (`ops::problems::no_route`).
         let mut response =
             ApiError::not_found("no_route", "no such endpoint or file").error_response();
@@ -70,13 +105,21 @@ fn serve(name: &str) -> HttpResponse {
     } else {
         "no-cache"
     };
-    HttpResponse::Ok()
+    let (encoding, bytes) = negotiate(request, asset);
+    let mut response = HttpResponse::Ok();
+    response
         .insert_header((header::CONTENT_TYPE, content_type(name)))
         .insert_header((header::CACHE_CONTROL, cache))
         .insert_header(policy())
         .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .insert_header((header::REFERRER_POLICY, "no-referrer"))
-        .body(bytes)
+        .insert_header((header::REFERRER_POLICY, "no-referrer"));
+    if asset.gzip.is_some() || asset.brotli.is_some() {
+        response.insert_header((header::VARY, "Accept-Encoding"));
+    }
+    if let Some(encoding) = encoding {
+        response.insert_header(encoding);
+    }
+    response.body(bytes)
 }
 
 fn policy() -> (header::HeaderName, HeaderValue) {
@@ -86,12 +129,12 @@ fn policy() -> (header::HeaderName, HeaderValue) {
     )
 }
 
-async fn index() -> HttpResponse {
-    serve("index.html")
+async fn index(request: HttpRequest) -> HttpResponse {
+    serve(&request, "index.html")
 }
 
-async fn file(name: web::Path<String>) -> HttpResponse {
-    serve(&name)
+async fn file(request: HttpRequest, name: web::Path<String>) -> HttpResponse {
+    serve(&request, &name)
 }
 
 /// Registers `/` and `/{file}` (after every other route, so `/docs`,
@@ -121,8 +164,35 @@ mod tests {
         assert!(!is_hashed("app-xyz.js"));
         let hashed = embedded::ASSETS
             .iter()
-            .filter(|(n, _)| *n != "index.html")
-            .all(|(n, _)| is_hashed(n));
+            .filter(|a| a.name != "index.html")
+            .all(|a| is_hashed(a.name));
         assert!(hashed, "every file but index.html has a hash in its name");
+    }
+
+    #[test]
+    fn the_scripts_and_styles_are_compressed_smaller() {
+        for a in embedded::ASSETS
+            .iter()
+            .filter(|a| a.name.ends_with(".js") || a.name.ends_with(".css"))
+        {
+            let (gzip, brotli) = (
+                a.gzip.expect("a gzip form"),
+                a.brotli.expect("a brotli form"),
+            );
+            assert!(
+                gzip.len() < a.identity.len() / 2,
+                "{}: gzip {} of {}",
+                a.name,
+                gzip.len(),
+                a.identity.len()
+            );
+            assert!(
+                brotli.len() <= gzip.len(),
+                "{}: brotli {} gzip {}",
+                a.name,
+                brotli.len(),
+                gzip.len()
+            );
+        }
     }
 }

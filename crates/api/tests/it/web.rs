@@ -112,3 +112,97 @@ async fn unknown_files_are_404_problems_and_the_api_is_unchanged() {
         .await;
     assert_eq!(post.status.as_u16(), 405, "{}", post.text);
 }
+
+/// The raw bytes and headers of `path` asked with `accept` as `Accept-Encoding` (none: no header).
+async fn fetch_encoded(
+    ts: &TestServer,
+    path: &str,
+    accept: Option<&str>,
+) -> (reqwest::header::HeaderMap, Vec<u8>) {
+    let mut request = ts.client.get(ts.url(path));
+    if let Some(accept) = accept {
+        request = request.header("accept-encoding", accept);
+    }
+    let response = request.send().await.expect("request sent");
+    assert_eq!(response.status().as_u16(), 200, "{path}");
+    let headers = response.headers().clone();
+    (headers, response.bytes().await.expect("a body").to_vec())
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Read as _;
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .expect("valid gzip");
+    out
+}
+
+fn unbrotli(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    brotli::BrotliDecompress(&mut &bytes[..], &mut out).expect("valid brotli");
+    out
+}
+
+#[tokio::test]
+async fn the_page_and_its_files_are_sent_compressed_when_the_browser_accepts_it() {
+    let ts = start(Backend::Sqlite).await;
+    let page = get(&ts, "/").await;
+    let mut paths = vec!["/".to_owned()];
+    paths.extend(referenced(&page.text, "js"));
+    paths.extend(referenced(&page.text, "css"));
+    for path in &paths {
+        let (plain_headers, plain) = fetch_encoded(&ts, path, None).await;
+        assert!(
+            plain_headers.get("content-encoding").is_none(),
+            "{path}: identity without the header"
+        );
+        assert_eq!(
+            plain_headers.get("vary").map(|v| v.to_str().unwrap()),
+            Some("Accept-Encoding"),
+            "{path}"
+        );
+        let cases: [(&str, Option<&str>); 6] = [
+            ("gzip, deflate, br", Some("br")),
+            ("gzip", Some("gzip")),
+            ("br;q=0, gzip;q=0.5", Some("gzip")),
+            ("gzip;q=0.2, br;q=0.9", Some("br")),
+            ("identity", None),
+            ("gzip;q=0, br;q=0", None),
+        ];
+        for (accept, want) in cases {
+            let (headers, body) = fetch_encoded(&ts, path, Some(accept)).await;
+            let got = headers.get("content-encoding").map(|v| v.to_str().unwrap());
+            assert_eq!(got, want, "{path} with Accept-Encoding: {accept}");
+            assert_eq!(
+                headers.get("vary").map(|v| v.to_str().unwrap()),
+                Some("Accept-Encoding"),
+                "{path}"
+            );
+            // The type and the page's policy whatever the encoding.
+            assert_eq!(
+                headers.get("content-type"),
+                plain_headers.get("content-type"),
+                "{path}"
+            );
+            assert!(headers.get("content-security-policy").is_some(), "{path}");
+            let decoded = match want {
+                Some("br") => unbrotli(&body),
+                Some("gzip") => gunzip(&body),
+                _ => body.clone(),
+            };
+            assert_eq!(
+                decoded, plain,
+                "{path} with {accept}: the same file once decoded"
+            );
+            if want.is_some() && path != "/" {
+                assert!(
+                    body.len() * 2 < plain.len(),
+                    "{path}: {} compressed of {}",
+                    body.len(),
+                    plain.len()
+                );
+            }
+        }
+    }
+}
