@@ -3414,16 +3414,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -3495,16 +3497,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -3574,16 +3578,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -3632,16 +3638,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database is unreachable */
+            /** @description The database is unreachable (or failing over to its standby) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database is unreachable",
+                     *       "detail": "The database is unreachable (or failing over to its standby)",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -3774,16 +3782,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -3978,16 +3988,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -4129,16 +4141,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -4372,16 +4386,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -4591,16 +4607,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -4737,16 +4755,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -4899,16 +4919,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -5124,16 +5146,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -5325,16 +5349,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -5466,16 +5492,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -5610,16 +5638,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -5813,16 +5843,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -6084,16 +6116,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -6255,16 +6289,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -6428,16 +6464,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -6591,16 +6629,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -6792,16 +6832,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -6989,7 +7031,7 @@ export interface operations {
             /** @description Every stream for spectators is taken (`too_many_streams`, with `Retry-After`), the database cannot be reached (`unavailable`) or the request ran out of time (`timeout`) */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again (`too_many_streams`) */
+                    /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7108,16 +7150,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7233,16 +7277,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7414,16 +7460,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7512,16 +7560,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7608,16 +7658,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7706,16 +7758,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7845,16 +7899,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7965,16 +8021,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8061,16 +8119,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8214,16 +8274,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8312,16 +8374,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8509,16 +8573,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8627,16 +8693,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8771,16 +8839,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8893,16 +8963,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9013,16 +9085,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9114,16 +9188,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9241,16 +9317,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9428,16 +9506,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9529,16 +9609,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9627,16 +9709,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
