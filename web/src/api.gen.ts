@@ -3790,16 +3790,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -3871,16 +3873,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -3950,16 +3954,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -4008,16 +4014,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database is unreachable */
+            /** @description The database is unreachable (or failing over to its standby) */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database is unreachable",
+                     *       "detail": "The database is unreachable (or failing over to its standby)",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -4150,16 +4158,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -4354,16 +4364,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -4505,16 +4517,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -4748,16 +4762,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -4967,16 +4983,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -5113,16 +5131,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -5275,16 +5295,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -5500,16 +5522,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -5701,16 +5725,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -5842,16 +5868,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -5986,16 +6014,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -6189,16 +6219,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -6460,16 +6492,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -6631,16 +6665,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -6804,16 +6840,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -6967,16 +7005,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7168,16 +7208,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7365,7 +7407,7 @@ export interface operations {
             /** @description Every stream for spectators is taken (`too_many_streams`, with `Retry-After`), the database cannot be reached (`unavailable`) or the request ran out of time (`timeout`) */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again (`too_many_streams`) */
+                    /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7484,16 +7526,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7609,16 +7653,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7790,16 +7836,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7888,16 +7936,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -7984,16 +8034,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8082,16 +8134,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8221,16 +8275,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8341,16 +8397,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8437,16 +8495,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8590,16 +8650,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8688,16 +8750,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -8885,16 +8949,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9003,16 +9069,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9147,16 +9215,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9269,16 +9339,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9389,16 +9461,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9490,16 +9564,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9617,16 +9693,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9804,16 +9882,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -9883,16 +9963,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -10005,16 +10087,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -10207,16 +10291,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -10327,16 +10413,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -10466,16 +10554,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -10567,16 +10657,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",
@@ -10665,16 +10757,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged */
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "code": "unavailable",
-                     *       "detail": "The database cannot be reached (`unavailable`) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
                      *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
                      *       "status": 503,
                      *       "title": "Service Unavailable",

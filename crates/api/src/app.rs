@@ -199,6 +199,15 @@ pub async fn rebuild_ratings(
     Ok(state.games.rebuild_ratings().await?)
 }
 
+/// `api --backup-to PATH`: copies the SQLite database `config` names into
+/// the new file `to` while servers may be using it (`services::backup`).
+pub async fn backup(
+    config: &Config,
+    to: &std::path::Path,
+) -> Result<crate::services::Backup, StoreUnavailable> {
+    crate::services::backup(&config.database_target(), to).await
+}
+
 pub async fn spawn(config: Config) -> Result<RunningServer, StartError> {
     let (running, server) = start(config, false).await?;
     tokio::spawn(server);

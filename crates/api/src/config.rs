@@ -145,6 +145,9 @@ pub struct Config {
     /// Recompute every rating from the log, rewrite what differs, and exit
     /// (docs/ratings.md).
     pub rebuild_ratings: bool,
+    /// SQLite: copy the database to this file while servers may be using
+    /// it, check the copy, and exit (docs/operations.md, "Backups").
+    pub backup_to: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -182,6 +185,7 @@ impl Default for Config {
             log_filter: "info".to_owned(),
             print_openapi: false,
             rebuild_ratings: false,
+            backup_to: None,
         }
     }
 }
@@ -307,6 +311,10 @@ struct Args {
     /// print what was found and exit (docs/ratings.md)
     #[arg(long)]
     rebuild_ratings: bool,
+    /// SQLite: copy the database into a new file PATH while servers keep using it (one consistent
+    /// snapshot, `VACUUM INTO`), check the copy and exit (docs/operations.md)
+    #[arg(long, value_name = "PATH")]
+    backup_to: Option<PathBuf>,
     #[command(flatten)]
     server: ServerArgs,
     #[command(flatten)]
@@ -584,6 +592,7 @@ impl From<Args> for Config {
             log_filter: args.server.log,
             print_openapi: args.print_openapi,
             rebuild_ratings: args.rebuild_ratings,
+            backup_to: args.backup_to,
         }
     }
 }

@@ -177,6 +177,12 @@ struct Inner {
     request_id: Option<String>,
 }
 
+/// The `Retry-After` of a 503 (`unavailable`, `timeout`): a database
+/// failover takes a few seconds (docs/operations.md), and a client that
+/// retries each second with its `Idempotency-Key` sees its move through as
+/// soon as the new primary answers.
+pub const RETRY_UNAVAILABLE_SECS: u32 = 1;
+
 impl ApiError {
     /// A request with this key is still being applied (no answer stored
     /// yet): retryable, after `Retry-After` seconds.
@@ -274,14 +280,19 @@ impl ApiError {
         )
     }
 
+    /// The database cannot be reached (down, too slow, or failing over to
+    /// a standby): nothing unacknowledged was changed, and the client may
+    /// retry after [`RETRY_UNAVAILABLE_SECS`] with the same
+    /// `Idempotency-Key`.
     pub fn unavailable(cause: impl fmt::Display) -> Self {
         tracing::warn!(%cause, "service unavailable");
         Self::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "unavailable",
             "Service unavailable",
-            "the database is not reachable",
+            "the database is not reachable; retry with the same Idempotency-Key",
         )
+        .retry_after(RETRY_UNAVAILABLE_SECS)
     }
 
     /// The request ran past the request timeout (`REQUEST_TIMEOUT_MS`).
@@ -292,6 +303,11 @@ impl ApiError {
             "Service unavailable",
             "the request took too long; it was abandoned (retry with the same Idempotency-Key)",
         )
+        .retry_after(RETRY_UNAVAILABLE_SECS)
+    }
+
+    fn retry_after(self, secs: u32) -> Self {
+        self.with_header(header::RETRY_AFTER, HeaderValue::from(secs))
     }
 
     /// The client is over its rate limit; it may retry after `retry_after` seconds.
@@ -662,6 +678,16 @@ mod tests {
         let response = ApiError::from(error).error_response();
         assert_eq!(response.status().as_u16(), 429);
         assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "7");
+    }
+
+    /// An outage and a request out of time say when to retry.
+    #[test]
+    fn unavailable_and_timeout_have_retry_after() {
+        for error in [ApiError::unavailable("down"), ApiError::timeout()] {
+            let response = error.error_response();
+            assert_eq!(response.status().as_u16(), 503);
+            assert_eq!(response.headers().get(header::RETRY_AFTER).unwrap(), "1");
+        }
     }
 
     /// The in-flight refusal says when to retry.

@@ -19,6 +19,18 @@ async fn main() -> std::process::ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(&config.log_filter))
         .init();
+    if let Some(to) = &config.backup_to {
+        return match api::app::backup(&config, to).await {
+            Ok(backup) => {
+                println!("{}", serde_json::to_string(&backup).unwrap_or_default());
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("api: the backup failed: {e}");
+                std::process::ExitCode::FAILURE
+            }
+        };
+    }
     if config.rebuild_ratings {
         return match api::app::rebuild_ratings(&config).await {
             Ok(rebuilt) => {

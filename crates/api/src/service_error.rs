@@ -122,6 +122,12 @@ impl ServiceError {
         ServiceError::Internal(cause.to_string())
     }
 
+    /// Whether the store was away or too slow (an outage, a failover):
+    /// worth trying again later, unlike a fault.
+    pub fn is_outage(&self) -> bool {
+        matches!(self, ServiceError::Store(e) if e.is_outage())
+    }
+
     /// Whether this answers the request itself (a refusal the game decided)
     /// rather than a failure to answer it.
     pub fn is_refusal(&self) -> bool {

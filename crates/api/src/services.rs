@@ -61,6 +61,30 @@ impl Services {
     }
 }
 
+pub use crate::db::backup::Backup;
+
+/// `api --backup-to PATH`: SQLite's online backup of `target` into the new
+/// file `to` (`db::backup`), while servers may be using it. Postgres is
+/// refused: its backups are a base backup and archived WAL
+/// (docs/operations.md).
+pub async fn backup(
+    target: &crate::config::DatabaseTarget,
+    to: &std::path::Path,
+) -> Result<Backup, StoreUnavailable> {
+    let crate::config::DatabaseTarget::Sqlite(from) = target else {
+        return Err(StoreUnavailable(DbError::Pool(
+            "--backup-to copies an SQLite database; back Postgres up with a base backup and \
+             archived WAL (docs/operations.md, \"Backups\")"
+                .to_owned(),
+        )));
+    };
+    let (from, to) = (from.clone(), to.to_path_buf());
+    tokio::task::spawn_blocking(move || crate::db::backup::sqlite_backup(&from, &to))
+        .await
+        .map_err(|e| StoreUnavailable(DbError::pool(e)))?
+        .map_err(StoreUnavailable)
+}
+
 /// What the health and metrics endpoints ask of the store.
 #[derive(Debug, Clone)]
 pub struct StoreProbe {

@@ -17,6 +17,10 @@ struct Game {
     acks: BTreeMap<i64, (usize, Value)>,
     /// The last acknowledged move's version, seat and the view it returned.
     last: Option<(i64, usize, Value)>,
+    /// `--retry` records: the distinct `Idempotency-Key`s of the moves sent
+    /// (acknowledged or given up). Every move of these games is sent by
+    /// the load with a key, so the log holds at most one move per key.
+    keys: std::collections::BTreeSet<String>,
 }
 
 #[derive(Debug, Default, serde::Serialize)]
@@ -30,6 +34,12 @@ pub struct CheckReport {
     pub views_compared: usize,
     pub games_continued: usize,
     pub games_finished: usize,
+    /// `--retry` records: the distinct keys the moves were sent with, the
+    /// moves in those games' logs, and the moves more than keys (a key
+    /// that made two moves): must be 0.
+    pub keys_sent: usize,
+    pub moves_in_log: usize,
+    pub duplicates: usize,
     pub violations: Vec<String>,
 }
 
@@ -52,11 +62,19 @@ fn parse(text: &str) -> BTreeMap<String, Game> {
         } else if let Some(id) = v["ack"].as_str() {
             let seat = v["seat"].as_u64().unwrap_or(0) as usize;
             let seq = v["seq"].as_i64().unwrap_or(0);
-            games
-                .entry(id.to_owned())
-                .or_default()
-                .acks
-                .insert(seq, (seat, v["move"].clone()));
+            let game = games.entry(id.to_owned()).or_default();
+            game.acks.insert(seq, (seat, v["move"].clone()));
+            if let Some(key) = v["key"].as_str() {
+                game.keys.insert(key.to_owned());
+            }
+        } else if let Some(id) = v["unacked"].as_str() {
+            if let Some(key) = v["key"].as_str() {
+                games
+                    .entry(id.to_owned())
+                    .or_default()
+                    .keys
+                    .insert(key.to_owned());
+            }
         } else if let Some(id) = v["last"].as_str() {
             let seat = v["seat"].as_u64().unwrap_or(0) as usize;
             let version = v["version"].as_i64().unwrap_or(0);
@@ -104,6 +122,7 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
         let seats: std::collections::BTreeSet<usize> =
             game.acks.values().map(|(s, _)| *s).collect();
         let mut log_ok = true;
+        let mut moves_counted = game.keys.is_empty();
         for seat in seats {
             let Some(token) = game.tokens.get(seat) else {
                 continue;
@@ -125,6 +144,19 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
                     seqs.len()
                 ));
                 log_ok = false;
+            }
+            if !moves_counted {
+                moves_counted = true;
+                let moves = events.iter().filter(|e| e["type"] == "move").count();
+                report.keys_sent += game.keys.len();
+                report.moves_in_log += moves;
+                if moves > game.keys.len() {
+                    report.duplicates += moves - game.keys.len();
+                    report.violations.push(format!(
+                        "{id}: {moves} moves in the log, {} keys sent",
+                        game.keys.len()
+                    ));
+                }
             }
             let by_seq: BTreeMap<i64, &Value> = events
                 .iter()

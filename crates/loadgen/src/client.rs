@@ -23,6 +23,26 @@ impl std::fmt::Display for Failure {
     }
 }
 
+/// One try of an idempotent request ([`Api::post_with_key`]).
+#[derive(Debug)]
+pub struct Attempt<T> {
+    pub result: Result<T, Failure>,
+    pub took: Duration,
+    /// The answer's `Retry-After`, in seconds.
+    pub retry_after: Option<u64>,
+    /// The answer was the stored one (`Idempotent-Replayed: true`).
+    pub replayed: bool,
+}
+
+impl Failure {
+    /// Whether the same request may be sent again with the same key: no
+    /// answer at all, or the server's "not now" (503). A refusal or a fault
+    /// is the request's answer.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, Failure::Transport(_) | Failure::Status(503, _))
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Api {
     http: reqwest::Client,
@@ -107,6 +127,56 @@ impl Api {
         }
         .await;
         (result, started.elapsed())
+    }
+
+    /// One `POST` carrying `Idempotency-Key: key`: the answer (its body
+    /// read as a `T`), how long the exchange took, and what the server
+    /// said about retrying and replaying.
+    pub async fn post_with_key<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        token: &str,
+        body: &str,
+        key: &str,
+    ) -> Attempt<T> {
+        let started = Instant::now();
+        let request = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .header("idempotency-key", key)
+            .header(reqwest::header::CONTENT_TYPE, "application/json")
+            .body(body.to_owned());
+        let mut retry_after = None;
+        let mut replayed = false;
+        let result = async {
+            let response = request.send().await.map_err(|e| transport(&e))?;
+            let status = response.status().as_u16();
+            let header = |name: &str| {
+                response
+                    .headers()
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_owned)
+            };
+            retry_after = header("retry-after").and_then(|v| v.parse::<u64>().ok());
+            replayed = header("idempotent-replayed").as_deref() == Some("true");
+            let bytes = response.bytes().await.map_err(|e| transport(&e))?;
+            if (200..300).contains(&status) {
+                serde_json::from_slice(&bytes).map_err(|_| Failure::Transport("body".to_owned()))
+            } else {
+                let json: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+                let code = json["code"].as_str().unwrap_or("-").to_owned();
+                Err(Failure::Status(status, code))
+            }
+        }
+        .await;
+        Attempt {
+            result,
+            took: started.elapsed(),
+            retry_after,
+            replayed,
+        }
     }
 
     pub async fn get(&self, path: &str, token: Option<&str>) -> Result<Value, Failure> {

@@ -62,6 +62,10 @@ loadgen: play games through the card table api as fast as it answers
   --http-floor       each driver sends pairs of GET /healthz instead of
                      playing (no database, no game): the most moves/s any
                      api build could serve through this client here
+  --retry            each move carries an Idempotency-Key and is sent again
+                     with it (after Retry-After) while the answer is a 503
+                     or nothing, for up to 60 s; the record gets each move's
+                     key, attempts and times (the database failover test)
   --json             print the report as one JSON object
 ";
 
@@ -94,6 +98,7 @@ fn parse_args() -> Result<Args, String> {
             record: None,
             one_game: false,
             spectators_per_game: 0,
+            retry: false,
         },
         timeout: Duration::from_secs(10),
         check: None,
@@ -115,6 +120,10 @@ fn parse_args() -> Result<Args, String> {
         }
         if flag == "--http-floor" {
             args.http_floor = true;
+            continue;
+        }
+        if flag == "--retry" {
+            args.run.retry = true;
             continue;
         }
         if flag == "--one-game" {

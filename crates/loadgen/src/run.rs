@@ -39,6 +39,25 @@ pub struct RunOptions {
     /// Spectator streams each game in play carries (`--spectators`, spread
     /// over the games), opened when the game starts.
     pub spectators_per_game: usize,
+    /// Each move carries an `Idempotency-Key` and is sent again with it,
+    /// after the answer's `Retry-After`, while the server answers 503 or
+    /// not at all (`--retry`), as a client riding out a failover does.
+    pub retry: bool,
+}
+
+/// How long a move is sent again (`--retry`) before the driver gives it
+/// up: far longer than a failover takes.
+const RETRY_WINDOW: Duration = Duration::from_secs(60);
+
+/// The wait before a retry when the answer named none (no answer at all).
+const RETRY_DEFAULT: Duration = Duration::from_millis(500);
+
+/// Milliseconds since the Unix epoch: the record's clock, comparable with
+/// the failure scripts' `date +%s%3N`.
+fn epoch_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// Seq ranges for "does a move cost more late in a game?".
@@ -53,6 +72,11 @@ struct DriverStats {
     /// (kinds apart: their games differ in length and state size).
     by_seq: BTreeMap<(&'static str, usize), Samples>,
     errors: BTreeMap<String, u64>,
+    /// `--retry`: moves acknowledged by a stored answer replayed.
+    replayed: u64,
+    /// `--retry`: moves given up (no answer within the retry window, or a
+    /// refusal or fault after a retry).
+    given_up: u64,
     games_started: u64,
     games_finished: u64,
     finished_ids: Vec<String>,
@@ -160,6 +184,62 @@ async fn set_up(
     })
 }
 
+/// A move as sent by a retrying client: the key it carries, how often it
+/// was sent, and when.
+struct Sent {
+    /// The last attempt's round trip.
+    took: Duration,
+    key: String,
+    attempts: u32,
+    replayed: bool,
+    first_sent_ms: u64,
+    last_sent_ms: u64,
+}
+
+/// Posts `mv` with a new `Idempotency-Key`, and again with the same key
+/// while the answer is a 503 or nothing, waiting `Retry-After` between
+/// tries (each failed try counted in `stats`, a 503 without `Retry-After`
+/// apart), for at most [`RETRY_WINDOW`].
+async fn post_retrying<T: serde::de::DeserializeOwned>(
+    api: &Api,
+    path: &str,
+    token: &str,
+    mv: &str,
+    key: String,
+    stats: &mut DriverStats,
+) -> (Result<T, Failure>, Sent) {
+    let first_sent_ms = epoch_ms();
+    let started = Instant::now();
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        let last_sent_ms = epoch_ms();
+        let attempt = api.post_with_key::<T>(path, token, mv, &key).await;
+        let failure = match attempt.result {
+            Err(f) if f.is_retryable() && started.elapsed() < RETRY_WINDOW => f,
+            answer => {
+                let sent = Sent {
+                    took: attempt.took,
+                    key,
+                    attempts,
+                    replayed: attempt.replayed,
+                    first_sent_ms,
+                    last_sent_ms,
+                };
+                return (answer, sent);
+            }
+        };
+        let unsaid = matches!(failure, Failure::Status(..)) && attempt.retry_after.is_none();
+        let note = if unsaid { " without Retry-After" } else { "" };
+        stats.error(&format!("post_move (retried){note}"), &failure);
+        let wait = attempt
+            .retry_after
+            .map_or(RETRY_DEFAULT, Duration::from_secs)
+            .min(Duration::from_secs(5));
+        tokio::time::sleep(wait).await;
+    }
+}
+
 async fn drive(
     api: Api,
     index: usize,
@@ -212,7 +292,7 @@ async fn drive(
         };
         record(
             &recorder,
-            json!({"game": table.id, "kind": kind, "tokens": table.tokens}),
+            json!({"game": table.id, "kind": kind, "tokens": table.tokens, "created_ms": epoch_ms()}),
         );
         let mut last_ack: Option<Value> = None;
         let mut out_of_time = false;
@@ -265,14 +345,23 @@ async fn drive(
                 continue;
             };
             let recording = is_recording(&recorder);
-            let (answer, took) = api
-                .call_as::<Accepted>(
-                    reqwest::Method::POST,
-                    &format!("/v1/games/{}/moves", table.id),
-                    Some(&token),
-                    Some(mv.clone()),
-                )
-                .await;
+            let path = format!("/v1/games/{}/moves", table.id);
+            let (answer, took, sent) = if options.retry {
+                let key = format!("load-{:016x}", rng.next_u64());
+                let (answer, sent) =
+                    post_retrying::<Accepted>(&api, &path, &token, &mv, key, &mut stats).await;
+                (answer, sent.took, Some(sent))
+            } else {
+                let (answer, took) = api
+                    .call_as::<Accepted>(
+                        reqwest::Method::POST,
+                        &path,
+                        Some(&token),
+                        Some(mv.clone()),
+                    )
+                    .await;
+                (answer, took, None)
+            };
             match answer {
                 Ok(accepted) => {
                     let (seq, version) = (accepted.seq, accepted.version);
@@ -287,12 +376,20 @@ async fn drive(
                         }
                     }
                     let game = accepted.game;
+                    if sent.as_ref().is_some_and(|s| s.replayed) {
+                        stats.replayed += 1;
+                    }
                     if recording {
                         let mv: Value = serde_json::from_str(&mv).unwrap_or(Value::Null);
-                        record(
-                            &recorder,
-                            json!({"ack": table.id, "seq": seq, "version": version, "seat": seat, "move": mv}),
-                        );
+                        let mut line = json!({"ack": table.id, "seq": seq, "version": version, "seat": seat, "move": mv, "acked_ms": epoch_ms()});
+                        if let Some(sent) = &sent {
+                            line["key"] = sent.key.clone().into();
+                            line["attempts"] = sent.attempts.into();
+                            line["replayed"] = sent.replayed.into();
+                            line["sent_ms"] = sent.first_sent_ms.into();
+                            line["last_sent_ms"] = sent.last_sent_ms.into();
+                        }
+                        record(&recorder, line);
                         last_ack = Some(
                             json!({"last": table.id, "version": version, "seat": seat, "view": game.view}),
                         );
@@ -306,6 +403,17 @@ async fn drive(
                 }
                 Err(f) => {
                     stats.error("post_move", &f);
+                    if let Some(sent) = &sent {
+                        // Given up: committed or not, the checker counts
+                        // it among the keys sent (a duplicate would show
+                        // as more moves in the log than keys).
+                        stats.given_up += 1;
+                        let mv: Value = serde_json::from_str(&mv).unwrap_or(Value::Null);
+                        record(
+                            &recorder,
+                            json!({"unacked": table.id, "key": sent.key, "seat": seat, "move": mv}),
+                        );
+                    }
                     table.to_act.clear();
                     tokio::time::sleep(Duration::from_millis(20)).await;
                 }
@@ -335,6 +443,11 @@ pub struct Report {
     /// (kind, seq range, moves, p50).
     pub post_move_p50_by_seq: Vec<(String, String, usize, f64)>,
     pub errors: BTreeMap<String, u64>,
+    /// `--retry`: moves acknowledged by their stored answer, replayed for a
+    /// retry whose first try had committed.
+    pub replayed: u64,
+    /// `--retry`: moves given up (see [`RETRY_WINDOW`]).
+    pub given_up: u64,
     pub games_started: u64,
     pub games_finished: u64,
     pub finished_ids: Vec<String>,
@@ -373,6 +486,8 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
         for (k, v) in s.errors {
             *total.errors.entry(k).or_default() += v;
         }
+        total.replayed += s.replayed;
+        total.given_up += s.given_up;
         total.games_started += s.games_started;
         total.games_finished += s.games_finished;
         total.finished_ids.extend(s.finished_ids);
@@ -405,6 +520,8 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
             })
             .collect(),
         errors: total.errors,
+        replayed: total.replayed,
+        given_up: total.given_up,
         games_started: total.games_started,
         games_finished: total.games_finished,
         finished_ids: total.finished_ids,

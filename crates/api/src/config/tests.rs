@@ -78,7 +78,7 @@ fn every_setting_keeps_its_flag_and_variable() {
     let mut expected: Vec<(String, Option<String>)> = SETTINGS
         .iter()
         .map(|(flag, env)| (flag.to_string(), Some(env.to_string())))
-        .chain(["print-openapi", "rebuild-ratings"].map(|f| (f.to_owned(), None)))
+        .chain(["print-openapi", "rebuild-ratings", "backup-to"].map(|f| (f.to_owned(), None)))
         .collect();
     expected.sort();
     assert_eq!(named, expected);

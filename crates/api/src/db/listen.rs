@@ -145,8 +145,14 @@ pub fn lines_in_payloads(sender: &str, lines: impl IntoIterator<Item = String>) 
     out
 }
 
+/// The longest pause between two tries of the `LISTEN` connection while
+/// the database is away: a failover takes seconds, and streams resume, and
+/// the revocation copy is trusted again, at the first try after the new
+/// primary takes connections. One try a second per process costs nothing.
+const MAX_RECONNECT_PAUSE: Duration = Duration::from_secs(1);
+
 /// Listens until `stop` turns true, reconnecting with a growing pause (up
-/// to 5 s) when the connection cannot be made or drops. Payloads `own`
+/// to [`MAX_RECONNECT_PAUSE`]) when the connection cannot be made or drops. Payloads `own`
 /// sent are passed over. With `revocations`, the same connection also
 /// keeps that copy of the token revocations (see [`super::revocations`]):
 /// it loads it after each (re)connect and confirms itself every
@@ -197,7 +203,7 @@ pub async fn listen(
             _ = stop.changed() => return,
             _ = tokio::time::sleep(pause) => {}
         }
-        pause = (pause * 2).min(Duration::from_secs(5));
+        pause = (pause * 2).min(MAX_RECONNECT_PAUSE);
     }
 }
 

@@ -16,6 +16,7 @@ pub mod webhooks;
 #[macro_use]
 mod inserts;
 mod append_pg;
+pub mod backup;
 pub mod chat;
 pub mod checkout;
 pub mod event;
@@ -139,12 +140,26 @@ impl DbError {
     /// The database went away or is too slow (connection lost, server
     /// shutting down, statement timeout): a 503, not a bug.
     pub fn is_outage(&self) -> bool {
+        matches!(self, DbError::Pool(_)) || self.spoils_connection()
+    }
+
+    /// The connection this error came from must not be used again: it is
+    /// gone (closed, the server shutting down or restarting), stuck
+    /// (statement timeout), or it reaches a server that no longer takes
+    /// writes: a primary demoted to a standby after a failover answers
+    /// SQLSTATE 25006 (`read_only_sql_transaction`), and a session opened
+    /// read-only stays read-only, so it is closed, never handed on, and the
+    /// next connection is made to whichever host takes writes now
+    /// (`target_session_attrs=read-write` in a multi-host URL).
+    pub fn spoils_connection(&self) -> bool {
         let DbError::Query(DieselError::DatabaseError(kind, info)) = self else {
-            return matches!(self, DbError::Pool(_));
+            return false;
         };
         if matches!(
             kind,
-            DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand
+            DatabaseErrorKind::ClosedConnection
+                | DatabaseErrorKind::UnableToSendCommand
+                | DatabaseErrorKind::ReadOnlyTransaction
         ) {
             return true;
         }
@@ -156,6 +171,9 @@ impl DbError {
             "statement timeout",
             "connection closed",
             "server closed the connection",
+            "read-only transaction",
+            "during recovery",
+            "in recovery mode",
         ]
         .iter()
         .any(|m| message.contains(m))
@@ -255,7 +273,15 @@ macro_rules! bounded {
         };
         match answered {
             Ok(result) => {
-                checkout.release();
+                // A connection that failed as an outage does (gone, or on a
+                // server demoted to read-only) is closed with the checkout,
+                // never handed to the next caller.
+                if !result
+                    .as_ref()
+                    .is_err_and($crate::db::DbError::spoils_connection)
+                {
+                    checkout.release();
+                }
                 result
             }
             Err(_) => Err($crate::db::DbError::unanswered($db.timeout())),

@@ -40,6 +40,13 @@ use super::service::GameService;
 /// again.
 const REFUSED_RETRY: Duration = Duration::from_millis(250);
 
+/// The first wait of a driver whose step met a database outage (a
+/// failover, a restart) before it tries again; doubled after each further
+/// one, up to [`OUTAGE_RETRY_MAX`]. A driver that stopped instead would
+/// leave a game of bots stalled until a person moved in it.
+const OUTAGE_RETRY: Duration = Duration::from_millis(100);
+const OUTAGE_RETRY_MAX: Duration = Duration::from_secs(2);
+
 /// Refusals after which the decision is the sensible bot's (about 10 s of
 /// asking): the game must move eventually.
 const MAX_REFUSALS: u32 = 40;
@@ -115,6 +122,7 @@ impl GameService {
         }
         let service = Arc::clone(self);
         self.runtime.spawn(async move {
+            let mut outage_wait = OUTAGE_RETRY;
             loop {
                 let step = if service.bots.stopping.load(Ordering::SeqCst) {
                     Ok(false)
@@ -122,11 +130,23 @@ impl GameService {
                     service.bot_step(&game_id).await
                 };
                 match step {
-                    Ok(true) => tokio::task::yield_now().await,
+                    Ok(true) => {
+                        outage_wait = OUTAGE_RETRY;
+                        tokio::task::yield_now().await
+                    }
                     Ok(false) => {
                         if service.bots.done(&game_id) {
                             break;
                         }
+                    }
+                    // The move is decided again on the state the database
+                    // holds once it answers, under the version guard: a
+                    // move that did commit before the outage is not made
+                    // twice.
+                    Err(e) if e.is_outage() => {
+                        tracing::warn!(game_id, error = %e, "bot driver waits for the database");
+                        tokio::time::sleep(outage_wait).await;
+                        outage_wait = (outage_wait * 2).min(OUTAGE_RETRY_MAX);
                     }
                     Err(e) => {
                         tracing::warn!(game_id, error = %e, "bot driver stopped");

@@ -209,9 +209,11 @@ fn add_guard_responses(api: &mut utoipa::openapi::OpenApi) {
             });
             responses.entry("503".to_owned()).or_insert_with(|| {
                 problem_response(
-                    "The database cannot be reached (`unavailable`) or the request ran out \
-                     of time (`timeout`); nothing was changed that was not acknowledged",
-                    false,
+                    "The database cannot be reached (`unavailable`: down, or failing over \
+                     to its standby) or the request ran out of time (`timeout`); nothing \
+                     was changed that was not acknowledged: retry after `Retry-After` \
+                     seconds with the same `Idempotency-Key`",
+                    true,
                 )
             });
         }

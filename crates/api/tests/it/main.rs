@@ -6,6 +6,7 @@ mod common;
 
 mod audit;
 mod auth;
+mod backup;
 mod bot_levels;
 mod chat;
 mod cli;
@@ -17,6 +18,7 @@ mod e2e;
 mod errors;
 mod event_log;
 mod expiry;
+mod failover;
 mod fairness;
 mod hardening;
 mod hidden_information;

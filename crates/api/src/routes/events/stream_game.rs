@@ -107,7 +107,7 @@ pub struct StreamQuery {
         (status = 503, description = "Every stream for spectators is taken (`too_many_streams`, with \
             `Retry-After`), the database cannot be reached (`unavailable`) or the request ran out of time (`timeout`)",
             body = Problem, content_type = doc::PROBLEM,
-            headers(("Retry-After" = u64, description = "Seconds to wait before trying again (`too_many_streams`)"))),
+            headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))),
     ),
     security((), ("bearer" = []))
 )]

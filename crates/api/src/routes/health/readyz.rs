@@ -13,7 +13,9 @@ use crate::state::AppState;
     operation_id = "readyz",
     responses(
         (status = 200, description = "Ready", body = Health),
-        (status = 503, description = "The database is unreachable", body = Problem, content_type = doc::PROBLEM),
+        (status = 503, description = "The database is unreachable (or failing over to its standby)",
+            body = Problem, content_type = doc::PROBLEM,
+            headers(("Retry-After" = u64, description = "Seconds to wait before trying again"))),
     ),
     // Public: no token needed (an empty requirement says so).
     security(())
