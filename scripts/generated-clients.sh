@@ -7,7 +7,9 @@
 # --strict`, `mypy --strict`), then run against a fresh server: register,
 # create one game of each kind (seat 0 for the creator, bots elsewhere),
 # play it to the end choosing from the typed legal moves, fetch the record
-# and the verification and check them. A typo'd move must not type-check:
+# and the verification and check them; then quick play: two players seek
+# (`create_seek`), end at one table (the second seek's answer, the first's
+# `get_seek` and inbox say where), and play it against each other. A typo'd move must not type-check:
 # the negative fixtures (clients/typescript/typo.ts, clients/python/typo.py)
 # must be REJECTED, with the expected error on each marked line and no other.
 #
@@ -172,6 +174,6 @@ summary() {  # LABEL FILE: "N games played, M moves made (T with the bots'), K v
 }
 echo "== summary"
 summary typescript "$OUT/ts.out"; summary python "$OUT/py.out"
-grep -q "2 games played, [0-9]* moves made ([0-9]* with the bots'), 2 verified" "$OUT/ts.out" || fail "the TypeScript client's summary is missing"
-grep -q "2 games played, [0-9]* moves made ([0-9]* with the bots'), 2 verified" "$OUT/py.out" || fail "the Python client's summary is missing"
+grep -q "3 games played, [0-9]* moves made ([0-9]* with the bots'), 3 verified" "$OUT/ts.out" || fail "the TypeScript client's summary is missing"
+grep -q "3 games played, [0-9]* moves made ([0-9]* with the bots'), 3 verified" "$OUT/py.out" || fail "the Python client's summary is missing"
 echo "generated clients: PASS"

@@ -1,6 +1,7 @@
 """Plays one game of each kind against the server's bots through a client
-generated from openapi/openapi.json by openapi-python-client, then checks the
-game's record and its verification.
+generated from openapi/openapi.json by openapi-python-client, then a
+quick-play table: two players seek, end at one table and play it against each
+other; each game's record and verification are checked.
 
 Every API type comes from the generated package `cardgames_client` (written
 by scripts/generated-clients.sh); nothing here restates a request or response
@@ -8,7 +9,7 @@ shape, so `mypy --strict` checks this program against the document.
 
     BASE_URL=http://127.0.0.1:8080 python play.py
 
-Exit status 0: both games played to the end, recorded and verified.
+Exit status 0: the three games played to the end, recorded and verified.
 """
 
 from __future__ import annotations
@@ -26,23 +27,28 @@ import httpx
 from cardgames_client import AuthenticatedClient, Client, errors
 from cardgames_client.api.games import create_game, get_game
 from cardgames_client.api.moves import get_legal_moves, post_move
-from cardgames_client.api.players import register_player
+from cardgames_client.api.players import get_inbox, register_player
 from cardgames_client.api.records import export_record, verify_game
+from cardgames_client.api.seeks import create_seek, get_seek
 from cardgames_client.api.streams import wait_events
 from cardgames_client.models import (
     CancellationHeartsConfigInput,
     CancellationHeartsMoveDiscard,
     CancellationHeartsMovePassCards,
     CreateGameRequest,
+    CreateSeekRequest,
     EventPage,
     GameRecord,
     GameResource,
+    Inbox,
     LegalMovesResource,
     LostHeirConfigInput,
     MoveAccepted,
     PlayerCreated,
     Problem,
     RegisterPlayerRequest,
+    SeekResource,
+    TableSizes,
     VerifyReport,
 )
 from cardgames_client.models.game_kind_name import GameKindName
@@ -115,29 +121,47 @@ def play_one(client: AuthenticatedClient, config: LostHeirConfigInput | Cancella
         raise ApiError(f"{kind}: the creator does not hold seat 0")
     if created.kind != kind or created.config.to_dict() != config.to_dict():
         raise ApiError(f"{kind}: created as {created.kind} {created.config.to_dict()}, not as asked")
+    moves = play_to_end([client], kind, game_id)
+    return check_record(client, kind, game_id, moves, config.to_dict())
 
+
+def play_to_end(players: list[AuthenticatedClient], kind: GameKindName, game_id: str) -> int:
+    """Plays every seat `players` hold in the game until it is finished (bots
+    play on their own); returns how many moves they made."""
+    first = players[0]
     moves = 0
     while True:
         if time.monotonic() > DEADLINE:
             raise ApiError(f"{kind}: not finished in time after {moves} moves")
-        game = must("get_game", GameResource, get_game.sync(game_id, client=client))
+        game = must("get_game", GameResource, get_game.sync(game_id, client=first))
         if game.status == "finished":
-            break
+            return moves
         if game.status != "in_progress":
             raise ApiError(f"{kind}: game is {game.status}")
-        legal = must("get_legal_moves", LegalMovesResource, get_legal_moves.sync(game_id, client=client))
-        made = play_turn(client, game_id, legal)
-        if made is None:
+        moved = False
+        version = game.version
+        for client in players:
+            legal = must("get_legal_moves", LegalMovesResource, get_legal_moves.sync(game_id, client=client))
+            version = max(version, legal.version)
+            made = play_turn(client, game_id, legal)
+            if made is None:
+                continue
+            moves += 1
+            moved = True
+            if moves <= 3 or moves % 50 == 0:
+                print(f"  move {moves}: {made}")
+        if not moved:
             # A bot is to act: wait for the next event (at once when the game is over).
-            must("wait_events", EventPage, wait_events.sync(game_id, client=client, after=legal.version, timeout=5))
-            continue
-        moves += 1
-        if moves <= 3 or moves % 50 == 0:
-            print(f"  move {moves}: {made}")
+            must("wait_events", EventPage, wait_events.sync(game_id, client=first, after=version, timeout=5))
 
+
+def check_record(
+    client: AuthenticatedClient, kind: GameKindName, game_id: str, moves: int, config: dict[str, object]
+) -> Played:
+    """The finished game's record and verification, checked."""
     game = must("get_game", GameResource, get_game.sync(game_id, client=client))
     outcome = None if isinstance(game.outcome, Unset) or game.outcome is None else game.outcome.to_dict()
-    print(f"{kind}: finished after {moves} moves of seat 0 (version {game.version}); outcome {json.dumps(outcome)}")
+    print(f"{kind}: finished after {moves} moves of the client's seats (version {game.version}); outcome {json.dumps(outcome)}")
     if not isinstance(game.seed, str):
         raise ApiError(f"{kind}: no seed revealed at the end")
 
@@ -147,7 +171,7 @@ def play_one(client: AuthenticatedClient, config: LostHeirConfigInput | Cancella
         raise ApiError(f"{kind}: the record is of {record.kind} with seed {record.seed}")
     if isinstance(record.result, Unset) or record.result is None or not record.result.winners:
         raise ApiError(f"{kind}: the record has no final result")
-    if record.config.to_dict() != config.to_dict():
+    if record.config.to_dict() != config:
         raise ApiError(f"{kind}: the record's config is {record.config.to_dict()}")
 
     report = must("verify_game", VerifyReport, verify_game.sync(game_id, client=client))
@@ -157,24 +181,60 @@ def play_one(client: AuthenticatedClient, config: LostHeirConfigInput | Cancella
         raise ApiError(f"{kind}: verify checked another seed or game")
     replayed = report.moves if isinstance(report.moves, int) else 0
     if replayed < moves:
-        raise ApiError(f"{kind}: verify replayed {replayed} moves, seat 0 alone made {moves}")
+        raise ApiError(f"{kind}: verify replayed {replayed} moves, the client alone made {moves}")
     rounds = report.rounds if isinstance(report.rounds, int) else "?"
     print(f"{kind}: record of {len(record.rounds)} rounds; verify ok: {rounds} rounds, {replayed} moves replayed")
     return Played(kind, moves, replayed)
 
 
+def new_player(name: str) -> AuthenticatedClient:
+    """A registered player's client."""
+    # register_player is public (`security: [{}]`), but openapi-python-client
+    # types every operation that lists any `security` as needing an
+    # AuthenticatedClient; a plain Client does all that the call uses.
+    anonymous = cast(AuthenticatedClient, Client(base_url=BASE_URL, raise_on_unexpected_status=True))
+    body = RegisterPlayerRequest(display_name=name)
+    player = must("register_player", PlayerCreated, register_player.sync(client=anonymous, body=body))
+    return AuthenticatedClient(base_url=BASE_URL, token=player.token, raise_on_unexpected_status=True)
+
+
+def quick_play() -> Played:
+    """Two players seek a 2-player Lost Heir table: the second seek completes
+    it (its answer says where it sits), the first learns its seat from its
+    seek and its inbox, and both play the game to the end."""
+    ann, bob = new_player("Python seeker A"), new_player("Python seeker B")
+    two = TableSizes(min_=2, max_=2)
+    ask = CreateSeekRequest(kind="lost-heir", players=two, target=15, variants=["bidder_contract"])
+    first = must("create_seek", SeekResource, create_seek.sync(client=ann, body=ask))
+    if first.status != "active":
+        raise ApiError(f"quick play: the first seek is {first.status}")
+    other = CreateSeekRequest(kind="lost-heir", players=two)
+    second = must("create_seek", SeekResource, create_seek.sync(client=bob, body=other))
+    game_id = second.game_id
+    if second.status != "matched" or not isinstance(game_id, str) or second.seat != 1:
+        raise ApiError(f"quick play: the second seek is {second.status}, seat {second.seat}")
+    mine = must("get_seek", SeekResource, get_seek.sync(first.id, client=ann))
+    if mine.status != "matched" or mine.game_id != game_id or mine.seat != 0:
+        raise ApiError(f"quick play: the first seek is {mine.status} at {mine.game_id}")
+    inbox = must("get_inbox", Inbox, get_inbox.sync(client=ann))
+    if not any(s.seek_id == first.id and s.game_id == game_id and s.seat == 0 for s in inbox.seeks):
+        raise ApiError(f"quick play: the inbox does not tell the first seeker: {[s.to_dict() for s in inbox.seeks]}")
+    game = must("get_game", GameResource, get_game.sync(game_id, client=ann))
+    config = game.config.to_dict()
+    if config != {"players": 2, "partnerships": False, "target": 15, "bidder_contract": True}:
+        raise ApiError(f"quick play: the table is not as asked: {config}")
+    print(f"quick play: {game.kind} game {game_id} formed from two seeks, config {json.dumps(config)}")
+    moves = play_to_end([ann, bob], "lost-heir", game_id)
+    return check_record(ann, "lost-heir", game_id, moves, config)
+
+
 def main() -> int:
     try:
-        # register_player is public (`security: [{}]`), but openapi-python-client
-        # types every operation that lists any `security` as needing an
-        # AuthenticatedClient; a plain Client does all that the call uses.
-        anonymous = cast(AuthenticatedClient, Client(base_url=BASE_URL, raise_on_unexpected_status=True))
-        body = RegisterPlayerRequest(display_name="Python client")
-        player = must("register_player", PlayerCreated, register_player.sync(client=anonymous, body=body))
-        client = AuthenticatedClient(base_url=BASE_URL, token=player.token, raise_on_unexpected_status=True)
+        client = new_player("Python client")
         played = [
             play_one(client, LostHeirConfigInput(players=2, partnerships=False, target=40)),
             play_one(client, CancellationHeartsConfigInput(players=6, target=100, all_cancelled="extend")),
+            quick_play(),
         ]
     except (ApiError, errors.UnexpectedStatus, httpx.HTTPError) as e:
         print(f"python client: {type(e).__name__}: {e}", file=sys.stderr)

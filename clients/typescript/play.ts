@@ -1,13 +1,14 @@
 // Plays one game of each kind against the server's bots through a client
 // generated from openapi/openapi.json (openapi-typescript types, openapi-fetch
-// calls), then checks the game's record and its verification.
+// calls), then a quick-play table: two players seek, end at one table and
+// play it against each other; each game's record and verification are checked.
 //
 // Every API type comes from ./generated/api.js (written by
 // scripts/generated-clients.sh); nothing here restates a request or response
 // shape, so `tsc --strict` checks this program against the document.
 //
 //   BASE_URL=http://127.0.0.1:8080 node play.js
-// Exit status 0: both games played to the end, recorded and verified.
+// Exit status 0: the three games played to the end, recorded and verified.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/api.js";
 
@@ -16,6 +17,7 @@ type Move = Schemas["Move"];
 type Legal = Schemas["LegalMovesResource"]["legal"];
 type GameKind = Schemas["GameKindName"];
 type CreateGame = Schemas["CreateGameRequest"];
+type CreateSeek = Schemas["CreateSeekRequest"];
 type Client = ReturnType<typeof createClient<paths>>;
 
 const baseUrl = process.env.BASE_URL ?? "http://127.0.0.1:8080";
@@ -131,36 +133,56 @@ async function playOne(api: Client, kind: GameKind, config: CreateGame["config"]
     api.POST("/v1/games", { body: { kind, config, seats, take_seat: 0 } }),
   );
   const gameId = created.id;
-  const path = { game_id: gameId };
   console.log(`${kind}: game ${gameId}, seat ${created.your_seat ?? "none"}, config ${JSON.stringify(created.config)}`);
   if (created.your_seat !== 0) throw new ApiError(`${kind}: the creator does not hold seat 0`);
   if (created.kind !== kind || canonical(created.config) !== canonical(config)) {
     throw new ApiError(`${kind}: created as ${created.kind} ${JSON.stringify(created.config)}, not as asked`);
   }
+  const moves = await playToEnd([api], kind, gameId);
+  return checkRecord(api, kind, gameId, moves);
+}
 
+// Plays every seat the `players` hold in the game until it is finished (bots
+// play on their own); how many moves they made.
+async function playToEnd(players: Client[], kind: GameKind, gameId: string): Promise<number> {
+  const path = { game_id: gameId };
+  const [first] = players;
+  if (first === undefined) throw new ApiError(`${kind}: nobody to play`);
   let moves = 0;
   for (;;) {
     if (Date.now() > deadline) throw new ApiError(`${kind}: not finished in time after ${moves} moves`);
-    const game = await must("get_game", api.GET("/v1/games/{game_id}", { params: { path } }));
+    const game = await must("get_game", first.GET("/v1/games/{game_id}", { params: { path } }));
     if (game.status === "finished") break;
     if (game.status !== "in_progress") throw new ApiError(`${kind}: game is ${game.status}`);
-    const legal = await must("get_legal_moves", api.GET("/v1/games/{game_id}/legal-moves", { params: { path } }));
-    const move = choose(legal.legal, legal.moves);
-    if (move === undefined) {
+    let moved = false;
+    let version = game.version;
+    for (const api of players) {
+      const legal = await must("get_legal_moves", api.GET("/v1/games/{game_id}/legal-moves", { params: { path } }));
+      version = Math.max(version, legal.version);
+      const move = choose(legal.legal, legal.moves);
+      if (move === undefined) continue;
+      const accepted = await must(`post_move ${describe(move)}`, api.POST("/v1/games/{game_id}/moves", { params: { path }, body: move }));
+      moves += 1;
+      moved = true;
+      version = accepted.version;
+      if (moves <= 3 || moves % 50 === 0) console.log(`  move ${moves}: ${describe(move)} -> version ${accepted.version}`);
+    }
+    if (!moved) {
       // A bot is to act: wait for the next event (at once when the game is over).
       await must(
         "wait_events",
-        api.GET("/v1/games/{game_id}/events/wait", { params: { path, query: { after: legal.version, timeout: 5 } } }),
+        first.GET("/v1/games/{game_id}/events/wait", { params: { path, query: { after: version, timeout: 5 } } }),
       );
-      continue;
     }
-    const accepted = await must(`post_move ${describe(move)}`, api.POST("/v1/games/{game_id}/moves", { params: { path }, body: move }));
-    moves += 1;
-    if (moves <= 3 || moves % 50 === 0) console.log(`  move ${moves}: ${describe(move)} -> version ${accepted.version}`);
   }
+  return moves;
+}
 
+// The finished game's record and verification, checked.
+async function checkRecord(api: Client, kind: GameKind, gameId: string, moves: number): Promise<Played> {
+  const path = { game_id: gameId };
   const game = await must("get_game", api.GET("/v1/games/{game_id}", { params: { path } }));
-  console.log(`${kind}: finished after ${moves} moves of seat 0 (version ${game.version}); outcome ${JSON.stringify(game.outcome)}`);
+  console.log(`${kind}: finished after ${moves} moves of the client's seats (version ${game.version}); outcome ${JSON.stringify(game.outcome)}`);
   if (!game.seed) throw new ApiError(`${kind}: no seed revealed at the end`);
 
   const record = await must(
@@ -181,24 +203,57 @@ async function playOne(api: Client, kind: GameKind, config: CreateGame["config"]
   }
   if (report.seed !== game.seed || report.game_id !== gameId) throw new ApiError(`${kind}: verify checked another seed or game`);
   const replayed = report.moves ?? 0;
-  if (replayed < moves) throw new ApiError(`${kind}: verify replayed ${replayed} moves, seat 0 alone made ${moves}`);
+  if (replayed < moves) throw new ApiError(`${kind}: verify replayed ${replayed} moves, the client alone made ${moves}`);
   console.log(
     `${kind}: record ${record.split("\n").length} lines; verify ok: ${report.rounds ?? "?"} rounds, ${replayed} moves replayed`,
   );
   return { kind, moves, replayed };
 }
 
-async function main(): Promise<void> {
+// A registered player's client.
+async function newPlayer(name: string): Promise<Client> {
   const anonymous = createClient<paths>({ baseUrl });
-  const player = await must(
-    "register_player",
-    anonymous.POST("/v1/players", { body: { display_name: "TypeScript client" } }),
-  );
-  const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${player.token}` } });
+  const player = await must("register_player", anonymous.POST("/v1/players", { body: { display_name: name } }));
+  return createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${player.token}` } });
+}
+
+// Quick play: two players seek a 2-player Lost Heir table; the second seek
+// completes it (the answer says where it sits), the first learns its seat
+// from its seek and its inbox, and both play the game to the end.
+async function quickPlay(): Promise<Played> {
+  const [ann, bob] = [await newPlayer("TypeScript seeker A"), await newPlayer("TypeScript seeker B")];
+  const ask: CreateSeek = { kind: "lost-heir", players: { min: 2, max: 2 }, target: 15, variants: ["bidder_contract"] };
+  const first = await must("create_seek", ann.POST("/v1/seeks", { body: ask }));
+  if (first.status !== "active") throw new ApiError(`quick play: the first seek is ${first.status}`);
+  const second = await must("create_seek", bob.POST("/v1/seeks", { body: { kind: "lost-heir", players: { min: 2, max: 2 } } }));
+  const gameId = second.game_id;
+  if (second.status !== "matched" || !gameId || second.seat !== 1) {
+    throw new ApiError(`quick play: the second seek is ${second.status}, seat ${second.seat ?? "none"}`);
+  }
+  const mine = await must("get_seek", ann.GET("/v1/seeks/{seek_id}", { params: { path: { seek_id: first.id } } }));
+  if (mine.status !== "matched" || mine.game_id !== gameId || mine.seat !== 0) {
+    throw new ApiError(`quick play: the first seek is ${mine.status} at ${mine.game_id ?? "no game"}`);
+  }
+  const inbox = await must("get_inbox", ann.GET("/v1/players/me/inbox"));
+  if (!inbox.seeks.some((s) => s.seek_id === first.id && s.game_id === gameId && s.seat === 0)) {
+    throw new ApiError(`quick play: the inbox does not tell the first seeker: ${JSON.stringify(inbox.seeks)}`);
+  }
+  const game = await must("get_game", ann.GET("/v1/games/{game_id}", { params: { path: { game_id: gameId } } }));
+  if (game.config.players !== 2 || game.config.target !== 15 || !("bidder_contract" in game.config) || !game.config.bidder_contract) {
+    throw new ApiError(`quick play: the table is not as asked: ${JSON.stringify(game.config)}`);
+  }
+  console.log(`quick play: ${game.kind} game ${gameId} formed from two seeks, config ${JSON.stringify(game.config)}`);
+  const moves = await playToEnd([ann, bob], "lost-heir", gameId);
+  return checkRecord(ann, "lost-heir", gameId, moves);
+}
+
+async function main(): Promise<void> {
+  const api = await newPlayer("TypeScript client");
 
   const played = [
     await playOne(api, "lost-heir", { players: 2, partnerships: false, target: 40 }),
     await playOne(api, "cancellation-hearts", { players: 6, target: 100, all_cancelled: "extend" }),
+    await quickPlay(),
   ];
   const moves = played.reduce((n, p) => n + p.moves, 0);
   const replayed = played.reduce((n, p) => n + p.replayed, 0);

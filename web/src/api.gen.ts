@@ -610,8 +610,10 @@ export interface paths {
          * My inbox
          * @description The games where the caller must act now, the longest-waiting first
          *     (by when the game last changed), each with what is asked (`prompt`:
-         *     `bid`, `pass_cards`, `play` …) and the move deadline, if any; and the
-         *     open rematches with a seat reserved for the caller (`invitations`).
+         *     `bid`, `pass_cards`, `play` …) and the move deadline, if any; the
+         *     open rematches with a seat reserved for the caller (`invitations`); and
+         *     the tables formed for the caller's seeks in the last day (`seeks`,
+         *     quick play).
          */
         get: operations["get_inbox"];
         put?: never;
@@ -730,6 +732,8 @@ export interface paths {
          *     - `event: your_turn` (`YourTurn`): one of your seats must act, with what
          *       is asked (`prompt`) and the deadline. Sent first for every game already
          *       waiting for you, then once per turn.
+         *     - `event: seek_matched` (`SeekMatched`): a table formed for a seek of
+         *       yours (quick play); sent before the game's other events.
          *     - `event: seat_taken`, `game_started`, `game_over` (`GameNotice`): a seat
          *       of one of your games was taken; a game of yours started; ended.
          *     - `: heartbeat` comments every 15 s when nothing happens.
@@ -943,6 +947,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/seekers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is seeking
+         * @description How many players seek a table of each kind now (every kind listed):
+         *     for a waiting screen. Public.
+         */
+        get: operations["count_seekers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seeks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my seeks
+         * @description The caller's seeks, newest first: the active ones and those that ended
+         *     in the last day.
+         */
+        get: operations["list_seeks"];
+        put?: never;
+        /**
+         * Ask for a table (quick play)
+         * @description Seeks a game of `kind` with what the caller accepts: table sizes,
+         *     target, variants, rated or not, a rating range, a move clock, and
+         *     whether to start with bots after a while. The server seats compatible
+         *     seekers at a new game and starts it when full, first come first served
+         *     (docs/quick-play.md): at once when a group reaches the largest table all
+         *     of its members accept; at the size it has once nobody joined it for
+         *     `SEEK_GATHER_MS`; with bots in the empty seats once a member's
+         *     `bots.after_secs` have passed. The answer is the seek as it stands:
+         *     `matched` (with `game_id` and `seat`) when this seek completed a table,
+         *     else `active`; the player stream (`seek_matched`), the inbox and the
+         *     `seek_matched` webhook tell the seeker when a table forms later. A seek
+         *     expires after `SEEK_TTL_SECS`; a player holds at most
+         *     `SEEKS_PER_PLAYER` active seeks (each may seat them at a table of its
+         *     own, never twice at one).
+         */
+        post: operations["create_seek"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/seeks/{seek_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a seek of mine
+         * @description One of the caller's seeks as it stands (another player's is not
+         *     found). Ended seeks are kept for a day after they ended.
+         */
+        get: operations["get_seek"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a seek of mine
+         * @description Cancels the caller's seek if it is still active; the answer is the
+         *     seek, `cancelled`. A seek changes state once: a cancel that comes after
+         *     its table formed (even a moment after, in another process) is refused
+         *     with 409 `seek_matched`, naming the game, and the seat stands; one
+         *     after it was cancelled or expired with 409 `seek_cancelled` or
+         *     `seek_expired`.
+         */
+        delete: operations["cancel_seek"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/series/{series_id}": {
         parameters: {
             query?: never;
@@ -1075,6 +1168,31 @@ export interface components {
          * @enum {string}
          */
         BotLevel: "random" | "sensible" | "expert";
+        /**
+         * @description The bots fallback: after `after_secs`, start the table with bots at
+         *     `level` in the empty seats, once it has `min_humans` people (the
+         *     seeker included).
+         * @example {
+         *       "after_secs": 120,
+         *       "level": "sensible",
+         *       "min_humans": 2
+         *     }
+         */
+        BotsFallback: {
+            /**
+             * Format: int64
+             * @description Seconds after the seek is made; below the server's `SEEK_TTL_SECS`
+             *     (else 422 `bad_bots`). 0: bots may come at once.
+             */
+            after_secs: number;
+            level?: components["schemas"]["BotLevel"] | null;
+            /**
+             * Format: int32
+             * @description The fewest people at the table, the seeker included (default 1:
+             *     the seeker alone with bots); at most the largest table accepted.
+             */
+            min_humans?: number | null;
+        };
         /** @description A game's configuration: `{"players": 6..=10, "target": 100, "all_cancelled": "extend"}`. */
         CancellationHeartsConfig: {
             /** @description Extension (CH-8, default) or carry-over (CH-9). */
@@ -1404,6 +1522,60 @@ export interface components {
             take_seat?: number | null;
         };
         /**
+         * @description Ask for a table (`create_seek`). Every setting left out is "any".
+         * @example {
+         *       "bots": {
+         *         "after_secs": 300,
+         *         "level": "sensible",
+         *         "min_humans": 4
+         *       },
+         *       "kind": "cancellation-hearts",
+         *       "move_deadline_secs": 86400,
+         *       "players": {
+         *         "max": 8,
+         *         "min": 6
+         *       },
+         *       "rated": true,
+         *       "rating_range": {
+         *         "max": 1700,
+         *         "min": 1300
+         *       },
+         *       "variants": [
+         *         "carry_over"
+         *       ]
+         *     }
+         */
+        CreateSeekRequest: {
+            bots?: components["schemas"]["BotsFallback"] | null;
+            /**
+             * @description The seeker's contribution to the shuffle of their table (as in
+             *     `create_game`: at most 1024 bytes, no control characters), private
+             *     until the game is over.
+             */
+            entropy?: string | null;
+            kind: components["schemas"]["GameKindName"];
+            /**
+             * Format: int64
+             * @description Seconds per move, or 0 for a table without a clock (default: any;
+             *     no clock unless a member names one).
+             */
+            move_deadline_secs?: number | null;
+            players?: components["schemas"]["TableSizes"] | null;
+            /**
+             * @description Rated or not (default: either; a table is rated unless a member
+             *     asks for unrated).
+             */
+            rated?: boolean | null;
+            rating_range?: components["schemas"]["RatingRange"] | null;
+            /**
+             * Format: int32
+             * @description The target score (default: any; the kind's own unless another
+             *     member names one). Checked as a game's configuration is.
+             */
+            target?: number | null;
+            variants?: components["schemas"]["SeekVariant"][];
+        };
+        /**
          * @description A webhook just created, with its signing secret: shown this once
          *     (the server keeps it to sign; it is never logged nor shown again).
          */
@@ -1437,7 +1609,7 @@ export interface components {
          * @description What a delivery is about.
          * @enum {string}
          */
-        DeliveryEventName: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat" | "test";
+        DeliveryEventName: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat" | "seek_matched" | "test";
         /** @description A page of a webhook's deliveries, newest first. */
         DeliveryList: {
             deliveries: components["schemas"]["DeliveryResource"][];
@@ -1965,8 +2137,9 @@ export interface components {
          */
         HeirCard: "toronto-policeman" | "toronto-sergeant" | "toronto-captain" | "toronto-detective" | "toronto-commissioner" | "toronto-chief" | "toronto-mayor" | "winnipeg-policeman" | "winnipeg-sergeant" | "winnipeg-captain" | "winnipeg-detective" | "winnipeg-commissioner" | "winnipeg-chief" | "winnipeg-mayor" | "halifax-policeman" | "halifax-sergeant" | "halifax-captain" | "halifax-detective" | "halifax-commissioner" | "halifax-chief" | "halifax-mayor" | "montreal-policeman" | "montreal-sergeant" | "montreal-captain" | "montreal-detective" | "montreal-commissioner" | "montreal-chief" | "montreal-mayor" | "heir" | "wrong-boy" | "blank";
         /**
-         * @description The games where the caller must act, the longest-waiting first, and
-         *     the rematches waiting for the caller to take their reserved seat.
+         * @description The games where the caller must act, the longest-waiting first; the
+         *     rematches waiting for the caller to take their reserved seat; the
+         *     tables formed for the caller's seeks.
          */
         Inbox: {
             games: components["schemas"]["YourTurn"][];
@@ -1975,6 +2148,11 @@ export interface components {
              *     confirms), newest first.
              */
             invitations: string[];
+            /**
+             * @description Tables formed for the caller's seeks in the last day (quick play,
+             *     docs/quick-play.md), newest first, at most 20.
+             */
+            seeks: components["schemas"]["SeekMatched"][];
         };
         /**
          * @example {
@@ -1997,6 +2175,21 @@ export interface components {
              *     most); the lowest open seat when left out.
              */
             seat?: number | null;
+        };
+        /**
+         * @description How many players seek a table of one kind now.
+         * @example {
+         *       "kind": "cancellation-hearts",
+         *       "seekers": 4
+         *     }
+         */
+        KindSeekers: {
+            kind: components["schemas"]["GameKindName"];
+            /**
+             * Format: int64
+             * @description Players with an active seek of this kind.
+             */
+            seekers: number;
         };
         /** @description A page of a kind's leaderboard, by rating descending (then subject). */
         Leaderboard: {
@@ -2581,10 +2774,10 @@ export interface components {
             ratings: components["schemas"]["RatingResource"][];
         };
         /**
-         * @description The `data:` of one `stream_player` event: `your_turn`, or `seat_taken`,
-         *     `game_started`, `game_over`.
+         * @description The `data:` of one `stream_player` event: `your_turn`, `seek_matched`,
+         *     or `seat_taken`, `game_started`, `game_over`.
          */
-        PlayerStreamData: components["schemas"]["YourTurn"] | components["schemas"]["GameNotice"];
+        PlayerStreamData: components["schemas"]["YourTurn"] | components["schemas"]["GameNotice"] | components["schemas"]["SeekMatched"];
         /**
          * @description One `stream_player` event: its `event:` name, its `id:` and its `data:`, a JSON text
          *     whose content is a `PlayerStreamData`.
@@ -2592,7 +2785,7 @@ export interface components {
         PlayerStreamEvent: {
             /** @description JSON text: a `PlayerStreamData` */
             data: string;
-            /** @description `your_turn`, `seat_taken`, `game_started` or `game_over`. */
+            /** @description `your_turn`, `seek_matched`, `seat_taken`, `game_started` or `game_over`. */
             event: string;
             /**
              * @description The stream's position after this event: an opaque cursor to resume
@@ -2655,7 +2848,7 @@ export interface components {
          * @description A problem's stable code: the api's own, a record's, or a kind's refusal of a move or configuration (then `rule` names the ruling).
          * @enum {string}
          */
-        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "delivery_not_found" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "invalid_webhook_events" | "invalid_webhook_url" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "series_not_found" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "too_many_bot_games" | "too_many_streams" | "too_many_webhooks" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unsupported_media_type" | "version_mismatch" | "webhook_address_refused" | "webhook_not_found" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
+        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "bad_bots" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_rating_range" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "delivery_not_found" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "invalid_webhook_events" | "invalid_webhook_url" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "no_table_size" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "rating_range_excludes_you" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "seek_cancelled" | "seek_expired" | "seek_matched" | "seek_not_found" | "series_not_found" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "too_many_bot_games" | "too_many_seeks" | "too_many_streams" | "too_many_webhooks" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unknown_variant" | "unsupported_media_type" | "version_mismatch" | "webhook_address_refused" | "webhook_not_found" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
         /**
          * @description What a seat is asked to do, by kind (the `prompt` of `Legal`). Lost Heir: `bid`, `decide` (the dealer accepts or rejects), `name_trumps`, `play_card`; Cancellation Hearts: `pass_cards`, `play`, `discard`, `moon`.
          * @enum {string}
@@ -2689,6 +2882,21 @@ export interface components {
              */
             next?: number | null;
             player_id: string;
+        };
+        /**
+         * @description The ratings (of the seek's kind) a seek accepts at its table, both ends
+         *     included; an end left out is open. The seeker's own rating must be
+         *     inside (else 422 `rating_range_excludes_you`).
+         * @example {
+         *       "max": 1700,
+         *       "min": 1300
+         *     }
+         */
+        RatingRange: {
+            /** Format: int32 */
+            max?: number | null;
+            /** Format: int32 */
+            min?: number | null;
         };
         /** @description A subject's current rating in one kind. */
         RatingResource: {
@@ -3011,6 +3219,135 @@ export interface components {
         };
         /** @description 32 seed bytes as 64 lowercase hexadecimal digits. */
         Seed: string;
+        /** @description A seek's bots fallback as it stands: when the bots may come. */
+        SeekBots: {
+            /**
+             * Format: date-time
+             * @description From when bots may fill the empty seats.
+             */
+            at: string;
+            level: components["schemas"]["BotLevel"];
+            /** Format: int32 */
+            min_humans: number;
+        };
+        /** @description The caller's seeks, newest first. */
+        SeekList: {
+            seeks: components["schemas"]["SeekResource"][];
+        };
+        /**
+         * @description A table formed for a seek of the caller's (player stream event
+         *     `seek_matched`, and an inbox entry).
+         * @example {
+         *       "game_id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
+         *       "kind": "cancellation-hearts",
+         *       "matched_at": "2026-12-07T12:01:30Z",
+         *       "seat": 3,
+         *       "seek_id": "5b0c8f0e-2f7a-4b61-9f1e-0d6c3a2b1e47"
+         *     }
+         */
+        SeekMatched: {
+            /** @description The game the seek seated the caller at. */
+            game_id: string;
+            kind: components["schemas"]["GameKindName"];
+            /** Format: date-time */
+            matched_at: string;
+            /**
+             * Format: int32
+             * @description The caller's seat there.
+             */
+            seat: number;
+            seek_id: string;
+        };
+        /**
+         * @description A seek: what it asks, and where it is.
+         * @example {
+         *       "bots": {
+         *         "at": "2026-12-07T12:05:00Z",
+         *         "level": "sensible",
+         *         "min_humans": 4
+         *       },
+         *       "created_at": "2026-12-07T12:00:00Z",
+         *       "ended_at": "2026-12-07T12:01:30Z",
+         *       "expires_at": "2026-12-07T13:00:00Z",
+         *       "game_id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
+         *       "id": "5b0c8f0e-2f7a-4b61-9f1e-0d6c3a2b1e47",
+         *       "kind": "cancellation-hearts",
+         *       "move_deadline_secs": 86400,
+         *       "players": {
+         *         "max": 8,
+         *         "min": 6
+         *       },
+         *       "rated": true,
+         *       "rating_range": {
+         *         "max": 1700,
+         *         "min": 1300
+         *       },
+         *       "seat": 3,
+         *       "status": "matched",
+         *       "target": null,
+         *       "variants": [
+         *         "carry_over"
+         *       ]
+         *     }
+         */
+        SeekResource: {
+            bots?: components["schemas"]["SeekBots"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it was matched, cancelled or expired (null while active).
+             */
+            ended_at?: string | null;
+            /**
+             * Format: date-time
+             * @description When it expires if no table forms first.
+             */
+            expires_at: string;
+            /** @description The game it seated the seeker at (`matched` only). */
+            game_id?: string | null;
+            id: string;
+            kind: components["schemas"]["GameKindName"];
+            /**
+             * Format: int64
+             * @description Null: any clock; 0: no clock.
+             */
+            move_deadline_secs?: number | null;
+            players: components["schemas"]["TableSizes"];
+            /** @description Null: rated or not. */
+            rated?: boolean | null;
+            rating_range?: components["schemas"]["RatingRange"] | null;
+            /**
+             * Format: int32
+             * @description The seeker's seat there (`matched` only).
+             */
+            seat?: number | null;
+            /**
+             * @description `active` until it is `matched` (then `game_id` and `seat` say where),
+             *     `cancelled` or `expired`; it changes once.
+             */
+            status: components["schemas"]["SeekStatus"];
+            /**
+             * Format: int32
+             * @description Null: any.
+             */
+            target?: number | null;
+            variants: components["schemas"]["SeekVariant"][];
+        };
+        /**
+         * @description Where a seek is. It changes once, from `active` to one of the others.
+         * @enum {string}
+         */
+        SeekStatus: "active" | "matched" | "cancelled" | "expired";
+        /**
+         * @description A variant a seek accepts, by kind: `dealer_contract` (lost-heir, LH-6); `bidder_contract` (lost-heir, LH-13); `partnerships` (lost-heir, LH-3); `no_partnerships` (lost-heir, LH-3); `extend` (cancellation-hearts, CH-8); `carry_over` (cancellation-hearts, CH-9).
+         * @enum {string}
+         */
+        SeekVariant: "dealer_contract" | "bidder_contract" | "partnerships" | "no_partnerships" | "extend" | "carry_over";
+        /** @description Who is seeking, by kind (every kind listed). */
+        SeekersByKind: {
+            kinds: components["schemas"]["KindSeekers"][];
+        };
         /** @description One game of a series, in order. */
         SeriesGame: {
             game_id: string;
@@ -3126,6 +3463,19 @@ export interface components {
             /** @description The ticket: send it as `?ticket=` (URL-safe as it is). */
             ticket: string;
         };
+        /**
+         * @description The table sizes a seek accepts, both ends included.
+         * @example {
+         *       "max": 8,
+         *       "min": 6
+         *     }
+         */
+        TableSizes: {
+            /** Format: int32 */
+            max: number;
+            /** Format: int32 */
+            min: number;
+        };
         /** @description One problem found by `verify_game`. */
         VerifyProblem: {
             /**
@@ -3196,7 +3546,7 @@ export interface components {
          *     duplicates by it) and `created_at` (when the change happened). None
          *     carries a card.
          */
-        WebhookDelivery: components["schemas"]["WebhookDeliveryYourTurn"] | components["schemas"]["WebhookDeliveryDeadlineWarning"] | components["schemas"]["WebhookDeliveryGameStarted"] | components["schemas"]["WebhookDeliveryGameOver"] | components["schemas"]["WebhookDeliveryChat"] | components["schemas"]["WebhookDeliveryTest"];
+        WebhookDelivery: components["schemas"]["WebhookDeliveryYourTurn"] | components["schemas"]["WebhookDeliveryDeadlineWarning"] | components["schemas"]["WebhookDeliveryGameStarted"] | components["schemas"]["WebhookDeliveryGameOver"] | components["schemas"]["WebhookDeliveryChat"] | components["schemas"]["WebhookDeliverySeekMatched"] | components["schemas"]["WebhookDeliveryTest"];
         /** @description `chat`. */
         WebhookDeliveryChat: {
             author_id: string;
@@ -3276,6 +3626,32 @@ export interface components {
              */
             version: number;
         };
+        /** @description `seek_matched`. */
+        WebhookDeliverySeekMatched: {
+            /** Format: date-time */
+            created_at: string;
+            event_id: string;
+            /** @description The game it seated the receiver at. */
+            game_id: string;
+            kind: components["schemas"]["GameKindName"];
+            /**
+             * Format: int32
+             * @description The receiver's seat.
+             */
+            seat: number;
+            /** @description The seek that was matched. */
+            seek_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "seek_matched";
+            /**
+             * Format: int64
+             * @description The game's version when it formed.
+             */
+            version: number;
+        };
         /** @description `test`. */
         WebhookDeliveryTest: {
             /** Format: date-time */
@@ -3320,7 +3696,7 @@ export interface components {
          * @description An event a webhook may subscribe to.
          * @enum {string}
          */
-        WebhookEvent: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat";
+        WebhookEvent: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat" | "seek_matched";
         /** @description The caller's webhooks, oldest first. */
         WebhookList: {
             webhooks: components["schemas"]["WebhookResource"][];
@@ -8167,7 +8543,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /**
-             * @description The stream. Each event's `data:` is JSON: a `YourTurn` (`event: your_turn`) or a `GameNotice` (`seat_taken`, `game_started`, `game_over`). Every event has an `id:` (an opaque cursor); the stream opens with an id alone. On the wire:
+             * @description The stream. Each event's `data:` is JSON: a `YourTurn` (`event: your_turn`), a `SeekMatched` (`event: seek_matched`) or a `GameNotice` (`seat_taken`, `game_started`, `game_over`). Every event has an `id:` (an opaque cursor); the stream opens with an id alone. On the wire:
              *
              *     ```
              *     id: 1.0b6f…n13
@@ -9461,6 +9837,678 @@ export interface operations {
                      *       "status": 422,
                      *       "title": "Unprocessable Entity",
                      *       "type": "urn:cards:problem:invalid_record"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    count_seekers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Players seeking, by kind */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeekersByKind"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_seeks: {
+        parameters: {
+            query?: {
+                /** @description Only seeks in this state (e.g. `active`). */
+                status?: components["schemas"]["SeekStatus"];
+                /** @description At most this many, newest first (1 to 100, default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's seeks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeekList"];
+                };
+            };
+            /** @description `bad_query`: an unknown status, or a limit out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_query",
+                     *       "detail": "`bad_query`: an unknown status, or a limit out of range",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:bad_query"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_seek: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSeekRequest"];
+            };
+        };
+        responses: {
+            /** @description The seek as it stands: `matched` if it completed a table, else `active` */
+            201: {
+                headers: {
+                    /** @description `/v1/seeks/{seek_id}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeekResource"];
+                };
+            };
+            /** @description Malformed JSON or header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Malformed JSON or header",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too_many_seeks`: the caller holds `SEEKS_PER_PLAYER` active seeks; `too_many_bot_games`: expert bots asked for while the caller has `BOT_GAMES_PER_PLAYER` games with expert bots or only bots; `idempotency_key_in_flight` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "too_many_seeks",
+                     *       "detail": "`too_many_seeks`: the caller holds `SEEKS_PER_PLAYER` active seeks; `too_many_bot_games`: expert bots asked for while the caller has `BOT_GAMES_PER_PLAYER` games with expert bots or only bots; `idempotency_key_in_flight`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:too_many_seeks"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "body_too_large",
+                     *       "detail": "Body too large",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 413,
+                     *       "title": "Payload Too Large",
+                     *       "type": "urn:cards:problem:body_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Not JSON",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An impossible seek, nothing stored: `no_table_size` (no size in range the kind has, with the variants asked for), `unknown_variant` (not one of the kind's), `rating_range_excludes_you`, `bad_rating_range`, `bad_deadline`, `bad_bots`, a configuration the kind refuses (its own code and `rule`, e.g. `target_out_of_range` LH-3), `invalid_entropy`, `entropy_too_long`; or `invalid_body`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "no_table_size",
+                     *       "detail": "An impossible seek, nothing stored: `no_table_size` (no size in range the kind has, with the variants asked for), `unknown_variant` (not one of the kind's), `rating_range_excludes_you`, `bad_rating_range`, `bad_deadline`, `bad_bots`, a configuration the kind refuses (its own code and `rule`, e.g. `target_out_of_range` LH-3), `invalid_entropy`, `entropy_too_long`; or `invalid_body`, `idempotency_key_reused`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:no_table_size"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_seek: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seek's id */
+                seek_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seek */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeekResource"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `seek_not_found`: no seek of the caller's with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "seek_not_found",
+                     *       "detail": "`seek_not_found`: no seek of the caller's with this id",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:seek_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancel_seek: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seek's id */
+                seek_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seek, cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeekResource"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `seek_not_found`: no seek of the caller's with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "seek_not_found",
+                     *       "detail": "`seek_not_found`: no seek of the caller's with this id",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:seek_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The seek has ended: `seek_matched` (a table formed first: the detail names the game), `seek_cancelled`, `seek_expired` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "seek_matched",
+                     *       "detail": "The seek has ended: `seek_matched` (a table formed first: the detail names the game), `seek_cancelled`, `seek_expired`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:seek_matched"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -137,6 +137,8 @@ pub struct Config {
     pub webhooks: WebhookSettings,
     /// How the expert bot thinks (`games::bots`, docs/bots.md).
     pub bots: BotSettings,
+    /// Quick play (`games::seeks`, docs/quick-play.md).
+    pub seeks: SeekSettings,
     pub log_filter: String,
     /// Print the OpenAPI document and exit.
     pub print_openapi: bool,
@@ -179,6 +181,7 @@ impl Default for Config {
             chat_rate_window: Duration::from_secs(10),
             webhooks: WebhookSettings::default(),
             bots: BotSettings::default(),
+            seeks: SeekSettings::default(),
             log_filter: "info".to_owned(),
             print_openapi: false,
             rebuild_ratings: false,
@@ -218,6 +221,30 @@ impl Default for BotSettings {
             queue_max: 256,
             queue_per_player: 32,
             games_per_player: 10,
+        }
+    }
+}
+
+/// Quick play: how long seeks live, how many one player holds, how long
+/// a table that could start smaller waits for more (docs/quick-play.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeekSettings {
+    /// A seek that found no table in this long expires.
+    pub ttl: Duration,
+    /// Active seeks one player may hold at once (past it: 409
+    /// `too_many_seeks`).
+    pub per_player: usize,
+    /// A group of seekers smaller than the largest table they all accept
+    /// sits down at the size it has once nobody joined it for this long.
+    pub gather: Duration,
+}
+
+impl Default for SeekSettings {
+    fn default() -> Self {
+        SeekSettings {
+            ttl: Duration::from_secs(3600),
+            per_player: 5,
+            gather: Duration::from_secs(30),
         }
     }
 }
@@ -302,6 +329,8 @@ struct Args {
     bots: BotArgs,
     #[command(flatten)]
     webhooks: WebhookArgs,
+    #[command(flatten)]
+    seeks: SeekArgs,
 }
 
 /// A time to live; 0 on the command line: `None`, never. Named so that
@@ -495,6 +524,39 @@ struct WebhookArgs {
     webhook_retention_secs: Ttl,
 }
 
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Quick play")]
+struct SeekArgs {
+    /// a seek that found no table in this long expires (status `expired`), seconds (3600: 1 h)
+    #[arg(long, env = "SEEK_TTL_SECS", value_parser = positive_secs, default_value = "3600")]
+    seek_ttl_secs: Duration,
+    /// active seeks one player may hold at once; past it: 409 `too_many_seeks`
+    #[arg(long, env = "SEEKS_PER_PLAYER", value_parser = positive::<usize>, default_value = "5")]
+    seeks_per_player: usize,
+    /// seekers who could sit down, but not at the largest table they all accept, start at the
+    /// size they have once nobody joined them for this long; 0 = at once; at most 3600000
+    #[arg(long, env = "SEEK_GATHER_MS", value_parser = seek_gather_ms, default_value = "30000")]
+    seek_gather_ms: Duration,
+}
+
+impl From<SeekArgs> for SeekSettings {
+    fn from(seeks: SeekArgs) -> SeekSettings {
+        SeekSettings {
+            ttl: seeks.seek_ttl_secs,
+            per_player: seeks.seeks_per_player,
+            gather: seeks.seek_gather_ms,
+        }
+    }
+}
+
+/// Quick play's gathering spell: 0 to an hour, in ms.
+fn seek_gather_ms(v: &str) -> Result<Duration, String> {
+    match v.parse::<u64>() {
+        Ok(ms) if ms <= 3_600_000 => Ok(Duration::from_millis(ms)),
+        _ => Err("not a number of ms from 0 to 3600000".to_owned()),
+    }
+}
+
 impl From<Args> for Config {
     fn from(args: Args) -> Config {
         Config {
@@ -526,6 +588,7 @@ impl From<Args> for Config {
             chat_rate_window: args.limits.chat_window_secs,
             webhooks: args.webhooks.into(),
             bots: args.bots.into(),
+            seeks: args.seeks.into(),
             log_filter: args.server.log,
             print_openapi: args.print_openapi,
             rebuild_ratings: args.rebuild_ratings,

@@ -1,6 +1,7 @@
-//! Game ids in paths, checked at the HTTP edge before the database: a
-//! `{game_id}` that is no UUID (a NUL byte, which Postgres `text` cannot
-//! hold, above all) is no game, answered the same on both backends.
+//! Game and seek ids in paths, checked at the HTTP edge before the
+//! database: a `{game_id}` or `{seek_id}` that is no UUID (a NUL byte,
+//! which Postgres `text` cannot hold, above all) is no game or seek,
+//! answered the same on both backends.
 
 use std::future::{Ready, ready};
 
@@ -54,6 +55,41 @@ impl FromRequest for GameId {
     }
 }
 
+/// The `{seek_id}` of a path, checked like a [`GameId`]: anything but a
+/// UUID is no seek, a 404 `seek_not_found`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeekId(String);
+
+impl SeekId {
+    pub fn parse(raw: &str) -> Result<SeekId, ApiError> {
+        uuid::Uuid::try_parse(raw)
+            .map(|id| SeekId(id.hyphenated().to_string()))
+            .map_err(|_| ApiError::not_found("seek_not_found", "no seek of yours with this id"))
+    }
+}
+
+impl std::ops::Deref for SeekId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromRequest for SeekId {
+    type Error = ApiError;
+    type Future = Ready<Result<SeekId, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(
+            req.match_info()
+                .get("seek_id")
+                .ok_or_else(|| ApiError::internal("a route without {seek_id} asked for one"))
+                .and_then(SeekId::parse),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +103,7 @@ mod tests {
         );
         for bad in ["", "\0", "nope", "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d4\0"] {
             assert!(GameId::parse(bad).is_err(), "{bad:?} was accepted");
+            assert!(SeekId::parse(bad).is_err(), "{bad:?} was accepted");
         }
     }
 }

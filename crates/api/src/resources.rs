@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 pub mod chat;
 mod outcome;
 pub mod ratings;
+pub mod seeks;
 pub mod series;
 pub mod streams;
 pub mod webhooks;

@@ -46,6 +46,7 @@ impl Services {
             )
             .with_finished_cache(config.finished_cache)
             .with_bots(&config.bots)
+            .with_seeks(config.seeks)
             .with_chat_rate(crate::db::chat::ChatRate {
                 max: config.chat_rate_max,
                 window: config.chat_rate_window,

@@ -7,6 +7,7 @@
 //! loadgen --url http://127.0.0.1:8080 --games 64 --duration 20 [--kind mixed] [--json]
 //! loadgen --url … --games 16 --duration 30 --record acks.jsonl
 //! loadgen --url … --check acks.jsonl
+//! loadgen --url … --seekers 1000 --seek-seconds 60 [--settle 15] [--json]
 //! ```
 //! Start the server with `RATE_LIMIT=0` (or a high one): a load generator is
 //! exactly what the limit is for.
@@ -17,6 +18,7 @@ mod floor;
 mod idle;
 mod populate;
 mod run;
+mod seeks;
 mod stats;
 
 use std::process::ExitCode;
@@ -47,6 +49,16 @@ loadgen: play games through the card table api as fast as it answers
                      each one's player stream open for the whole run
   --spectators N     N spectator streams following the games in play
                      (N / --games on each game, opened as it starts)
+  --seekers N        quick play instead of playing: register N players, then
+                     one seeks a table every --seek-seconds / N seconds (a
+                     fixed mix of asks, --seed); after --settle seconds read
+                     every seek back: seek-to-table latency (the server's
+                     times), create_seek's answer time, tables formed
+  --seek-seconds S   the arrivals' spell (default 60)
+  --settle SECS      wait after the last arrival before reading (default 15)
+  --marks FILE       with --seekers: append `registered` as the arrivals
+                     start and `settled` as the read-back starts (pausing
+                     400 ms after each, for a script measuring the server)
   --http-floor       each driver sends pairs of GET /healthz instead of
                      playing (no database, no game): the most moves/s any
                      api build could serve through this client here
@@ -66,6 +78,10 @@ struct Args {
     idle_streams: usize,
     http_floor: bool,
     json: bool,
+    seekers: Option<usize>,
+    seek_seconds: Duration,
+    settle: Duration,
+    marks: Option<std::path::PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -90,6 +106,10 @@ fn parse_args() -> Result<Args, String> {
         idle_streams: 0,
         http_floor: false,
         json: false,
+        seekers: None,
+        seek_seconds: Duration::from_secs(60),
+        settle: Duration::from_secs(15),
+        marks: None,
     };
     let mut spectators = 0;
     let mut it = std::env::args().skip(1);
@@ -141,6 +161,10 @@ fn parse_args() -> Result<Args, String> {
             "--populate" => args.populate = Some(number()? as usize),
             "--idle-streams" => args.idle_streams = number()? as usize,
             "--spectators" => spectators = number()? as usize,
+            "--seekers" => args.seekers = Some(number()? as usize),
+            "--seek-seconds" => args.seek_seconds = Duration::from_secs_f64(number()?),
+            "--settle" => args.settle = Duration::from_secs_f64(number()?),
+            "--marks" => args.marks = Some(value.clone().into()),
             other => return Err(format!("unknown flag {other}")),
         }
     }
@@ -170,6 +194,39 @@ async fn main() -> ExitCode {
         }
     };
     let api = Api::new(&args.url, args.timeout);
+    if let Some(seekers) = args.seekers {
+        let options = seeks::SeekOptions {
+            seekers,
+            over: args.seek_seconds,
+            settle: args.settle,
+            seed: args.run.seed,
+            marks: args.marks.clone(),
+        };
+        let report = seeks::run(&api, &options).await;
+        if args.json {
+            println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        } else {
+            println!(
+                "seekers {} over {:.1} s: {} seeks, {} matched ({} on arrival) at {} tables, {} \
+                 still active\nseek to table   {}\ncreate_seek     {}\nerrors {:?}",
+                report.seekers,
+                report.arrival_seconds,
+                report.seeks,
+                report.matched,
+                report.matched_on_arrival,
+                report.tables,
+                report.active,
+                report.seek_to_table_ms,
+                report.create_seek_ms,
+                report.errors
+            );
+        }
+        return if report.errors.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        };
+    }
     if let Some(games) = args.populate {
         let report = populate::populate(&api, games, args.run.games).await;
         println!("{}", serde_json::to_string(&report).unwrap_or_default());

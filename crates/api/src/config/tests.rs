@@ -15,7 +15,7 @@ fn refusal(args: &[&str]) -> String {
 }
 
 /// Every setting's flag and variable, as they were before clap.
-const SETTINGS: [(&str, &str); 39] = [
+const SETTINGS: [(&str, &str); 42] = [
     ("bind", "BIND"),
     ("port", "PORT"),
     ("database-url", "DATABASE_URL"),
@@ -57,6 +57,9 @@ const SETTINGS: [(&str, &str); 39] = [
         "WEBHOOK_DEADLINE_WARNING_SHARE",
     ),
     ("webhook-retention-secs", "WEBHOOK_RETENTION_SECS"),
+    ("seek-ttl-secs", "SEEK_TTL_SECS"),
+    ("seeks-per-player", "SEEKS_PER_PLAYER"),
+    ("seek-gather-ms", "SEEK_GATHER_MS"),
     ("log", "RUST_LOG"),
 ];
 
@@ -137,6 +140,30 @@ fn the_spectators_spell_is_200_ms_unless_set_and_may_be_zero() {
         gather(&["--spectator-gather-ms", "600"]),
         Duration::from_millis(600)
     );
+}
+
+/// Quick play: a seek lives a positive time, a player holds at least one,
+/// and the gathering spell is 0 to an hour.
+#[test]
+fn the_seek_settings_take_their_ranges() {
+    let c = parse(&[
+        "--seek-ttl-secs=60",
+        "--seeks-per-player=2",
+        "--seek-gather-ms=0",
+    ])
+    .unwrap();
+    assert_eq!(c.seeks.ttl, Duration::from_secs(60));
+    assert_eq!(c.seeks.per_player, 2);
+    assert_eq!(c.seeks.gather, Duration::ZERO);
+    let hour = parse(&["--seek-gather-ms=3600000"]).unwrap();
+    assert_eq!(hour.seeks.gather, Duration::from_secs(3600));
+    for bad in [
+        "--seek-ttl-secs=0",
+        "--seeks-per-player=0",
+        "--seek-gather-ms=3600001",
+    ] {
+        assert!(parse(&[bad]).is_err(), "{bad} was taken");
+    }
 }
 
 #[test]

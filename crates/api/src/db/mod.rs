@@ -7,11 +7,14 @@
 //! Queries return [`DbError`] (diesel errors plus pool and conflict cases);
 //! only the HTTP layer turns them into responses.
 
-// First: their macros (`text_enum!`, `enqueue_outbox!`) serve the modules below.
+// First: their macros (`text_enum!`, `enqueue_outbox!`, the shared inserts)
+// serve the modules below.
 #[macro_use]
 pub mod status;
 #[macro_use]
 pub mod webhooks;
+#[macro_use]
+mod inserts;
 mod append_pg;
 pub mod backup;
 pub mod chat;
@@ -23,6 +26,7 @@ pub mod queries;
 pub mod ratings;
 pub mod revocations;
 pub mod schema;
+pub mod seeks;
 mod series;
 mod tokens;
 
@@ -116,6 +120,10 @@ pub enum DbError {
     /// was written.
     #[error("a player the change names no longer exists")]
     PlayerGone,
+    /// The caller's decision inside a transaction failed (a broken
+    /// invariant, `db::seeks`): nothing was written.
+    #[error("the change was abandoned: {0}")]
+    Abandoned(String),
 }
 
 impl DbError {

@@ -13,7 +13,7 @@ use super::models::{
     EventRow, GameRow, GameUpdate, IdempotencyRow, NewEvent, NewGame, NewIdempotency, PlayerRow,
     SeatChange, SeatRow, SeatWithName,
 };
-use super::status::{BotLevel, GameStatus};
+use super::status::GameStatus;
 use super::{Db, DbError, Pools};
 use crate::with_conn;
 
@@ -31,102 +31,6 @@ pub struct GameFilter {
     pub before: Option<(chrono::DateTime<Utc>, String)>,
     pub limit: i64,
     pub offset: i64,
-}
-
-/// Inserts the idempotency record `$idem` (an `Option<&NewIdempotency>`),
-/// failing with [`DbError::IdempotencyTaken`] when a concurrent request
-/// stored the same key first.
-macro_rules! insert_idempotency {
-    ($conn:ident, $s:ident, $idem:expr) => {
-        if let Some(i) = $idem {
-            diesel::insert_into($s::idempotency_keys::table)
-                .values((
-                    $s::idempotency_keys::player_id.eq(&i.player_id),
-                    $s::idempotency_keys::idem_key.eq(&i.idem_key),
-                    $s::idempotency_keys::request_hash.eq(&i.request_hash),
-                    $s::idempotency_keys::status_code.eq(i.status_code),
-                    $s::idempotency_keys::response_body.eq(&i.response_body),
-                    $s::idempotency_keys::location.eq(&i.location),
-                    $s::idempotency_keys::created_at.eq(Utc::now()),
-                ))
-                .execute($conn)
-                .await
-                .map_err(|e| DbError::conflict_or(e, DbError::IdempotencyTaken))?;
-        }
-    };
-}
-
-/// Inserts the game row `$game` (a `&NewGame`) at `$version`, last updated
-/// at `$updated_at`, and its `$seats` (`&[SeatRow]`).
-macro_rules! insert_game {
-    ($conn:ident, $s:ident, $game:expr, $version:expr, $updated_at:expr, $seats:expr) => {
-        diesel::insert_into($s::games::table)
-            .values((
-                $s::games::id.eq(&$game.id),
-                $s::games::kind.eq(&$game.kind),
-                $s::games::config.eq(&$game.config),
-                $s::games::status.eq(&$game.status),
-                $s::games::version.eq($version),
-                $s::games::to_act.eq($game.to_act),
-                $s::games::seed_commitment.eq(&$game.seed_commitment),
-                $s::games::seed.eq(&$game.seed),
-                $s::games::created_by.eq(&$game.created_by),
-                $s::games::created_at.eq($game.created_at),
-                $s::games::updated_at.eq($updated_at),
-                $s::games::move_deadline_secs.eq($game.move_deadline_secs),
-                $s::games::on_deadline.eq(&$game.on_deadline),
-                $s::games::deadline_at.eq($game.deadline_at),
-                $s::games::on_resign.eq(&$game.on_resign),
-                $s::games::series_id.eq(&$game.series_id),
-                $s::games::previous_game_id.eq(&$game.previous_game_id),
-                $s::games::rated.eq($game.rated),
-            ))
-            .execute($conn)
-            .await?;
-        for seat in $seats {
-            diesel::insert_into($s::seats::table)
-                .values((
-                    $s::seats::game_id.eq(&$game.id),
-                    $s::seats::seat.eq(seat.seat),
-                    $s::seats::player_id.eq(&seat.player_id),
-                    $s::seats::is_bot.eq(seat.is_bot),
-                    $s::seats::entropy.eq(&seat.entropy),
-                    $s::seats::autoplay.eq(seat.autoplay),
-                    $s::seats::forfeited.eq(seat.forfeited),
-                    $s::seats::invited_player_id.eq(&seat.invited_player_id),
-                    $s::seats::bot_level.eq(seat.bot_level),
-                ))
-                .execute($conn)
-                .await?;
-        }
-    };
-}
-
-/// Inserts `$events` at seqs `$first..`, failing with [`DbError::Conflict`]
-/// when a seq is taken (the primary key is the cross-process guard).
-macro_rules! insert_events {
-    ($conn:ident, $s:ident, $game_id:expr, $first:expr, $events:expr, $now:expr) => {
-        let now = $now;
-        for (i, e) in $events.iter().enumerate() {
-            diesel::insert_into($s::game_events::table)
-                .values((
-                    $s::game_events::game_id.eq($game_id),
-                    $s::game_events::seq.eq($first + i as i64),
-                    $s::game_events::event_type.eq(e.event_type),
-                    $s::game_events::schema_version.eq(e.schema_version),
-                    $s::game_events::payload.eq(&e.payload),
-                    $s::game_events::actor_player_id.eq(&e.actor_player_id),
-                    $s::game_events::actor_seat.eq(e.actor_seat),
-                    $s::game_events::actor_bot.eq(e.actor_bot),
-                    $s::game_events::actor_deadline.eq(e.actor_deadline),
-                    $s::game_events::visible_to.eq(e.visible_to),
-                    $s::game_events::created_at.eq(e.created_at.unwrap_or(now)),
-                ))
-                .execute($conn)
-                .await
-                .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;
-        }
-    };
 }
 
 /// Applies `$change` (a `&SeatChange`) to the game's seat row, guarded so
@@ -238,7 +142,9 @@ macro_rules! change_seat {
 
 /// The condition "nothing refers to this player row": no seat, no game
 /// it created, no logged action, no stored idempotent answer, no message
-/// posted (table talk; mutes and chat settings go with the player).
+/// posted (table talk; mutes and chat settings go with the player), no
+/// seek (quick play: an active one waits for a table, an ended one is
+/// purged a day after it ended).
 macro_rules! unused_player {
     ($s:ident) => {{
         use diesel::dsl::{exists, not};
@@ -256,6 +162,9 @@ macro_rules! unused_player {
         ))))
         .and(not(exists(
             $s::game_messages::table.filter($s::game_messages::author_id.eq($s::players::id)),
+        )))
+        .and(not(exists(
+            $s::seeks::table.filter($s::seeks::player_id.eq($s::players::id)),
         )))
     }};
 }
@@ -390,24 +299,9 @@ impl Db {
                 }
                 insert_game!(conn, s, game, events.len() as i64, game.created_at, seats);
                 if let Some(limit) = limit {
-                    use diesel::dsl::{exists, not};
-                    use s::games as g;
-                    use s::seats as st;
-                    let expert = exists(
-                        st::table
-                            .filter(st::game_id.eq(g::id))
-                            .filter(st::is_bot.eq(true))
-                            .filter(st::bot_level.eq(BotLevel::Expert)),
-                    );
-                    let person = exists(
-                        st::table
-                            .filter(st::game_id.eq(g::id))
-                            .filter(st::is_bot.eq(false)),
-                    );
-                    let running: i64 = g::table
-                        .filter(g::created_by.eq(&game.created_by))
-                        .filter(g::status.eq_any([GameStatus::Open, GameStatus::InProgress]))
-                        .filter(expert.or(not(person)))
+                    let running: i64 = s::games::table
+                        .filter(s::games::created_by.eq(&game.created_by))
+                        .filter(bot_heavy_running!(s))
                         .count()
                         .get_result(conn)
                         .await?;

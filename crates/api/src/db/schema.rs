@@ -233,6 +233,51 @@ macro_rules! tables {
             }
         }
 
+        diesel::table! {
+            /// Quick play: a player's standing request for a table (`db::seeks`).
+            seeks (id) {
+                id -> Text,
+                player_id -> Text,
+                kind -> Text,
+                /// `db::seeks::SeekStatus` (checked by the database).
+                status -> Text,
+                min_players -> Integer,
+                max_players -> Integer,
+                /// Bit n: a table of n players is accepted.
+                sizes -> Integer,
+                target -> Nullable<Integer>,
+                /// The variant names asked for, a JSON list.
+                variants -> Text,
+                /// The kind's variants accepted, one bit each.
+                variant_mask -> Integer,
+                rated -> Nullable<Bool>,
+                rating_min -> Nullable<Integer>,
+                rating_max -> Nullable<Integer>,
+                /// Null: any clock; 0: none.
+                move_deadline_secs -> Nullable<BigInt>,
+                bots_at -> Nullable<$time>,
+                /// `status::BotLevel` (checked by the database).
+                bot_level -> Nullable<Text>,
+                bots_min_humans -> Nullable<Integer>,
+                entropy -> Nullable<Text>,
+                created_at -> $time,
+                expires_at -> $time,
+                wake_at -> $time,
+                ended_at -> Nullable<$time>,
+                game_id -> Nullable<Text>,
+                seat -> Nullable<Integer>,
+            }
+        }
+
+        diesel::table! {
+            /// One row per kind, updated first by every transaction that
+            /// changes its seeks: the lock that serializes them.
+            seek_queues (kind) {
+                kind -> Text,
+                changes -> BigInt,
+            }
+        }
+
         diesel::joinable!(seats -> games (game_id));
         diesel::joinable!(game_events -> games (game_id));
         diesel::joinable!(game_messages -> players (author_id));
@@ -251,8 +296,12 @@ macro_rules! tables {
             chat_settings,
             webhook_endpoints,
             webhook_deliveries,
-            webhook_deadline_warnings
+            webhook_deadline_warnings,
+            seeks
         );
+        // The matcher reads each active seeker's name and rating of the kind.
+        diesel::allow_tables_to_appear_in_same_query!(seeks, ratings);
+        diesel::allow_tables_to_appear_in_same_query!(players, ratings);
         // The rating policy reads a subject's rated games by finishing day.
         diesel::allow_tables_to_appear_in_same_query!(games, rating_changes);
     };

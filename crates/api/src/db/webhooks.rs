@@ -49,6 +49,8 @@ pub enum DeliveryEvent {
     GameStarted,
     GameOver,
     Chat,
+    /// A table formed for a seek of the receiver's (quick play).
+    SeekMatched,
     /// A ping asked for by the endpoint's owner (never subscribed to).
     Test,
 }
@@ -59,6 +61,7 @@ text_enum!(DeliveryEvent, "webhook event", {
     GameStarted => "game_started",
     GameOver => "game_over",
     Chat => "chat",
+    SeekMatched => "seek_matched",
     Test => "test",
 });
 
@@ -72,6 +75,7 @@ impl DeliveryEvent {
             DeliveryEvent::GameStarted => 4,
             DeliveryEvent::GameOver => 8,
             DeliveryEvent::Chat => 16,
+            DeliveryEvent::SeekMatched => 32,
             DeliveryEvent::Test => 0,
         }
     }

@@ -35,10 +35,22 @@ struct Checked {
 
 /// A new game as it is stored: its row, seats and first events, and its
 /// engine state.
-struct NewTable {
-    snapshot: Snapshot,
-    events: Vec<NewEvent>,
-    game: Box<dyn AnyGame>,
+#[derive(Debug)]
+pub(super) struct NewTable {
+    pub(super) snapshot: Snapshot,
+    pub(super) events: Vec<NewEvent>,
+    pub(super) game: Box<dyn AnyGame>,
+}
+
+/// A player who takes a seat as the game is made (the creator's
+/// `take_seat`; every member of a table formed from seeks).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Seated<'a> {
+    pub(super) seat: u8,
+    pub(super) player_id: &'a str,
+    pub(super) display_name: &'a str,
+    /// Their contribution to the shuffle.
+    pub(super) entropy: Option<&'a str>,
 }
 
 impl GameService {
@@ -55,7 +67,17 @@ impl GameService {
             return Ok(stored);
         }
         let checked = check_create(command)?;
-        let table = new_table(creator, command, &checked)?;
+        let seated: Vec<Seated<'_>> = checked
+            .take_seat
+            .map(|seat| Seated {
+                seat,
+                player_id: &creator.id,
+                display_name: &creator.display_name,
+                entropy: checked.entropy.as_deref(),
+            })
+            .into_iter()
+            .collect();
+        let table = new_table(&creator.id, command, &checked, &seated)?;
         let answer = render.render(&table.snapshot, 1)?;
         let record = idem.map(|i| i.record(&answer));
         let (new_game, seat_rows) = stored_rows(&table.snapshot);
@@ -101,7 +123,7 @@ impl GameService {
 
     /// After a game is stored: its state cached, watchers told, its bots
     /// started if it is under way.
-    async fn created(self: &Arc<Self>, table: NewTable) {
+    pub(super) async fn created(self: &Arc<Self>, table: NewTable) {
         let id = table.snapshot.row.id.clone();
         let version = table.events.len() as i64;
         *self.cache.slot(&id).lock().await = Some(LoadedGame {
@@ -247,21 +269,40 @@ fn check_take_seat(specs: &[SeatSpec], take_seat: Option<u8>) -> Result<(), Serv
     }
 }
 
+/// A new game of `command` made by `creator_id` with `seated` in their
+/// seats (the command takes no seat of its own): checked as a create
+/// command is, then made as [`new_table`] makes it.
+pub(super) fn seated_table(
+    creator_id: &str,
+    command: &CreateGame,
+    seated: &[Seated<'_>],
+) -> Result<NewTable, ServiceError> {
+    let checked = check_create(command)?;
+    new_table(creator_id, command, &checked, seated)
+}
+
 /// The new game: a fresh secret seed (its SHA-256 public at once), the
-/// seats as specified with the creator's, the deal from the seed and the
-/// seats' entropy (G-1), and its first events; started when no seat is
-/// left open.
+/// seats as specified with the players `seated`, the deal from the seed
+/// and the seats' entropy (G-1), and its first events; started when no
+/// seat is left open.
 fn new_table(
-    creator: &PlayerRow,
+    creator_id: &str,
     command: &CreateGame,
     checked: &Checked,
+    seated: &[Seated<'_>],
 ) -> Result<NewTable, ServiceError> {
     let id = uuid::Uuid::new_v4().to_string();
     let seed = Seed(crate::random::secret_bytes());
     let seed_hex = seed.to_string();
     let commitment = crate::random::sha256_hex(&seed.0);
     let invited = command.rematch.as_ref().map(|r| r.invited.as_slice());
-    let (seats, mut events) = initial_seats(&id, creator, checked, invited.unwrap_or(&[]));
+    let (seats, mut events) = initial_seats(
+        &id,
+        creator_id,
+        &checked.specs,
+        seated,
+        invited.unwrap_or(&[]),
+    );
     let game = log::new_game(
         checked.kind.name(),
         &command.config,
@@ -293,7 +334,7 @@ fn new_table(
         },
         seed_commitment: commitment,
         seed: seed_hex,
-        created_by: creator.id.clone(),
+        created_by: creator_id.to_owned(),
         created_at: now,
         updated_at: now,
         move_deadline_secs: checked.move_deadline_secs,
@@ -316,23 +357,25 @@ fn new_table(
     })
 }
 
-/// The seats of a new game (bots, the creator's, open ones) and their
-/// `seat_taken` events.
+/// The seats of a new game (bots, the players seated, open ones) and their
+/// `seat_taken` and `bot_seated` events (a bot seated by the creator).
 fn initial_seats(
     game_id: &str,
-    creator: &PlayerRow,
-    checked: &Checked,
+    creator_id: &str,
+    specs: &[SeatSpec],
+    seated: &[Seated<'_>],
     invited: &[Option<String>],
 ) -> (Vec<SeatWithName>, Vec<NewEvent>) {
     let creator_actor = Actor::Player {
-        player_id: creator.id.clone(),
+        player_id: creator_id.to_owned(),
         seat: None,
     };
     let mut seats = Vec::new();
     let mut events = Vec::new();
-    for (i, spec) in checked.specs.iter().enumerate() {
+    for (i, spec) in specs.iter().enumerate() {
         let seat = Seat::new(i as u8);
-        let player_id = (checked.take_seat == Some(i as u8)).then(|| creator.id.clone());
+        let taker = seated.iter().find(|s| usize::from(s.seat) == i);
+        let player_id = taker.map(|t| t.player_id.to_owned());
         let level = spec.bot_level();
         let is_bot = level.is_some();
         if let Some(level) = level {
@@ -345,11 +388,11 @@ fn initial_seats(
             events.push(log::seat_taken(seat, pid, &actor));
         }
         seats.push(SeatWithName {
-            display_name: player_id.as_ref().map(|_| creator.display_name.clone()),
+            display_name: taker.map(|t| t.display_name.to_owned()),
             seat: SeatRow {
                 game_id: game_id.to_owned(),
                 seat: i32::from(seat.number()),
-                entropy: player_id.as_ref().and(checked.entropy.clone()),
+                entropy: taker.and_then(|t| t.entropy.map(str::to_owned)),
                 player_id,
                 is_bot,
                 autoplay: false,
@@ -363,7 +406,7 @@ fn initial_seats(
 }
 
 /// The rows a new game is inserted as.
-fn stored_rows(snapshot: &Snapshot) -> (NewGame, Vec<SeatRow>) {
+pub(super) fn stored_rows(snapshot: &Snapshot) -> (NewGame, Vec<SeatRow>) {
     let row = &snapshot.row;
     let new_game = NewGame {
         id: row.id.clone(),
@@ -391,7 +434,7 @@ fn stored_rows(snapshot: &Snapshot) -> (NewGame, Vec<SeatRow>) {
 pub const MAX_ENTROPY_BYTES: usize = 1024;
 
 /// A seat's entropy as given, if it is not too long.
-fn checked_entropy(entropy: Option<&str>) -> Result<Option<String>, ServiceError> {
+pub(super) fn checked_entropy(entropy: Option<&str>) -> Result<Option<String>, ServiceError> {
     if let Some(e) = entropy {
         super::text::printable(e, "invalid_entropy", "entropy")?;
     }

@@ -34,6 +34,8 @@ mod reads;
 pub mod records;
 mod resign;
 mod seats;
+mod seek_turns;
+pub mod seeks;
 pub mod series;
 mod service;
 pub mod text;

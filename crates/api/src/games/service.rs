@@ -76,6 +76,10 @@ pub struct GameService {
     /// Wakes the ratings projector (`ratings.rs`) after a commit that
     /// finished a rated game.
     pub(super) ratings_kick: std::sync::Arc<tokio::sync::Notify>,
+    /// Quick play's settings (`seeks/`).
+    pub(super) seeks: crate::config::SeekSettings,
+    /// Quick play: one change of a kind's seeks at a time in this process.
+    pub(super) seek_turns: super::seek_turns::SeekTurns,
 }
 
 impl GameService {
@@ -90,6 +94,13 @@ impl GameService {
     /// many may wait, and how many expert or all-bot games a player may run.
     pub fn with_bots(mut self, settings: &crate::config::BotSettings) -> Self {
         self.bots = super::bot_drivers::BotDrivers::new(settings);
+        self
+    }
+
+    /// Quick play's settings: seeks' lifetime, how many one player holds,
+    /// the gathering spell (`seeks/`).
+    pub fn with_seeks(mut self, settings: crate::config::SeekSettings) -> Self {
+        self.seeks = settings;
         self
     }
 
@@ -113,6 +124,8 @@ impl GameService {
             announce: Default::default(),
             instance: hex::encode(&crate::random::secret_bytes()[..8]),
             ratings_kick: Default::default(),
+            seeks: Default::default(),
+            seek_turns: Default::default(),
         }
     }
 
@@ -233,6 +246,8 @@ impl GameService {
         }
         let service = std::sync::Arc::clone(self);
         self.runtime.spawn(service.run_deadline_clock());
+        let service = std::sync::Arc::clone(self);
+        self.runtime.spawn(service.run_seek_sweep());
     }
 
     /// Stops the background tasks (they exit at their next wake-up).

@@ -13,6 +13,7 @@
 pub use crate::db::chat::{MessageRow, MuteRow};
 pub use crate::db::models::{GameRow, PlayerRow, SeatWithName};
 pub use crate::db::ratings::{RatingChangeRow, RatingRow};
+pub use crate::db::seeks::{SeekRow, SeekStatus};
 pub use crate::db::webhooks::{DeliveryEvent, DeliveryRow, DeliveryStatus};
 
 use crate::db::DbError;

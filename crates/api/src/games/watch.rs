@@ -19,6 +19,7 @@ use super::reads::{Handed, LogPage, VisibleEvent};
 use super::service::{GameService, seat_of};
 use super::status::GameStatus;
 use crate::db::models::GameRow;
+use crate::db::seeks::SeekRow;
 
 /// Messages read per query while streaming.
 const MESSAGE_PAGE: i64 = 500;
@@ -100,6 +101,9 @@ struct Following {
 #[derive(Debug)]
 pub enum PlayerStreamItem {
     YourTurn(Turn),
+    /// A table formed for a seek of the player's (quick play): sent before
+    /// anything else of that game.
+    SeekMatched(SeekNotice),
     SeatTaken(Notice),
     GameStarted(Notice),
     GameOver(Notice),
@@ -135,6 +139,30 @@ pub struct Turn {
     pub waiting_since: DateTime<Utc>,
     /// When the move clock runs out, if one runs.
     pub deadline_at: Option<DateTime<Utc>>,
+}
+
+/// A table formed for a seek of the player's (a player stream item, and
+/// an inbox entry).
+#[derive(Debug, Clone)]
+pub struct SeekNotice {
+    pub seek_id: String,
+    pub game_id: String,
+    pub kind: String,
+    pub seat: u8,
+    pub matched_at: DateTime<Utc>,
+}
+
+impl SeekNotice {
+    /// The notice of `seek`, if it was matched.
+    pub fn of(seek: &SeekRow) -> Option<SeekNotice> {
+        Some(SeekNotice {
+            seek_id: seek.id.clone(),
+            game_id: seek.game_id.clone()?,
+            kind: seek.kind.clone(),
+            seat: u8::try_from(seek.seat?).ok()?,
+            matched_at: seek.ended_at?,
+        })
+    }
 }
 
 /// A game of the player's changed hands or phase: the log event behind it.
@@ -718,6 +746,19 @@ impl GameService {
             Vec::new()
         };
         let mut items = Vec::new();
+        // A game new to the stream that a seek of the player's seated them
+        // at: `seek_matched` first (a stream resumed after it follows the
+        // game, so it is sent once).
+        if current.is_none()
+            && let Some(notice) = self
+                .db
+                .seek_of_seat(game_id, player_id)
+                .await?
+                .as_ref()
+                .and_then(SeekNotice::of)
+        {
+            items.push((PlayerStreamItem::SeekMatched(notice), Some(f)));
+        }
         for event in events {
             f.cursor = event.seq;
             let notice = || Notice {

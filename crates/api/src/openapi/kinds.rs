@@ -116,6 +116,9 @@ impl Modify for KindSchemas {
         components
             .schemas
             .insert("ProblemCode".to_owned(), problem_code_enum());
+        components
+            .schemas
+            .insert("SeekVariant".to_owned(), seek_variant_enum());
         for (name, schema) in unions {
             components.schemas.insert(name.to_owned(), schema);
         }
@@ -220,6 +223,28 @@ pub fn problem_codes() -> Vec<&'static str> {
     codes.sort_unstable();
     codes.dedup();
     codes
+}
+
+/// Every kind's named variants a seek may ask for (`games::seeks::options`).
+fn seek_variant_enum() -> RefOr<Schema> {
+    let mut about = String::from("A variant a seek accepts, by kind:");
+    for kind in game_record::GameKind::ALL {
+        let Some(options) = crate::games::seeks::options::of(kind.code()) else {
+            continue;
+        };
+        for group in options.groups {
+            for v in group.variants {
+                about.push_str(&format!(" `{}` ({}, {});", v.name, kind.code(), v.rule));
+            }
+        }
+    }
+    about.pop();
+    about.push('.');
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(crate::games::seeks::options::variant_names()))
+        .description(Some(about))
+        .into()
 }
 
 fn problem_code_enum() -> RefOr<Schema> {

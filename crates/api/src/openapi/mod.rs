@@ -19,7 +19,7 @@ use kinds::KindSchemas;
 pub use kinds::{AnyMove, problem_codes};
 pub(crate) use refs::{
     game_config, game_config_input, game_view, legal, moves_or_null, notice_payload,
-    nullable_prompt, problem_code,
+    nullable_prompt, problem_code, seek_variants,
 };
 
 #[derive(OpenApi)]
@@ -71,6 +71,11 @@ pub(crate) use refs::{
         (name = "webhooks", description = "Signed HTTP callbacks for a player's games: \
             `your_turn`, `deadline_warning`, `game_started`, `game_over`, `chat` (each request's \
             body is the component schema `WebhookDelivery`; docs/webhooks.md)"),
+        (name = "seeks", description = "Quick play: ask for a table of a kind with what you \
+            accept (sizes, target, variants, rated, a rating range, a clock, bots after a wait); \
+            the server seats compatible seekers first come first served and starts each table \
+            full, and tells them by the player stream (`seek_matched`), the inbox and the \
+            `seek_matched` webhook (docs/quick-play.md)"),
         (name = "ratings", description = "Glicko-2 ratings per kind, derived from the log: a \
             player's ratings and history, leaderboards (docs/ratings.md)"),
         (name = "health", description = "Liveness, readiness and metrics"),
@@ -321,6 +326,7 @@ pub fn spec_json() -> String {
             "TurnDelivery",
             "GameDelivery",
             "ChatDelivery",
+            "SeekMatchedDelivery",
             "TestDelivery",
         ],
     );

@@ -63,3 +63,12 @@ pub(crate) fn moves_or_null() -> utoipa::openapi::schema::Schema {
         .build()
         .into()
 }
+
+/// A list of `SeekVariant`s, every kind's variant names (`kinds::KindSchemas`).
+pub(crate) fn seek_variants() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::ArrayBuilder;
+    ArrayBuilder::new()
+        .items(reference("SeekVariant"))
+        .build()
+        .into()
+}

@@ -197,7 +197,7 @@ pub struct GameStreamEvent {
 /// whose content is a [`PlayerStreamData`].
 #[derive(Debug, Clone, ToSchema)]
 pub struct PlayerStreamEvent {
-    /// `your_turn`, `seat_taken`, `game_started` or `game_over`.
+    /// `your_turn`, `seek_matched`, `seat_taken`, `game_started` or `game_over`.
     pub event: String,
     /// The stream's position after this event: an opaque cursor to resume
     /// from (`Last-Event-ID` or `?after=`).
@@ -226,23 +226,28 @@ fn json_text(schema: &str) -> utoipa::openapi::Object {
         .build()
 }
 
-/// The `data:` of one `stream_player` event: `your_turn`, or `seat_taken`,
-/// `game_started`, `game_over`.
+/// The `data:` of one `stream_player` event: `your_turn`, `seek_matched`,
+/// or `seat_taken`, `game_started`, `game_over`.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum PlayerStreamData {
     YourTurn(YourTurn),
     Notice(GameNotice),
+    SeekMatched(super::seeks::SeekMatched),
 }
 
-/// The games where the caller must act, the longest-waiting first, and
-/// the rematches waiting for the caller to take their reserved seat.
+/// The games where the caller must act, the longest-waiting first; the
+/// rematches waiting for the caller to take their reserved seat; the
+/// tables formed for the caller's seeks.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Inbox {
     pub games: Vec<YourTurn>,
     /// Open rematches with a seat reserved for the caller (`join_game`
     /// confirms), newest first.
     pub invitations: Vec<String>,
+    /// Tables formed for the caller's seeks in the last day (quick play,
+    /// docs/quick-play.md), newest first, at most 20.
+    pub seeks: Vec<super::seeks::SeekMatched>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

@@ -24,6 +24,8 @@ pub enum WebhookEvent {
     GameOver,
     /// A table-talk message at a game you are seated at.
     Chat,
+    /// A table formed for a seek of yours (quick play): you are seated.
+    SeekMatched,
 }
 
 impl WebhookEvent {
@@ -34,6 +36,7 @@ impl WebhookEvent {
             WebhookEvent::GameStarted => DeliveryEvent::GameStarted,
             WebhookEvent::GameOver => DeliveryEvent::GameOver,
             WebhookEvent::Chat => DeliveryEvent::Chat,
+            WebhookEvent::SeekMatched => DeliveryEvent::SeekMatched,
         }
     }
 
@@ -44,6 +47,7 @@ impl WebhookEvent {
             DeliveryEvent::GameStarted => WebhookEvent::GameStarted,
             DeliveryEvent::GameOver => WebhookEvent::GameOver,
             DeliveryEvent::Chat => WebhookEvent::Chat,
+            DeliveryEvent::SeekMatched => WebhookEvent::SeekMatched,
             DeliveryEvent::Test => return None,
         })
     }
@@ -115,6 +119,7 @@ pub enum DeliveryEventName {
     GameStarted,
     GameOver,
     Chat,
+    SeekMatched,
     Test,
 }
 
@@ -126,6 +131,7 @@ impl From<DeliveryEvent> for DeliveryEventName {
             DeliveryEvent::GameStarted => DeliveryEventName::GameStarted,
             DeliveryEvent::GameOver => DeliveryEventName::GameOver,
             DeliveryEvent::Chat => DeliveryEventName::Chat,
+            DeliveryEvent::SeekMatched => DeliveryEventName::SeekMatched,
             DeliveryEvent::Test => DeliveryEventName::Test,
         }
     }

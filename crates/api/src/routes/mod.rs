@@ -15,6 +15,7 @@ pub mod players;
 mod preconditions;
 pub mod ratings;
 pub mod records;
+pub mod seeks;
 pub mod series;
 pub mod sse;
 pub mod tickets;
@@ -50,6 +51,11 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(games::resign_game::resign_game)
         .service(games::rematch_game::rematch_game)
         .service(series::get_series::get_series)
+        .service(seeks::create_seek::create_seek)
+        .service(seeks::list_seeks::list_seeks)
+        .service(seeks::get_seek::get_seek)
+        .service(seeks::cancel_seek::cancel_seek)
+        .service(seeks::count_seekers::count_seekers)
         .service(players::get_inbox::get_inbox)
         .service(players::stream_player::stream_player)
         .service(tickets::create_stream_ticket::create_stream_ticket)

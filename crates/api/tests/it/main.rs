@@ -31,6 +31,7 @@ mod rematch;
 mod resign;
 mod restart;
 mod scale;
+mod seeks;
 mod stream_guards;
 mod streams;
 mod tickets;

@@ -88,7 +88,10 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
     }
     operations.sort();
     let expected = [
+        "cancel_seek",
+        "count_seekers",
         "create_game",
+        "create_seek",
         "create_stream_ticket",
         "create_webhook",
         "delete_webhook",
@@ -102,6 +105,7 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
         "get_player_ratings",
         "get_rating_history",
         "get_replay",
+        "get_seek",
         "get_series",
         "healthz",
         "import_record",
@@ -110,6 +114,7 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
         "list_deliveries",
         "list_games",
         "list_mutes",
+        "list_seeks",
         "list_webhooks",
         "logout",
         "metrics",

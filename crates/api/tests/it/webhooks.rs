@@ -20,22 +20,22 @@ use crate::common::{Backend, Player, TestServer, contract, rng, start_tuned};
 
 /// One request the receiver got.
 #[derive(Debug, Clone)]
-struct Received {
+pub(crate) struct Received {
     headers: HashMap<String, String>,
-    body: String,
+    pub(crate) body: String,
     /// When the whole request had arrived.
     at: Instant,
 }
 
 /// A receiver on loopback: answers 500 to the first `fail_first` requests,
 /// then 200, and keeps every request.
-struct Receiver {
+pub(crate) struct Receiver {
     addr: SocketAddr,
     got: Arc<Mutex<Vec<Received>>>,
 }
 
 impl Receiver {
-    async fn start(fail_first: usize) -> Receiver {
+    pub(crate) async fn start(fail_first: usize) -> Receiver {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let got = Arc::new(Mutex::new(Vec::new()));
@@ -72,11 +72,11 @@ impl Receiver {
         Receiver { addr, got }
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}/hook", self.addr)
     }
 
-    fn received(&self) -> Vec<Received> {
+    pub(crate) fn received(&self) -> Vec<Received> {
         self.got.lock().unwrap().clone()
     }
 }

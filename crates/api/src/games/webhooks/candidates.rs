@@ -83,6 +83,58 @@ pub(crate) fn outbox_for(
     out
 }
 
+/// The outbox candidates of a table formed from seeks (quick play):
+/// `seek_matched` to each member (`(player, seek, seat)` of `members`),
+/// then what its start tells its seats, as for a game that was open and
+/// started with this change (`game_started`, `your_turn`).
+pub(crate) fn table_formed_outbox(
+    row: &GameRow,
+    seats: &[SeatWithName],
+    game: &dyn AnyGame,
+    members: &[(&str, &str, u8)],
+) -> Vec<NewOutbox> {
+    let mut out: Vec<NewOutbox> = members
+        .iter()
+        .map(|&(player, seek_id, seat)| {
+            let fields = SeekMatchedFields {
+                seek_id,
+                game_id: &row.id,
+                kind: &row.kind,
+                seat,
+                version: row.version,
+            };
+            candidate(player, DeliveryEvent::SeekMatched, &row.id, &fields)
+        })
+        .collect();
+    let opened = GameRow {
+        status: GameStatus::Open,
+        to_act: 0,
+        ..row.clone()
+    };
+    out.extend(outbox_for(
+        &row.id,
+        &opened,
+        game,
+        row.status,
+        seats,
+        game,
+        row.version,
+        row.deadline_at,
+        0,
+    ));
+    out
+}
+
+/// The stored fields of `seek_matched`.
+#[derive(Serialize)]
+struct SeekMatchedFields<'a> {
+    seek_id: &'a str,
+    game_id: &'a str,
+    kind: &'a str,
+    seat: u8,
+    version: i64,
+}
+
 /// The stored fields of `game_started` / `game_over`.
 #[derive(Serialize)]
 struct GameFields {

@@ -15,6 +15,9 @@
 //! - **Chat.** [`chat_outbox`] builds the candidates of a table-talk
 //!   message; the message's transaction writes them with
 //!   `enqueue_outbox!` (or `Db::enqueue_outbox` on its own).
+//! - **Quick play.** [`table_formed_outbox`] builds the candidates of a
+//!   table formed from seeks (`seek_matched` to each member, then the
+//!   game's start); the seeks' transaction writes them (`db::seeks`).
 //! - **Delivery.** The worker claims due rows for a lease (no two
 //!   processes send one row at once), as many as it has send slots free
 //!   and no more than [`MAX_IN_FLIGHT_PER_ENDPOINT`] held per endpoint,
@@ -47,9 +50,10 @@ mod worker;
 
 pub use address_guard::{Lookup, MAX_URL_LEN, address_refusal, may_connect, system_lookup};
 pub use candidates::chat_outbox;
-pub(super) use candidates::outbox_for;
+pub(super) use candidates::{outbox_for, table_formed_outbox};
 pub use schema::{
-    ChatDelivery, GameDelivery, TestDelivery, TurnDelivery, WebhookDelivery, body_of,
+    ChatDelivery, GameDelivery, SeekMatchedDelivery, TestDelivery, TurnDelivery, WebhookDelivery,
+    body_of,
 };
 pub use send::{EVENT_ID_HEADER, EVENT_TYPE_HEADER, MAX_RESPONSE_BYTES, SIGNATURE_HEADER};
 pub use signing::{hmac_sha256, signature};

@@ -29,6 +29,9 @@ pub enum WebhookDelivery {
     GameOver(GameDelivery),
     /// A table-talk message at a game the receiver is seated at.
     Chat(ChatDelivery),
+    /// A table formed for a seek of the receiver's (quick play): they are
+    /// seated at `game_id`, seat `seat` (docs/quick-play.md).
+    SeekMatched(SeekMatchedDelivery),
     /// A ping asked for with `test_webhook`.
     Test(TestDelivery),
 }
@@ -72,6 +75,23 @@ pub struct ChatDelivery {
     pub author_id: String,
     pub author_name: String,
     pub text: String,
+}
+
+/// `seek_matched`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SeekMatchedDelivery {
+    pub event_id: String,
+    pub created_at: DateTime<Utc>,
+    /// The seek that was matched.
+    pub seek_id: String,
+    /// The game it seated the receiver at.
+    pub game_id: String,
+    #[schema(value_type = game_record::GameKind)]
+    pub kind: String,
+    /// The receiver's seat.
+    pub seat: u8,
+    /// The game's version when it formed.
+    pub version: i64,
 }
 
 /// `test`.

@@ -10,8 +10,10 @@ use crate::state::AppState;
 ///
 /// The games where the caller must act now, the longest-waiting first
 /// (by when the game last changed), each with what is asked (`prompt`:
-/// `bid`, `pass_cards`, `play` …) and the move deadline, if any; and the
-/// open rematches with a seat reserved for the caller (`invitations`).
+/// `bid`, `pass_cards`, `play` …) and the move deadline, if any; the
+/// open rematches with a seat reserved for the caller (`invitations`); and
+/// the tables formed for the caller's seeks in the last day (`seeks`,
+/// quick play).
 #[utoipa::path(
     tag = "players",
     operation_id = "get_inbox",
@@ -29,5 +31,10 @@ pub async fn get_inbox(
     let turns = state.games.inbox(&auth.player_id).await?;
     let games = turns.into_iter().map(YourTurn::from).collect();
     let invitations = state.games.invitations(&auth.player_id).await?;
-    Ok(HttpResponse::Ok().json(Inbox { games, invitations }))
+    let seeks = state.games.matched_seeks(&auth.player_id).await?;
+    Ok(HttpResponse::Ok().json(Inbox {
+        games,
+        invitations,
+        seeks: seeks.into_iter().map(Into::into).collect(),
+    }))
 }

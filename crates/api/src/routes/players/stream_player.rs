@@ -30,6 +30,8 @@ pub struct PlayerStreamQuery {
 /// - `event: your_turn` (`YourTurn`): one of your seats must act, with what
 ///   is asked (`prompt`) and the deadline. Sent first for every game already
 ///   waiting for you, then once per turn.
+/// - `event: seek_matched` (`SeekMatched`): a table formed for a seek of
+///   yours (quick play); sent before the game's other events.
 /// - `event: seat_taken`, `game_started`, `game_over` (`GameNotice`): a seat
 ///   of one of your games was taken; a game of yours started; ended.
 /// - `: heartbeat` comments every 15 s when nothing happens.
@@ -56,7 +58,8 @@ pub struct PlayerStreamQuery {
     operation_id = "stream_player",
     responses(
         (status = 200, description = "The stream. Each event's `data:` is JSON: a `YourTurn` \
-            (`event: your_turn`) or a `GameNotice` (`seat_taken`, `game_started`, `game_over`). \
+            (`event: your_turn`), a `SeekMatched` (`event: seek_matched`) or a `GameNotice` \
+            (`seat_taken`, `game_started`, `game_over`). \
             Every event has an `id:` (an opaque cursor); the stream opens with an id alone. \
             On the wire:\n\n```\nid: 1.0b6f…n13\n\nid: 1.0b6f…a14\nevent: your_turn\n\
             data: {\"game_id\":\"0b6f…\",\"prompt\":\"bid\",…}\n\n\
@@ -141,6 +144,9 @@ fn item_bytes(entry: PlayerStreamEntry) -> actix_web::web::Bytes {
     let id = entry.id.as_deref();
     let (name, data) = match entry.item {
         PlayerStreamItem::YourTurn(turn) => ("your_turn", PlayerStreamData::YourTurn(turn.into())),
+        PlayerStreamItem::SeekMatched(notice) => {
+            ("seek_matched", PlayerStreamData::SeekMatched(notice.into()))
+        }
         PlayerStreamItem::SeatTaken(notice) => {
             ("seat_taken", PlayerStreamData::Notice(notice.into()))
         }
