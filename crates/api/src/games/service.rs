@@ -81,7 +81,7 @@ pub struct GameService {
     /// Quick play: one change of a kind's seeks at a time in this process.
     pub(super) seek_turns: super::seek_turns::SeekTurns,
     /// Quick play: the last look at each kind's queue for waiting screens.
-    pub(super) seek_found: super::seeks::FoundLooks,
+    pub(super) seek_looks: super::seek_looks::SeekLooks,
 }
 
 impl GameService {
@@ -128,7 +128,7 @@ impl GameService {
             ratings_kick: Default::default(),
             seeks: Default::default(),
             seek_turns: Default::default(),
-            seek_found: Default::default(),
+            seek_looks: Default::default(),
         }
     }
 

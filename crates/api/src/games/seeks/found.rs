@@ -5,19 +5,18 @@
 //! Every waiting screen asks every few seconds, so the kind's queue is
 //! read and grouped at most every [`FRESH`] per kind in this process
 //! (a newer seek than the last look forces one after [`SOONEST`]), however
-//! many screens ask: one seeker polling never slows another's moves.
+//! many screens ask: one seeker polling never slows another's moves. The
+//! looks are kept by the service (`games/seek_looks.rs`, a leaf).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
-
-use chrono::{DateTime, Utc};
-use tokio::sync::Mutex;
 
 use super::matching::{self, Found};
 use super::options;
 use super::service::{MATCH_WINDOW, seeker};
 use crate::db::seeks::{SeekRow, SeekStatus};
 use crate::games::error::ServiceError;
+use crate::games::seek_looks::Look;
 use crate::games::service::GameService;
 
 /// How long one look at a kind's queue answers every screen.
@@ -25,36 +24,10 @@ const FRESH: Duration = Duration::from_secs(1);
 /// The soonest a look is taken again for a seek newer than the last one.
 const SOONEST: Duration = Duration::from_millis(250);
 
-/// The last look at each kind's queue.
-#[derive(Debug)]
-pub struct FoundLooks(Vec<(&'static str, Mutex<Option<Look>>)>);
-
-#[derive(Debug)]
-struct Look {
-    taken: Instant,
-    /// The time of the look (a seek made after it is not in it).
-    at: DateTime<Utc>,
-    /// Each active seek's group, by seek id.
-    found: HashMap<String, Found>,
-}
-
-impl Default for FoundLooks {
-    fn default() -> Self {
-        FoundLooks(
-            crate::games::kinds::all()
-                .iter()
-                .map(|kind| (kind.name(), Mutex::new(None)))
-                .collect(),
-        )
-    }
-}
-
-impl Look {
-    /// Whether this look may answer for `seek`.
-    fn answers(&self, seek: &SeekRow) -> bool {
-        let age = self.taken.elapsed();
-        age < FRESH && (seek.created_at <= self.at || age < SOONEST)
-    }
+/// Whether `look` may answer for `seek`.
+fn answers(look: &Look, seek: &SeekRow) -> bool {
+    let age = look.taken.elapsed();
+    age < FRESH && (seek.created_at <= look.at || age < SOONEST)
 }
 
 impl GameService {
@@ -65,12 +38,12 @@ impl GameService {
         if seek.status != SeekStatus::Active {
             return Ok(None);
         }
-        let Some((_, slot)) = self.seek_found.0.iter().find(|(k, _)| *k == seek.kind) else {
+        let Some(slot) = self.seek_looks.of(&seek.kind) else {
             return Ok(None);
         };
         // Held across the read: screens asking meanwhile wait for this look.
         let mut last = slot.lock().await;
-        if !last.as_ref().is_some_and(|look| look.answers(seek)) {
+        if !last.as_ref().is_some_and(|look| answers(look, seek)) {
             *last = Some(self.look_at(&seek.kind).await?);
         }
         Ok(last
@@ -85,7 +58,7 @@ impl GameService {
         let options = options::of(kind)
             .ok_or_else(|| ServiceError::internal(format!("seeks of an unknown kind {kind}")))?;
         let seekers: Vec<_> = active.iter().map(seeker).collect();
-        let found = active
+        let found: HashMap<String, Found> = active
             .iter()
             .zip(matching::found(&seekers, options))
             .filter_map(|(a, f)| Some((a.row.id.clone(), f?)))
