@@ -420,6 +420,8 @@ mod tests {
             seeker("c", 2, 2..=2),
             seeker("d", 3, 2..=2),
         ];
+        s[1].clock = Some(0);
+        s[2].clock = Some(600);
         s[3].rating_max = Some(1400);
         let lh = options::of("lost-heir").unwrap();
         let f = found(&s, lh);
@@ -428,8 +430,8 @@ mod tests {
             smallest: 3,
             largest: 4,
         });
-        // c cannot sit with a (sizes), so a's group is a and b; c is then
-        // an anchor of its own (b is taken), d admits nobody rated 1500.
+        // a's group is a and b; c cannot sit with a (sizes) nor b (the
+        // clock), so it is a group of its own; d admits nobody rated 1500.
         assert_eq!(
             f,
             [
