@@ -638,7 +638,8 @@ async function invitation() {
  * Rex goes straight to it, Quin follows through the player stream's
  * seek_matched. Sol seeks Cancellation Hearts from the lobby with the
  * defaults; Tom seeks the same through the api, and Sol's screen counts
- * two found; the lobby leads back to the waiting screen; Cancel ends it.
+ * two found; the lobby leads back to the waiting screen; Cancel ends it,
+ * and Seek again asks the same once more.
  */
 async function quickPlay() {
   console.log("== (l) quick play: Play now, the waiting screen, two strangers at one table, cancel");
@@ -717,6 +718,17 @@ async function quickPlay() {
   await sol.waitForSelector("#seek-ended[data-status=cancelled]");
   const gone = await api(`/v1/seeks/${solSeek}`, await tokenOf(sol));
   check(gone.status === "cancelled", `(l) Cancel cancelled the seek: ${gone.status}`);
+  await axeCheck(sol, "a cancelled seek");
+  // Seek again: a new seek asking the same, on its own waiting screen.
+  await sol.click("#seek-again");
+  await sol.waitForURL((u) => /#\/seek\/[0-9a-f-]{36}$/.test(u.href) && !u.href.endsWith(solSeek));
+  const again = await api(`/v1/seeks/${sol.url().split("/seek/")[1]}`, await tokenOf(sol));
+  check(again.status === "active" && again.kind === "cancellation-hearts" && again.players.min === 6 && again.players.max === 10
+    && again.bots?.level === "sensible" && Date.parse(again.bots.at) - Date.parse(again.created_at) === 120_000,
+    `(l) Seek again asks the same: ${JSON.stringify(again)}`);
+  await sol.waitForSelector("#cancel-seek");
+  await sol.click("#cancel-seek");
+  await sol.waitForSelector("#seek-ended[data-status=cancelled]");
   await fetch(`${API}/v1/seeks/${tomSeek.id}`, { method: "DELETE", headers: tomAuth });
   for (const p of [quin, rex, sol]) check(p.cspViolations.length === 0, `(l) CSP violations: ${p.cspViolations}`);
   for (const p of [quin, rex, sol]) await p.context().close();
