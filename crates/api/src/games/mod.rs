@@ -34,6 +34,7 @@ mod reads;
 pub mod records;
 mod resign;
 mod seats;
+mod seek_looks;
 mod seek_turns;
 pub mod seeks;
 pub mod series;
