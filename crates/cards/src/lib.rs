@@ -12,8 +12,10 @@
 //! * [`Seed`], [`GameRng`], [`shuffle`]: the documented, deterministic shuffle.
 //! * [`Ruleset`]: what every engine implements so the api drives any game through one code path;
 //!   [`Bot`]: each engine's sensible bot, over one seat's view and legal moves;
-//!   [`search`]: the expert bot's determinized search, over [`Determinize`].
+//!   [`search`]: the expert bot's determinized search, over [`Determinize`];
+//!   [`analysis`]: that search judging a finished game's decisions, and hints.
 
+pub mod analysis;
 mod card_code;
 mod hand;
 pub mod heir;

@@ -17,6 +17,7 @@
 
 use rand::Rng;
 
+use crate::analysis::Thresholds;
 use crate::{Bot, LegalMoves, Seat};
 
 /// How many legal moves the search compares at most. Decisions with more
@@ -55,6 +56,12 @@ pub trait Determinize: Bot {
     /// [`Budget::DEFAULT`] gives the others: playouts cost very different
     /// amounts from one engine to another (see `docs/bots-strength.md`).
     const DEFAULT_BUDGET: Budget = Budget::DEFAULT;
+
+    /// Where a decision's loss, in this engine's points of standing, makes
+    /// it an inaccuracy or a mistake in a post-game analysis
+    /// ([`crate::analysis`]); no default, the points differ too much from
+    /// one engine to another.
+    const MARKS: Thresholds;
 
     /// A game `seat` cannot tell apart from this one: its view
     /// (`view(Viewer::Seat(seat))`) and legal moves are exactly the same,
@@ -95,6 +102,89 @@ pub fn expert_move<G: Determinize, R: Rng + ?Sized>(
         return game.bot_move(seat, rng);
     }
     let candidates: Vec<G::Move> = (0..count).filter_map(|i| legal.nth(i)).collect();
+    let evaluation = evaluate(game, seat, candidates, budget, rng);
+    evaluation.best().cloned()
+}
+
+/// Every candidate's expected standing for `seat`, compared over the same
+/// sampled worlds: the search [`expert_move`] runs, with all its numbers
+/// kept (post-game analysis and hints read them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation<M> {
+    /// The candidates in the engine's stable move order, each with its
+    /// mean [`Determinize::standing`] at the end of the round.
+    pub candidates: Vec<(M, f64)>,
+    /// Sampled worlds; every candidate was played out once in each.
+    pub worlds: u32,
+    /// The sums the means come from: the best is chosen on these, exactly
+    /// as the expert always has (a division could make two sums equal).
+    totals: Vec<f64>,
+}
+
+impl<M> Evaluation<M> {
+    /// Playouts spent: one per candidate per world.
+    pub fn playouts(&self) -> u32 {
+        self.worlds * self.candidates.len() as u32
+    }
+
+    /// The candidate with the best mean (the first among equals, as the
+    /// expert plays).
+    pub fn best(&self) -> Option<&M> {
+        best_index(&self.totals).map(|i| &self.candidates[i].0)
+    }
+
+    /// The best mean standing.
+    pub fn best_value(&self) -> Option<f64> {
+        best_index(&self.totals).map(|i| self.candidates[i].1)
+    }
+}
+
+impl<M> Evaluation<M> {
+    /// A move chosen without search (forced, or too wide to search): no
+    /// values, no playouts.
+    pub fn unsearched(mv: M) -> Evaluation<M> {
+        Evaluation {
+            candidates: vec![(mv, 0.0)],
+            worlds: 0,
+            totals: vec![0.0],
+        }
+    }
+
+    /// Whether the candidates were searched (values mean something).
+    pub fn is_searched(&self) -> bool {
+        self.worlds > 0
+    }
+}
+
+impl<M: PartialEq> Evaluation<M> {
+    /// The mean standing of `mv`, if it was a candidate.
+    pub fn value_of(&self, mv: &M) -> Option<f64> {
+        self.candidates
+            .iter()
+            .find(|(candidate, _)| candidate == mv)
+            .map(|(_, v)| *v)
+    }
+}
+
+/// Plays each of `candidates` (legal moves of `seat`) in the same
+/// `budget.playouts / candidates.len()` sampled worlds (at least one) and
+/// averages the standings: common worlds make the differences between
+/// candidates far less noisy than independent samples would. Reads only
+/// what `seat` may see, through [`Determinize::determinize`] (G-2).
+pub fn evaluate<G: Determinize, R: Rng + ?Sized>(
+    game: &G,
+    seat: Seat,
+    candidates: Vec<G::Move>,
+    budget: Budget,
+    rng: &mut R,
+) -> Evaluation<G::Move> {
+    if candidates.is_empty() {
+        return Evaluation {
+            candidates: Vec::new(),
+            worlds: 0,
+            totals: Vec::new(),
+        };
+    }
     let worlds = (budget.playouts as usize / candidates.len()).max(1);
     let mut totals = vec![0.0f64; candidates.len()];
     for _ in 0..worlds {
@@ -103,7 +193,16 @@ pub fn expert_move<G: Determinize, R: Rng + ?Sized>(
             *total += playout(&world, seat, mv, rng);
         }
     }
-    best(&candidates, &totals)
+    let worlds_f = worlds as f64;
+    Evaluation {
+        candidates: candidates
+            .into_iter()
+            .zip(&totals)
+            .map(|(mv, total)| (mv, total / worlds_f))
+            .collect(),
+        worlds: u32::try_from(worlds).unwrap_or(u32::MAX),
+        totals,
+    }
 }
 
 /// `mv` for `seat` in `world`, then the round played out by the sensible
@@ -135,16 +234,16 @@ fn playout<G: Determinize, R: Rng + ?Sized>(
     game.standing(seat)
 }
 
-/// The candidate with the highest total (the first among equals, so ties
-/// go to the engine's stable move order).
-fn best<M: Clone>(candidates: &[M], totals: &[f64]) -> Option<M> {
+/// The index of the highest total (the first among equals, so ties go to
+/// the engine's stable move order).
+fn best_index(totals: &[f64]) -> Option<usize> {
     let mut best: Option<(usize, f64)> = None;
     for (i, &total) in totals.iter().enumerate() {
         if best.is_none_or(|(_, b)| total > b) {
             best = Some((i, total));
         }
     }
-    best.map(|(i, _)| candidates[i].clone())
+    best.map(|(i, _)| i)
 }
 
 /// A bot's strength, chosen per seat (at creation, or when a seat is handed
@@ -213,7 +312,16 @@ mod tests {
 
     #[test]
     fn best_takes_the_first_of_equal_totals() {
-        assert_eq!(best(&['a', 'b', 'c'], &[1.0, 3.0, 3.0]), Some('b'));
-        assert_eq!(best::<char>(&[], &[]), None);
+        assert_eq!(best_index(&[1.0, 3.0, 3.0]), Some(1));
+        assert_eq!(best_index(&[]), None);
+        let evaluation = Evaluation {
+            candidates: vec![('a', 0.2), ('b', 0.6), ('c', 0.6)],
+            worlds: 5,
+            totals: vec![1.0, 3.0, 3.0],
+        };
+        assert_eq!(evaluation.best(), Some(&'b'));
+        assert_eq!(evaluation.best_value(), Some(0.6));
+        assert_eq!(evaluation.value_of(&'a'), Some(0.2));
+        assert_eq!(evaluation.playouts(), 15);
     }
 }

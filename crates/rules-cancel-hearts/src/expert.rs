@@ -16,6 +16,7 @@
 //!   pending moon at its automatic choice (CH-12). When the round's end
 //!   ends the game, a bonus for a (shared) win is added.
 
+use cards::analysis::Thresholds;
 use cards::{Budget, Determinize, Ruleset, Seat};
 use rand::Rng;
 
@@ -26,7 +27,19 @@ use crate::game::CancelHearts;
 /// more than the same margin without the win (shared wins share it).
 pub(crate) const WIN_BONUS: f64 = 30.0;
 
+/// Post-game analysis marks (docs/analysis.md): a heart taken costs a
+/// seat about one point of standing (CH-11, a little more against the
+/// mean of the others), a queen of spades thirteen. Losing one and a half
+/// hearts in expectation is an inaccuracy, four a mistake; the wide tables'
+/// playouts are noisier than Lost Heir's, so the bar is higher.
+pub const MARKS: Thresholds = Thresholds {
+    inaccuracy: 1.5,
+    mistake: 4.0,
+};
+
 impl Determinize for CancelHearts {
+    const MARKS: Thresholds = MARKS;
+
     /// Four times [`Budget::DEFAULT`]: a playout here (the sensible bot
     /// deciding on a `BotView`, no allocation) is cheap enough that 2,400
     /// take a little less than 600 did when every move built a whole view:

@@ -16,6 +16,7 @@
 //!
 //! Use it through `cards::search::expert_move` or `cards::BotLevel::Expert`.
 
+use cards::analysis::Thresholds;
 use cards::{Determinize, Ruleset, Seat, Seed};
 use rand::Rng;
 
@@ -26,7 +27,19 @@ use crate::game::LostHeir;
 /// round ends it (LH-12). Measured: see docs/bots.md, "Expert (search)".
 pub const WIN_BONUS: f64 = 10.0;
 
+/// Post-game analysis marks (docs/analysis.md): a trick is worth one
+/// point (LH-11), so losing three quarters of one in expectation is an
+/// inaccuracy and two (a trick and more, or a contract put at risk) a
+/// mistake. Below about half a point, two runs of the default budget with
+/// other random streams disagree often enough that it would be noise.
+pub const MARKS: Thresholds = Thresholds {
+    inaccuracy: 0.75,
+    mistake: 2.0,
+};
+
 impl Determinize for LostHeir {
+    const MARKS: Thresholds = MARKS;
+
     fn determinize<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Self {
         // Fixed: the sensible bot's calls draw nothing from it, and the
         // check must not take from the search's stream more than the deals.
