@@ -19,6 +19,7 @@ pub mod analysis;
 mod card_code;
 mod hand;
 pub mod heir;
+mod marks;
 mod ruleset;
 #[cfg(feature = "utoipa")]
 mod schema;

@@ -17,7 +17,7 @@
 
 use rand::Rng;
 
-use crate::analysis::Thresholds;
+use crate::marks::Thresholds;
 use crate::{Bot, LegalMoves, Seat};
 
 /// How many legal moves the search compares at most. Decisions with more
