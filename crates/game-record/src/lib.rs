@@ -30,6 +30,7 @@
 //! # }
 //! ```
 
+pub mod analysis;
 mod engines;
 pub mod fairness;
 mod kinds;
