@@ -26,6 +26,7 @@ pub mod queries;
 pub mod ratings;
 pub mod revocations;
 pub mod schema;
+pub mod analyses;
 pub mod seeks;
 mod series;
 mod tokens;

@@ -278,6 +278,21 @@ macro_rules! tables {
             }
         }
 
+        diesel::table! {
+            /// Post-game analyses (`db::analyses`).
+            analyses (game_id, playouts) {
+                game_id -> Text,
+                playouts -> Integer,
+                /// `db::analyses::AnalysisStatus` (checked by the database).
+                status -> Text,
+                requested_by -> Text,
+                result -> Nullable<Text>,
+                error -> Nullable<Text>,
+                created_at -> $time,
+                finished_at -> Nullable<$time>,
+            }
+        }
+
         diesel::joinable!(seats -> games (game_id));
         diesel::joinable!(game_events -> games (game_id));
         diesel::joinable!(game_messages -> players (author_id));
