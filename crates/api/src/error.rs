@@ -61,6 +61,7 @@ pub struct Problem {
 /// sources for codes missing here.
 pub const API_CODES: &[&str] = &[
     "already_resigned",
+    "analysis_not_requested",
     "already_seated",
     "bad_bots",
     "bad_commitment",
@@ -70,6 +71,7 @@ pub const API_CODES: &[&str] = &[
     "bad_if_match",
     "bad_last_event_id",
     "bad_path",
+    "bad_playouts",
     "bad_query",
     "bad_rating_range",
     "bad_request",
@@ -140,6 +142,7 @@ pub const API_CODES: &[&str] = &[
     "timeout",
     "token_expired",
     "token_revoked",
+    "too_many_analyses",
     "too_many_bot_games",
     "too_many_seeks",
     "too_many_streams",

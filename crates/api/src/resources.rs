@@ -10,6 +10,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
+pub mod analysis;
 pub mod chat;
 mod outcome;
 pub mod ratings;

@@ -9,7 +9,7 @@
 use cards::analysis::{self, Decision, SeatAnalysis};
 use cards::search::Budget;
 use cards::{Determinize, Seat, Seed};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -18,7 +18,7 @@ use crate::fairness::dealing_seed;
 use crate::model::{BuildError, GameInfo, GameKind, RecordedMove};
 
 /// What an analysis of a game says, per seat asked for.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct GameAnalysis {
     /// Playouts per searched decision, over all its candidate moves.
@@ -31,7 +31,7 @@ pub struct GameAnalysis {
 }
 
 /// The engine's thresholds (`Determinize::MARKS`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct MarkThresholds {
     pub inaccuracy: f64,
@@ -39,7 +39,7 @@ pub struct MarkThresholds {
 }
 
 /// One seat's decisions and their summary.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct SeatReport {
     pub seat: u8,
@@ -48,7 +48,7 @@ pub struct SeatReport {
 }
 
 /// A seat's decisions summed up; means and shares over the judged ones.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct SeatSummary {
     pub decisions: usize,
@@ -71,7 +71,7 @@ pub struct SeatSummary {
 }
 
 /// How a decision is judged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub enum DecisionMark {
@@ -97,7 +97,7 @@ impl From<analysis::Mark> for DecisionMark {
 }
 
 /// One candidate move and its expected standing.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct CandidateValue {
     #[serde(rename = "move")]
@@ -108,12 +108,16 @@ pub struct CandidateValue {
 }
 
 /// One decision of a seat.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct DecisionReport {
     /// The move's place among the game's moves (0 = the first), as in the
     /// record's move list.
     pub ply: usize,
+    /// The move's event in the game's log (`get_events`, `get_replay`'s
+    /// `seq`), when the analysis was made from one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<i64>,
     /// The round it was made in, from 1.
     pub round: u32,
     /// The move played.
@@ -269,6 +273,7 @@ fn report<M: Serialize>(analysed: &SeatAnalysis<M>) -> SeatReport {
 fn decision_report<M: Serialize>(d: &Decision<M>) -> DecisionReport {
     DecisionReport {
         ply: d.ply,
+        seq: None,
         round: d.round,
         played: json(&d.played),
         best: json(&d.best),

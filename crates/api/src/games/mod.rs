@@ -4,6 +4,7 @@
 //! decide → commit → readers), the decision core (`decide/`), the bots and
 //! the deadlines. Nothing here knows HTTP (see ARCHITECTURE.md, layers).
 
+pub mod analysis;
 pub mod any_game;
 mod bot_drivers;
 mod bot_plan;

@@ -82,6 +82,8 @@ pub struct GameService {
     pub(super) seek_turns: super::seek_turns::SeekTurns,
     /// Quick play: the last look at each kind's queue for waiting screens.
     pub(super) seek_looks: super::seek_looks::SeekLooks,
+    /// Post-game analyses being computed (`analysis.rs`).
+    pub(super) analyses: super::analysis::AnalysisJobs,
 }
 
 impl GameService {
@@ -129,6 +131,7 @@ impl GameService {
             seeks: Default::default(),
             seek_turns: Default::default(),
             seek_looks: Default::default(),
+            analyses: Default::default(),
         }
     }
 

@@ -78,6 +78,8 @@ pub(crate) use refs::{
             `seek_matched` webhook (docs/quick-play.md)"),
         (name = "ratings", description = "Glicko-2 ratings per kind, derived from the log: a \
             player's ratings and history, leaderboards (docs/ratings.md)"),
+        (name = "analysis", description = "Post-game analysis: a finished game's decisions judged \
+            by the expert bot from each seat's view, computed in the background (docs/analysis.md)"),
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "docs", description = "This document"),
     )

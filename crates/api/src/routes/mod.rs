@@ -2,6 +2,7 @@
 //! thin: extract, authorize (the seats table says which seat a player
 //! holds), call the game service, respond.
 
+pub mod analysis;
 pub mod answers;
 pub(crate) mod doc;
 pub mod docs;
@@ -75,7 +76,9 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(webhooks::redeliver::redeliver)
         .service(ratings::get_player_ratings::get_player_ratings)
         .service(ratings::get_rating_history::get_rating_history)
-        .service(ratings::get_leaderboard::get_leaderboard);
+        .service(ratings::get_leaderboard::get_leaderboard)
+        .service(analysis::request_analysis::request_analysis)
+        .service(analysis::get_analysis::get_analysis);
 }
 
 /// Registers the unversioned endpoints: health, metrics and the OpenAPI document.

@@ -158,7 +158,7 @@ impl GameService {
     }
     /// A finished game's derived answers, from the cache or (once) from its
     /// log; any other game's history as read (`Err`).
-    pub(super) async fn finished_or_history(
+    pub(in crate::games) async fn finished_or_history(
         &self,
         game_id: &str,
     ) -> Result<Result<Arc<Finished>, History>, ServiceError> {
