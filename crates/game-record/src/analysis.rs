@@ -9,8 +9,8 @@
 use cards::analysis::{self, Decision, SeatAnalysis};
 use cards::search::Budget;
 use cards::{Determinize, Seat, Seed};
-use serde::{Deserialize, Serialize};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 

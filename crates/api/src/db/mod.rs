@@ -15,6 +15,7 @@ pub mod status;
 pub mod webhooks;
 #[macro_use]
 mod inserts;
+pub mod analyses;
 mod append_pg;
 pub mod backup;
 pub mod chat;
@@ -26,7 +27,6 @@ pub mod queries;
 pub mod ratings;
 pub mod revocations;
 pub mod schema;
-pub mod analyses;
 pub mod seeks;
 mod series;
 mod tokens;

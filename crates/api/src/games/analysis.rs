@@ -17,23 +17,17 @@
 //! restart interrupted (its row `queued` or `running`, no job here) is
 //! started again by the next request for it.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use game_record::analysis::{GameAnalysis, analyse, default_playouts};
 
+pub use super::analysis_jobs::{JOBS_PER_PLAYER, MAX_JOBS};
 use super::error::ServiceError;
 use super::finished::Finished;
 use super::service::GameService;
-use crate::db::analyses::{AnalysisRow, AnalysisStatus};
-
-/// Analyses one player may have queued or running at once.
-pub const JOBS_PER_PLAYER: usize = 2;
-
-/// Analyses queued or running at once in this process.
-pub const MAX_JOBS: usize = 32;
+pub use crate::db::analyses::{AnalysisRow, AnalysisStatus};
 
 /// The most playouts per decision a request may ask for: ten times the
 /// largest default (Cancellation Hearts' 2,400).
@@ -42,45 +36,6 @@ pub const MAX_PLAYOUTS: u32 = 24_000;
 /// How long a job whose permit the thinkers' queues refused waits before
 /// it asks again.
 const REFUSED_RETRY: Duration = Duration::from_millis(500);
-
-/// The analyses this process is computing: (game, playouts) -> requester.
-#[derive(Debug, Default)]
-pub struct AnalysisJobs {
-    running: Mutex<HashMap<(String, u32), String>>,
-}
-
-impl AnalysisJobs {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(String, u32), String>> {
-        self.running.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Takes a place for the job, unless it runs already (false) or a bound
-    /// is reached (the refusal).
-    fn start(&self, game_id: &str, playouts: u32, player: &str) -> Result<bool, ServiceError> {
-        let mut running = self.lock();
-        if running.contains_key(&(game_id.to_owned(), playouts)) {
-            return Ok(false);
-        }
-        let mine = running.values().filter(|p| *p == player).count();
-        if mine >= JOBS_PER_PLAYER || running.len() >= MAX_JOBS {
-            return Err(ServiceError::TooMany {
-                code: "too_many_analyses",
-                message: format!(
-                    "{mine} of your analyses and {} in all are being computed; \
-                     at most {JOBS_PER_PLAYER} each and {MAX_JOBS} in all",
-                    running.len()
-                ),
-                retry_after_secs: 10,
-            });
-        }
-        running.insert((game_id.to_owned(), playouts), player.to_owned());
-        Ok(true)
-    }
-
-    fn done(&self, game_id: &str, playouts: u32) {
-        self.lock().remove(&(game_id.to_owned(), playouts));
-    }
-}
 
 /// A stored analysis, as the routes answer it.
 #[derive(Debug, Clone)]
@@ -183,9 +138,9 @@ impl GameService {
 
     fn stored(&self, row: AnalysisRow) -> Result<StoredAnalysis, ServiceError> {
         let analysis = match (&row.status, &row.result) {
-            (AnalysisStatus::Done, Some(text)) => Some(
-                serde_json::from_str::<GameAnalysis>(text).map_err(ServiceError::internal)?,
-            ),
+            (AnalysisStatus::Done, Some(text)) => {
+                Some(serde_json::from_str::<GameAnalysis>(text).map_err(ServiceError::internal)?)
+            }
             _ => None,
         };
         Ok(StoredAnalysis { row, analysis })

@@ -5,6 +5,7 @@
 //! the deadlines. Nothing here knows HTTP (see ARCHITECTURE.md, layers).
 
 pub mod analysis;
+mod analysis_jobs;
 pub mod any_game;
 mod bot_drivers;
 mod bot_plan;

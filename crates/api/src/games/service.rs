@@ -83,7 +83,7 @@ pub struct GameService {
     /// Quick play: the last look at each kind's queue for waiting screens.
     pub(super) seek_looks: super::seek_looks::SeekLooks,
     /// Post-game analyses being computed (`analysis.rs`).
-    pub(super) analyses: super::analysis::AnalysisJobs,
+    pub(super) analyses: super::analysis_jobs::AnalysisJobs,
 }
 
 impl GameService {

@@ -5,8 +5,7 @@ use game_record::analysis::GameAnalysis;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::db::analyses::AnalysisStatus;
-use crate::games::analysis::StoredAnalysis;
+use crate::games::analysis::{AnalysisStatus, StoredAnalysis};
 
 /// `POST /v1/games/{game_id}/analysis`'s body (may be empty: `{}`).
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]

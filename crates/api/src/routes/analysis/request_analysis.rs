@@ -1,8 +1,8 @@
 use actix_web::{HttpResponse, post, web};
 
 use crate::auth::Authenticated;
-use crate::db::analyses::AnalysisStatus;
 use crate::error::{ApiError, Problem};
+use crate::games::analysis::AnalysisStatus;
 use crate::input::GameId;
 use crate::resources::analysis::{AnalysisRequest, AnalysisResource};
 use crate::routes::doc;
