@@ -56,3 +56,35 @@ impl AnalysisJobs {
         self.lock().remove(&(game_id.to_owned(), playouts));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_runs_once_and_the_bounds_hold() {
+        let jobs = AnalysisJobs::default();
+        assert!(jobs.start("g1", 8, "ann").unwrap());
+        // The same game and budget: already running, not started twice.
+        assert!(!jobs.start("g1", 8, "bob").unwrap());
+        assert!(jobs.start("g1", 9, "ann").unwrap());
+        let refused = jobs.start("g2", 8, "ann").unwrap_err();
+        assert!(matches!(
+            refused,
+            ServiceError::TooMany {
+                code: "too_many_analyses",
+                ..
+            }
+        ));
+        // Another player is not held back by Ann's.
+        assert!(jobs.start("g2", 8, "bob").unwrap());
+        jobs.done("g1", 8);
+        assert!(jobs.start("g2", 9, "ann").unwrap());
+        // The process' bound.
+        let jobs = AnalysisJobs::default();
+        for i in 0..MAX_JOBS {
+            assert!(jobs.start(&format!("g{i}"), 1, &format!("p{i}")).unwrap());
+        }
+        assert!(jobs.start("more", 1, "someone").is_err());
+    }
+}

@@ -4,6 +4,7 @@
 #[macro_use]
 mod common;
 
+mod analysis;
 mod audit;
 mod auth;
 mod backup;
