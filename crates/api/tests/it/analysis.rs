@@ -69,7 +69,9 @@ fn check_reports(analysis: &Value, seats: u64) {
 async fn analysis_end_to_end(backend: Backend) {
     let ts = start(backend).await;
     // Before the end: refused, nothing stored.
-    let (ann, _bob, running) = ts.ann_and_bob_playing(json!({"players": 2, "target": 5})).await;
+    let (ann, _bob, running) = ts
+        .ann_and_bob_playing(json!({"players": 2, "target": 5}))
+        .await;
     let early = ts
         .post(
             &format!("/v1/games/{running}/analysis"),
