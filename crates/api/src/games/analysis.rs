@@ -82,7 +82,10 @@ impl GameService {
                 return Err(e.into());
             }
         };
-        if started {
+        if started && matches!(row.status, AnalysisStatus::Done | AnalysisStatus::Failed) {
+            // Another job finished it between the read and the place taken.
+            self.analyses.done(game_id, playouts);
+        } else if started {
             let service = Arc::clone(self);
             self.runtime.spawn(async move {
                 service.run_analysis(game, playouts, requester).await;

@@ -37,7 +37,8 @@ use crate::state::AppState;
         (status = 409, description = "`game_not_finished`: the game is not over, its hands are secret", body = Problem, content_type = doc::PROBLEM),
         (status = 415, description = "Not JSON", body = Problem, content_type = doc::PROBLEM),
         (status = 422, description = "`bad_playouts`: outside 1 to 24000; or `invalid_body`", body = Problem, content_type = doc::PROBLEM),
-        (status = 429, description = "`too_many_analyses`: the caller's 2 (or the server's 32) analyses are being computed", body = Problem, content_type = doc::PROBLEM),
+        (status = 429, description = "`too_many_analyses`: the caller's 2 (or the server's 32) analyses are being computed (with `Retry-After`), or too many requests", body = Problem, content_type = doc::PROBLEM,
+            headers(("Retry-After" = u64, description = "Seconds to wait before asking again"))),
     ),
     security(("bearer" = []))
 )]
