@@ -1,7 +1,8 @@
 """Plays one game of each kind against the server's bots through a client
 generated from openapi/openapi.json by openapi-python-client, then a
 quick-play table: two players seek, end at one table and play it against each
-other; each game's record and verification are checked.
+other; each game's record and verification are checked, and the quick-play
+game's post-game analysis requested and read.
 
 Every API type comes from the generated package `cardgames_client` (written
 by scripts/generated-clients.sh); nothing here restates a request or response
@@ -25,6 +26,7 @@ from typing import TypeVar, cast
 import httpx
 
 from cardgames_client import AuthenticatedClient, Client, errors
+from cardgames_client.api.analysis import get_analysis, request_analysis
 from cardgames_client.api.games import create_game, get_game
 from cardgames_client.api.moves import get_legal_moves, post_move
 from cardgames_client.api.players import get_inbox, register_player
@@ -32,6 +34,8 @@ from cardgames_client.api.records import export_record, verify_game
 from cardgames_client.api.seeks import create_seek, get_seek
 from cardgames_client.api.streams import wait_events
 from cardgames_client.models import (
+    AnalysisRequest,
+    AnalysisResource,
     CancellationHeartsConfigInput,
     CancellationHeartsMoveDiscard,
     CancellationHeartsMovePassCards,
@@ -187,6 +191,25 @@ def check_record(
     return Played(kind, moves, replayed)
 
 
+def analyse(client: AuthenticatedClient, kind: GameKindName, game_id: str) -> None:
+    """A post-game analysis of the finished game, requested and read back
+    (docs/analysis.md); a small budget keeps it quick."""
+    body = AnalysisRequest(playouts=8)
+    analysis = must("request_analysis", AnalysisResource, request_analysis.sync(game_id, client=client, body=body))
+    while analysis.status in ("queued", "running"):
+        if time.monotonic() > DEADLINE:
+            raise ApiError(f"{kind}: the analysis never finished")
+        time.sleep(0.2)
+        analysis = must("get_analysis", AnalysisResource, get_analysis.sync(game_id, client=client, playouts=8))
+    result = analysis.analysis
+    if analysis.status != "done" or isinstance(result, Unset) or result is None or not result.seats:
+        raise ApiError(f"{kind}: the analysis is {analysis.status}: {analysis.error}")
+    decisions = sum(len(s.decisions) for s in result.seats)
+    mistakes = sum(s.summary.mistakes for s in result.seats)
+    accuracy = ", ".join(f"seat {s.seat} {s.summary.accuracy:.0f}%" for s in result.seats)
+    print(f"{kind}: analysis at {analysis.playouts} playouts: {decisions} decisions, {mistakes} mistakes; accuracy {accuracy}")
+
+
 def new_player(name: str) -> AuthenticatedClient:
     """A registered player's client."""
     # register_player is public (`security: [{}]`), but openapi-python-client
@@ -225,7 +248,9 @@ def quick_play() -> Played:
         raise ApiError(f"quick play: the table is not as asked: {config}")
     print(f"quick play: {game.kind} game {game_id} formed from two seeks, config {json.dumps(config)}")
     moves = play_to_end([ann, bob], "lost-heir", game_id)
-    return check_record(ann, "lost-heir", game_id, moves, config)
+    played = check_record(ann, "lost-heir", game_id, moves, config)
+    analyse(bob, "lost-heir", game_id)
+    return played
 
 
 def main() -> int:

@@ -1,7 +1,8 @@
 // Plays one game of each kind against the server's bots through a client
 // generated from openapi/openapi.json (openapi-typescript types, openapi-fetch
 // calls), then a quick-play table: two players seek, end at one table and
-// play it against each other; each game's record and verification are checked.
+// play it against each other; each game's record and verification are checked,
+// and the quick-play game's post-game analysis requested and read.
 //
 // Every API type comes from ./generated/api.js (written by
 // scripts/generated-clients.sh); nothing here restates a request or response
@@ -210,6 +211,34 @@ async function checkRecord(api: Client, kind: GameKind, gameId: string, moves: n
   return { kind, moves, replayed };
 }
 
+// A post-game analysis of the finished game, requested and read back
+// (docs/analysis.md); a small budget keeps it quick.
+async function analyse(api: Client, kind: GameKind, gameId: string): Promise<void> {
+  const path = { game_id: gameId };
+  let analysis = await must(
+    "request_analysis",
+    api.POST("/v1/games/{game_id}/analysis", { params: { path }, body: { playouts: 8 } }),
+  );
+  while (analysis.status === "queued" || analysis.status === "running") {
+    if (Date.now() > deadline) throw new ApiError(`${kind}: the analysis never finished`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    analysis = await must(
+      "get_analysis",
+      api.GET("/v1/games/{game_id}/analysis", { params: { path, query: { playouts: 8 } } }),
+    );
+  }
+  const seats = analysis.analysis?.seats ?? [];
+  if (analysis.status !== "done" || seats.length === 0) {
+    throw new ApiError(`${kind}: the analysis is ${analysis.status}: ${analysis.error ?? ""}`);
+  }
+  const decisions = seats.reduce((n, s) => n + s.decisions.length, 0);
+  const mistakes = seats.reduce((n, s) => n + s.summary.mistakes, 0);
+  const accuracy = seats.map((s) => `seat ${s.seat} ${s.summary.accuracy.toFixed(0)}%`).join(", ");
+  console.log(
+    `${kind}: analysis at ${analysis.playouts} playouts: ${decisions} decisions, ${mistakes} mistakes; accuracy ${accuracy}`,
+  );
+}
+
 // A registered player's client.
 async function newPlayer(name: string): Promise<Client> {
   const anonymous = createClient<paths>({ baseUrl });
@@ -244,7 +273,9 @@ async function quickPlay(): Promise<Played> {
   }
   console.log(`quick play: ${game.kind} game ${gameId} formed from two seeks, config ${JSON.stringify(game.config)}`);
   const moves = await playToEnd([ann, bob], "lost-heir", gameId);
-  return checkRecord(ann, "lost-heir", gameId, moves);
+  const played = await checkRecord(ann, "lost-heir", gameId, moves);
+  await analyse(bob, "lost-heir", gameId);
+  return played;
 }
 
 async function main(): Promise<void> {
