@@ -1,6 +1,7 @@
 // The web table: hash routes (#/ the lobby, or the front door when signed
 // out; #/game/<id> a table; #/replay/<id> a finished game's replay;
-// #/invite/<id> an invitation; #/rules/<kind> a game's rules), a header
+// #/invite/<id> an open game's page, #/invite/<token> an invite link;
+// #/rules/<kind> a game's rules), a header
 // with the your-turn badge and the alert settings.
 import "./style.css";
 import { api, me, signOut } from "./api";
@@ -10,7 +11,7 @@ import { lobby } from "./lobby";
 import { table } from "./table";
 import { replay } from "./replay";
 import { Inbox } from "./inbox";
-import { invitePage } from "./invite";
+import { invitePage, tokenInvitePage } from "./invite";
 import { alertSettings, notice } from "./notice";
 import { rulesPage } from "./rules";
 
@@ -64,10 +65,12 @@ function route(): void {
   const game = /^\/game\/([0-9a-f-]{36})$/.exec(hash);
   const rep = /^\/replay\/([0-9a-f-]{36})$/.exec(hash);
   const inv = /^\/invite\/([0-9a-f-]{36})$/.exec(hash);
+  const link = /^\/invite\/([0-9a-f]{64})$/.exec(hash);
   const rules = /^\/rules\/(lost-heir|cancellation-hearts)$/.exec(hash);
   if (game?.[1]) leave = table(main, game[1]);
   else if (rep?.[1]) leave = replay(main, rep[1]);
   else if (inv?.[1]) leave = invitePage(main, inv[1], signedIn);
+  else if (link?.[1]) leave = tokenInvitePage(main, link[1], signedIn);
   else if (rules?.[1]) leave = rulesPage(main, rules[1]);
   else if (!me()) leave = frontDoor(main, signedIn, route);
   else leave = lobby(main);

@@ -265,6 +265,10 @@ impl GameService {
         let version = match appended {
             Ok(version) => version,
             Err(DbError::Conflict) => return Ok(Attempt::LostRace),
+            // The invite link a join used was spent meanwhile (used up,
+            // revoked, expired): nothing was written; the invites service
+            // tells which (`games/invites.rs`).
+            Err(DbError::Limited) => return Err(super::invites::spent_meanwhile()),
             // A copy of this request in another process stored its record
             // first (the in-process copies wait on the lock).
             Err(DbError::IdempotencyTaken) => {

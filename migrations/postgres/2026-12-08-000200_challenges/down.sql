@@ -1,0 +1,3 @@
+DROP TABLE player_settings;
+DROP TABLE challenge_players;
+DROP TABLE challenges;
