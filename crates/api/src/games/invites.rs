@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 use super::error::ServiceError;
 use super::service::{GameService, Snapshot, seat_of};
 use super::status::GameStatus;
-use super::write::{Command, Render};
+use super::write::{Command, Render, invite_spent_meanwhile};
 use crate::db::DbError;
 use crate::db::invites::{InviteRow, InviteSpent};
 use crate::db::models::{InviteUse, PlayerRow, SeatWithName};
@@ -232,18 +232,8 @@ impl GameService {
         };
         fresh
             .spent(crate::db::now())
-            .map_or_else(spent_meanwhile, spent_refusal)
+            .map_or_else(invite_spent_meanwhile, spent_refusal)
     }
-}
-
-/// The refusal the write path answers when the append found the invite a
-/// join used spent (`DbError::Limited` from `use_invite!`); the invites
-/// service replaces it with the precise one.
-pub(super) fn spent_meanwhile() -> ServiceError {
-    ServiceError::conflict(
-        "invite_used",
-        "the invite link was used up, revoked or expired meanwhile",
-    )
 }
 
 fn is_spent_meanwhile(e: &ServiceError) -> bool {

@@ -454,3 +454,101 @@ async fn challenge_requests_are_idempotent(backend: Backend) {
 }
 
 on_both_backends!(challenge_requests_are_idempotent);
+
+/// The player stream tells both sides: the challenged player a `challenge`
+/// frame when it is made, the challenger one when it is answered (the
+/// acceptance that made the game names it), and then the new game's
+/// `game_started` as for any game.
+async fn the_stream_tells_both_sides(backend: Backend) {
+    use std::time::Duration;
+
+    use crate::streams::Sse;
+    const WAIT: Duration = Duration::from_secs(20);
+    let ts = start(backend).await;
+    let [ann, bob] = <[Player; 2]>::try_from(players(&ts, &["Ann", "Bob"]).await).unwrap();
+    let mut bobs = Sse::open(&ts, "/v1/players/me/stream", Some(&bob.token), None).await;
+    bobs.position(WAIT).await;
+    let mut anns = Sse::open(&ts, "/v1/players/me/stream", Some(&ann.token), None).await;
+    anns.position(WAIT).await;
+    let id = created(&challenge(&ts, &ann, &lost_heir(&[&bob])).await);
+    let received = bobs.next_of(&["challenge"], WAIT).await.unwrap();
+    assert_eq!(received.data["id"], id);
+    assert_eq!(received.data["status"], "pending");
+    assert_eq!(received.data["challenger"]["display_name"], "Ann");
+    let sent = anns.next_of(&["challenge"], WAIT).await.unwrap();
+    assert_eq!(sent.data["status"], "pending");
+    let accepted = answer(&ts, &bob, &id, "accept").await;
+    let game_id = accepted.json["game_id"].as_str().unwrap().to_owned();
+    // The new game's notices and the challenge's frame, in either order.
+    for stream in [&mut anns, &mut bobs] {
+        let (mut told, mut started) = (false, false);
+        while !(told && started) {
+            let e = stream
+                .next_of(&["challenge", "game_started"], WAIT)
+                .await
+                .unwrap();
+            assert_eq!(e.data["game_id"], game_id, "{e:?}");
+            if e.event == "challenge" {
+                assert_eq!(e.data["status"], "accepted");
+                told = true;
+            } else {
+                started = true;
+            }
+        }
+    }
+    ts.server.stop().await;
+}
+
+on_both_backends!(the_stream_tells_both_sides);
+
+/// Postgres, two api processes on one database: ten challenges of a
+/// 4-player game whose last two acceptances (and a decline racing them in
+/// half of them) come at once through different processes: each ends
+/// once, its game made exactly once when all accepted, never when one
+/// declined, and every player seated at most once per challenge.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn racing_answers_through_two_processes_make_each_game_once() {
+    let a = start(Backend::Postgres).await;
+    let b = crate::common::start_on(a.target.clone()).await;
+    let [ann, bob, cid, dee] =
+        <[Player; 4]>::try_from(players(&a, &["Ann", "Bob", "Cid", "Dee"]).await).unwrap();
+    for round in 0..10 {
+        let id = created(&challenge(&a, &ann, &lost_heir(&[&bob, &cid, &dee])).await);
+        assert_eq!(answer(&b, &bob, &id, "accept").await.status, StatusCode::OK);
+        let dee_says = if round % 2 == 0 { "accept" } else { "decline" };
+        let (c, d) = tokio::join!(
+            answer(&a, &cid, &id, "accept"),
+            answer(&b, &dee, &id, dee_says)
+        );
+        let read = a
+            .get(&format!("/v1/challenges/{id}"), Some(&ann.token))
+            .await;
+        let status = read.json["status"].as_str().unwrap().to_owned();
+        if dee_says == "accept" {
+            assert_eq!((c.status, d.status), (StatusCode::OK, StatusCode::OK));
+            assert_eq!(status, "accepted", "{}", read.text);
+        } else {
+            // Whichever came first: a decline ends it, and an acceptance
+            // after it is refused; a decline after the last acceptance
+            // cannot come (Dee's acceptance is the one missing).
+            assert_eq!(d.status, StatusCode::OK, "{}", d.text);
+            assert_eq!(status, "declined", "{}", read.text);
+            if c.status != StatusCode::OK {
+                c.assert_problem(409, "challenge_declined");
+            }
+        }
+    }
+    let games = games_of(&a, &ann).await;
+    assert_eq!(games.len(), 5, "one game per accepted challenge: {games:?}");
+    for g in &games {
+        let ids: Vec<&str> = g["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["player_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, [&ann.id, &bob.id, &cid.id, &dee.id]);
+    }
+    b.server.stop().await;
+    a.server.stop().await;
+}
