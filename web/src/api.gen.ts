@@ -1991,7 +1991,7 @@ export interface components {
          * @description What a delivery is about.
          * @enum {string}
          */
-        DeliveryEventName: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat" | "seek_matched" | "test";
+        DeliveryEventName: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat" | "seek_matched" | "challenge" | "test";
         /** @description A page of a webhook's deliveries, newest first. */
         DeliveryList: {
             deliveries: components["schemas"]["DeliveryResource"][];
@@ -4058,7 +4058,31 @@ export interface components {
          *     duplicates by it) and `created_at` (when the change happened). None
          *     carries a card.
          */
-        WebhookDelivery: components["schemas"]["WebhookDeliveryYourTurn"] | components["schemas"]["WebhookDeliveryDeadlineWarning"] | components["schemas"]["WebhookDeliveryGameStarted"] | components["schemas"]["WebhookDeliveryGameOver"] | components["schemas"]["WebhookDeliveryChat"] | components["schemas"]["WebhookDeliverySeekMatched"] | components["schemas"]["WebhookDeliveryTest"];
+        WebhookDelivery: components["schemas"]["WebhookDeliveryYourTurn"] | components["schemas"]["WebhookDeliveryDeadlineWarning"] | components["schemas"]["WebhookDeliveryGameStarted"] | components["schemas"]["WebhookDeliveryGameOver"] | components["schemas"]["WebhookDeliveryChat"] | components["schemas"]["WebhookDeliverySeekMatched"] | components["schemas"]["WebhookDeliveryChallenge"] | components["schemas"]["WebhookDeliveryTest"];
+        /** @description `challenge`. */
+        WebhookDeliveryChallenge: {
+            answer?: components["schemas"]["ChallengeAnswer"] | null;
+            challenge_id: string;
+            challenger_id: string;
+            /** Format: date-time */
+            created_at: string;
+            event_id: string;
+            /** @description The game made when everyone accepted. */
+            game_id?: string | null;
+            kind: components["schemas"]["GameKindName"];
+            /**
+             * @description The player whose answer this was (absent: the challenge was made,
+             *     withdrawn or expired).
+             */
+            player_id?: string | null;
+            /** @description The challenge's status after the change. */
+            status: components["schemas"]["ChallengeStatus"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "challenge";
+        };
         /** @description `chat`. */
         WebhookDeliveryChat: {
             author_id: string;
@@ -4208,7 +4232,7 @@ export interface components {
          * @description An event a webhook may subscribe to.
          * @enum {string}
          */
-        WebhookEvent: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat" | "seek_matched";
+        WebhookEvent: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat" | "seek_matched" | "challenge";
         /** @description The caller's webhooks, oldest first. */
         WebhookList: {
             webhooks: components["schemas"]["WebhookResource"][];

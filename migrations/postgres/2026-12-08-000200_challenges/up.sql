@@ -44,3 +44,13 @@ CREATE TABLE player_settings (
     player_id       TEXT PRIMARY KEY REFERENCES players (id) ON DELETE CASCADE,
     challenges_from TEXT NOT NULL CHECK (challenges_from IN ('anyone', 'known_players'))
 );
+
+-- A webhook tells a challenge's players of it: `challenge` (bit 64 of an
+-- endpoint's events).
+ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_event_type_check;
+ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_event_type_check
+    CHECK (event_type IN ('your_turn', 'deadline_warning', 'game_started', 'game_over', 'chat',
+                          'test', 'seek_matched', 'challenge'));
+ALTER TABLE webhook_endpoints DROP CONSTRAINT webhook_endpoints_events_check;
+ALTER TABLE webhook_endpoints ADD CONSTRAINT webhook_endpoints_events_check
+    CHECK (events > 0 AND events < 128);

@@ -300,7 +300,8 @@ struct Shared {
 }
 
 impl Db {
-    /// Stores a challenge and who it asks, unless the challenger already
+    /// Stores a challenge and who it asks (with its webhook `outbox`),
+    /// unless the challenger already
     /// has `sent_limit` pending challenges or a challenged player
     /// `received_limit` (then that limit, and nothing stored). The players'
     /// rows are locked first on Postgres (in id order), so concurrent
@@ -312,6 +313,7 @@ impl Db {
         asked: &[ChallengedRow],
         (sent_limit, received_limit): (i64, i64),
         idem: Option<&NewIdempotency>,
+        outbox: &[super::webhooks::NewOutbox],
     ) -> Result<Result<(), ChallengeLimit>, DbError> {
         let postgres = matches!(self.pools(), Pools::Postgres(_));
         let mut involved: Vec<&str> = asked.iter().map(|a| a.player_id.as_str()).collect();
@@ -369,6 +371,7 @@ impl Db {
                         .await?;
                 }
                 insert_idempotency!(conn, s, idem);
+                enqueue_outbox!(conn, s, outbox, now);
                 Ok::<_, DbError>(())
             })
             .await

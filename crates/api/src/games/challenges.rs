@@ -25,6 +25,7 @@ use super::domain::{CreateGame, DeadlinePolicy, ResignPolicy};
 use super::error::ServiceError;
 use super::lifecycle::{NewTable, Seated, seated_table, stored_rows};
 use super::service::GameService;
+use super::webhooks::challenge_outbox;
 use crate::db::challenges::{
     Challenge, ChallengeAnswer, ChallengeLimit, ChallengeRow, ChallengeStatus, ChallengeWrites,
     ChallengedRow, ChallengesFrom,
@@ -150,9 +151,10 @@ impl GameService {
         let record = idem.map(|i| i.record(&answer));
         let rows: Vec<ChallengedRow> = challenge.players.iter().map(|(p, _)| p.clone()).collect();
         let limits = (CHALLENGES_SENT_PER_PLAYER, CHALLENGES_RECEIVED_PER_PLAYER);
+        let outbox = challenge_outbox(&challenge, Some(&challenger.id), None);
         match self
             .db
-            .insert_challenge(&challenge.row, &rows, limits, record.as_ref())
+            .insert_challenge(&challenge.row, &rows, limits, record.as_ref(), &outbox)
             .await
         {
             Ok(Ok(())) => {
@@ -333,10 +335,22 @@ impl GameService {
 /// if it is still pending (true) under the lock.
 fn expire(c: &Challenge, now: DateTime<Utc>) -> ChallengeWrites<bool> {
     let due = c.row.status == ChallengeStatus::Pending && c.row.expires_at <= now;
-    ChallengeWrites {
-        end: due.then_some((ChallengeStatus::Expired, None)),
-        ..ChallengeWrites::nothing(due)
+    if !due {
+        return ChallengeWrites::nothing(false);
     }
+    ChallengeWrites {
+        end: Some((ChallengeStatus::Expired, None)),
+        outbox: challenge_outbox(&ended_at(c, ChallengeStatus::Expired, now), None, None),
+        ..ChallengeWrites::nothing(true)
+    }
+}
+
+/// `c` as it stands once it ended with `status` at `now`.
+fn ended_at(c: &Challenge, status: ChallengeStatus, now: DateTime<Utc>) -> Challenge {
+    let mut after = c.clone();
+    after.row.status = status;
+    after.row.ended_at = Some(now);
+    after
 }
 
 /// The answer of a change: the rendered challenge and whether it made the
@@ -362,6 +376,7 @@ fn decide_change(
         Err(Refused::Expired) => {
             return ChallengeWrites {
                 end: Some((ChallengeStatus::Expired, None)),
+                outbox: challenge_outbox(&ended_at(c, ChallengeStatus::Expired, now), None, None),
                 ..ChallengeWrites::nothing(Err(ended(ChallengeStatus::Expired)))
             };
         }
@@ -407,6 +422,9 @@ fn decide_change(
         Ok(answer) => answer,
         Err(e) => return refuse(e),
     };
+    if decision.answer.is_some() || decision.end.is_some() {
+        outbox.extend(challenge_outbox(&after, Some(caller_id), decision.answer));
+    }
     let made = game.is_some();
     ChallengeWrites {
         answer: decision.answer.map(|a| (caller_id.to_owned(), a)),

@@ -335,6 +335,7 @@ pub fn spec_json() -> String {
             "GameDelivery",
             "ChatDelivery",
             "SeekMatchedDelivery",
+            "ChallengeDelivery",
             "TestDelivery",
         ],
     );

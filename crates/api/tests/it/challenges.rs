@@ -552,3 +552,76 @@ async fn racing_answers_through_two_processes_make_each_game_once() {
     b.server.stop().await;
     a.server.stop().await;
 }
+
+/// The `challenge` webhook: the challenged player is told it was made; the
+/// challenger that it was answered (naming who and how) and that it ended,
+/// with the game when everyone accepted (and `game_started` as for any
+/// game); nobody is told of their own change.
+async fn the_webhook_tells_both_sides(backend: Backend) {
+    use std::time::{Duration, Instant};
+    let receiver = crate::webhooks::Receiver::start(0).await;
+    let target = tokio::task::spawn_blocking(move || backend.fresh_target())
+        .await
+        .unwrap();
+    let ts = crate::common::start_tuned(target, |c| c.webhooks.allow_private = true).await;
+    let [ann, bob] = <[Player; 2]>::try_from(players(&ts, &["Ann", "Bob"]).await).unwrap();
+    for p in [&ann, &bob] {
+        let hook = ts
+            .post(
+                "/v1/players/me/webhooks",
+                Some(&p.token),
+                &json!({"url": receiver.url(), "events": ["challenge", "game_started"]}),
+            )
+            .await;
+        assert_eq!(hook.status, StatusCode::CREATED, "{}", hook.text);
+    }
+    let id = created(&challenge(&ts, &ann, &lost_heir(&[&bob])).await);
+    let accepted = answer(&ts, &bob, &id, "accept").await;
+    let game_id = accepted.json["game_id"].as_str().unwrap().to_owned();
+    let start = Instant::now();
+    let bodies = loop {
+        let bodies: Vec<Value> = receiver
+            .received()
+            .iter()
+            .map(|r| serde_json::from_str(&r.body).unwrap())
+            .collect();
+        if bodies.len() >= 4 {
+            break bodies;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "deliveries: {bodies:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let challenges: Vec<&Value> = bodies.iter().filter(|b| b["type"] == "challenge").collect();
+    assert_eq!(challenges.len(), 2, "{bodies:?}");
+    for b in &challenges {
+        crate::common::contract::check_schema("WebhookDelivery", b);
+        assert_eq!(b["challenge_id"], id);
+    }
+    let made = challenges
+        .iter()
+        .find(|b| b["status"] == "pending")
+        .unwrap();
+    assert!(made.get("player_id").is_none(), "{made}");
+    let ended = challenges
+        .iter()
+        .find(|b| b["status"] == "accepted")
+        .unwrap();
+    assert_eq!(
+        (&ended["player_id"], &ended["answer"], &ended["game_id"]),
+        (&json!(bob.id), &json!("accepted"), &json!(game_id))
+    );
+    assert_eq!(
+        bodies
+            .iter()
+            .filter(|b| b["type"] == "game_started" && b["game_id"] == game_id)
+            .count(),
+        2,
+        "both seats told the game started: {bodies:?}"
+    );
+    ts.server.stop().await;
+}
+
+on_both_backends!(the_webhook_tells_both_sides);
