@@ -77,10 +77,15 @@ impl InviteRow {
 }
 
 impl Db {
-    /// Stores `invite` unless its game already has `limit` live invites
-    /// (not revoked, not expired, uses left): then [`DbError::Limited`]
-    /// and nothing is stored.
-    pub async fn insert_invite(&self, invite: &InviteRow, limit: i64) -> Result<(), DbError> {
+    /// Stores `invite` unless its game already has `live_limit` live
+    /// invites (not revoked, not expired, uses left) or `kept_limit` kept
+    /// in all (spent ones are kept a day): then [`DbError::Limited`] and
+    /// nothing is stored.
+    pub async fn insert_invite(
+        &self,
+        invite: &InviteRow,
+        (live_limit, kept_limit): (i64, i64),
+    ) -> Result<(), DbError> {
         let postgres = matches!(self.pools(), Pools::Postgres(_));
         with_conn!(self, |conn, s| {
             conn.transaction(async |conn| {
@@ -116,7 +121,12 @@ impl Db {
                     .count()
                     .get_result(conn)
                     .await?;
-                if live > limit {
+                let kept: i64 = s::game_invites::table
+                    .filter(s::game_invites::game_id.eq(&invite.game_id))
+                    .count()
+                    .get_result(conn)
+                    .await?;
+                if live > live_limit || kept > kept_limit {
                     return Err(DbError::Limited);
                 }
                 Ok::<_, DbError>(())
@@ -198,8 +208,8 @@ impl Db {
         })
     }
 
-    /// Deletes up to `limit` invites that expired before `cutoff`; returns
-    /// how many (the sweep's, `games::expiry`).
+    /// Deletes up to `limit` invites that expired or were revoked before
+    /// `cutoff`; returns how many (the sweep's, `games::expiry`).
     pub async fn delete_expired_invites(
         &self,
         cutoff: DateTime<Utc>,
@@ -207,7 +217,11 @@ impl Db {
     ) -> Result<usize, DbError> {
         with_conn!(self, |conn, s| {
             let ids: Vec<String> = s::game_invites::table
-                .filter(s::game_invites::expires_at.lt(cutoff))
+                .filter(
+                    s::game_invites::expires_at
+                        .lt(cutoff)
+                        .or(s::game_invites::revoked_at.lt(cutoff)),
+                )
                 .select(s::game_invites::id)
                 .limit(limit)
                 .load(conn)

@@ -29,6 +29,12 @@ use crate::idempotency::{IdemRequest, Stored, committed_answer};
 /// once; past it `409 too_many_invites`.
 pub const MAX_LIVE_INVITES_PER_GAME: i64 = 20;
 
+/// Invites a game keeps in all (live, and spent ones until the sweep
+/// deletes them a day after they expired or were revoked): so minting and
+/// revoking in a loop stores a bounded number of rows; past it `409
+/// too_many_invites` until the sweep makes room.
+pub const MAX_KEPT_INVITES_PER_GAME: i64 = 100;
+
 /// How long a link lives unless its minter says otherwise: a week.
 pub const DEFAULT_INVITE_TTL: Duration = Duration::from_secs(7 * 86_400);
 
@@ -44,8 +50,9 @@ pub const MAX_INVITE_USES: u32 = 10;
 /// ones are purged a day after they expire).
 pub const INVITES_LISTED: i64 = 100;
 
-/// How long an expired invite is kept (listed, its link answering
-/// `invite_expired`) before the sweep deletes it.
+/// How long an expired (or revoked) invite is kept (listed, its link
+/// answering `invite_expired`, `invite_revoked`) before the sweep deletes
+/// it.
 pub const EXPIRED_INVITE_RETENTION: Duration = Duration::from_secs(86_400);
 
 /// What a minter asks for.
@@ -105,14 +112,18 @@ impl GameService {
         };
         match self
             .db
-            .insert_invite(&invite, MAX_LIVE_INVITES_PER_GAME)
+            .insert_invite(
+                &invite,
+                (MAX_LIVE_INVITES_PER_GAME, MAX_KEPT_INVITES_PER_GAME),
+            )
             .await
         {
             Ok(()) => Ok(Minted { invite, token }),
             Err(DbError::Limited) => Err(ServiceError::conflict(
                 "too_many_invites",
                 format!(
-                    "the game has {MAX_LIVE_INVITES_PER_GAME} live invite links: revoke one first"
+                    "the game has {MAX_LIVE_INVITES_PER_GAME} live invite links (revoke one), \
+                     or {MAX_KEPT_INVITES_PER_GAME} kept in all (spent ones go a day after they end)"
                 ),
             )),
             Err(e) => Err(e.into()),
