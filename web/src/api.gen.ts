@@ -2432,6 +2432,7 @@ export interface components {
          *       "move_deadline_secs": 86400,
          *       "on_deadline": "bot",
          *       "on_resign": "bot",
+         *       "players_may_invite": false,
          *       "rated": true,
          *       "seats": [
          *         {

@@ -219,6 +219,7 @@ pub struct SeatResource {
     "deadline_at": "2026-12-01T12:03:10Z",
     "on_resign": "bot",
     "rated": true,
+    "players_may_invite": false,
     "seed_commitment": "621887354679fa0475e1c0d33026f6a0a597ec86374274d27eb630cd7971d1d3",
     "created_at": "2026-11-30T12:00:00Z",
     "updated_at": "2026-11-30T12:03:10Z"
