@@ -567,7 +567,9 @@ async function keyboardTrick() {
  * waiting table (the host is not "watching") with "Copy invite link", which
  * mints a reusable invite link (`#/invite/<token>`); the link, opened in a
  * second browser context, lets a newcomer pick a name and sit down, and in
- * a third another newcomer takes the last seat: the game starts for all.
+ * a third another newcomer takes the last seat: the game starts for all;
+ * a challenge from the host appears in a newcomer's header list, declined
+ * there.
  */
 async function invitation() {
   console.log("== (k) the front door, the rules, and an invite link that seats a newcomer");
@@ -630,6 +632,25 @@ async function invitation() {
   check((await olga.getAttribute(".seat.me", "data-seat")) === "2", "(k) the third newcomer sits in the last seat");
   await newt.waitForSelector(".table-wrap[data-status=in_progress]");
   await hana.waitForSelector(".table-wrap[data-status=in_progress]");
+  // A challenge from Hana reaches Newt's header list; declining it removes it
+  // (and makes no game).
+  const newtId = await newt.evaluate(() => JSON.parse(localStorage.getItem("cardgames.me") ?? "{}").player_id);
+  const hanaToken = await tokenOf(hana);
+  const asked = await fetch(`${API}/v1/challenges`, {
+    method: "POST", headers: { authorization: `Bearer ${hanaToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ kind: "lost-heir", config: { players: 2 }, challenged: [newtId] }),
+  });
+  check(asked.status === 201, `(k) a challenge is made: HTTP ${asked.status}`);
+  const challengeId = (await asked.json()).id;
+  await newt.click(".inbox summary");
+  await newt.waitForSelector(`#inbox-list li[data-challenge='${challengeId}'] .decline-challenge`);
+  check((await newt.textContent(`#inbox-list li[data-challenge='${challengeId}']`)).includes("Hana challenges you"), "(k) the challenge names who asks");
+  await newt.click(`#inbox-list li[data-challenge='${challengeId}'] .decline-challenge`);
+  await newt.waitForSelector(`#inbox-list li[data-challenge='${challengeId}']`, { state: "detached" });
+  const after = await (await fetch(`${API}/v1/challenges/${challengeId}`, { headers: { authorization: `Bearer ${hanaToken}` } })).json();
+  check(after.status === "declined" && !after.game_id, `(k) the declined challenge made no game: ${JSON.stringify(after)}`);
+  await newt.click(".inbox summary");
+  log(`(k) Hana's challenge reached Newt's header list; Newt declined it`);
   // The link is spent for the table: a fourth visitor is offered to watch.
   await olga.goto(link);
   await olga.waitForSelector("#invite-page #invite-open");
