@@ -9,6 +9,7 @@ mod bot_drivers;
 mod bot_plan;
 mod bots;
 pub mod cache;
+pub mod challenges;
 pub mod chat;
 mod chat_rate;
 mod deadlines;
@@ -22,6 +23,7 @@ pub use crate::db::{event, status};
 // answer with it (`crate::service_error`); here under its old name.
 pub use crate::service_error as error;
 pub mod expiry;
+pub mod invites;
 pub mod kinds;
 mod lifecycle;
 pub mod log;

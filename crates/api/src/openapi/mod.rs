@@ -76,6 +76,14 @@ pub(crate) use refs::{
             the server seats compatible seekers first come first served and starts each table \
             full, and tells them by the player stream (`seek_matched`), the inbox and the \
             `seek_matched` webhook (docs/quick-play.md)"),
+        (name = "invites", description = "Invite links to a game's seats: minted by its \
+            creator (or any seated player, with `players_may_invite`) for one seat or any open \
+            seat, single-use or reusable, expiring, revocable; seen without signing in and \
+            followed into a seat (docs/invites-and-challenges.md)"),
+        (name = "challenges", description = "Challenges: ask named players to a game with given \
+            options; each accepts or declines; the game is made, everyone seated, and starts when \
+            all have accepted; a player may take challenges only from players they have finished \
+            a game with (docs/invites-and-challenges.md)"),
         (name = "ratings", description = "Glicko-2 ratings per kind, derived from the log: a \
             player's ratings and history, leaderboards (docs/ratings.md)"),
         (name = "health", description = "Liveness, readiness and metrics"),
@@ -327,6 +335,7 @@ pub fn spec_json() -> String {
             "GameDelivery",
             "ChatDelivery",
             "SeekMatchedDelivery",
+            "ChallengeDelivery",
             "TestDelivery",
         ],
     );

@@ -475,6 +475,7 @@ fn new_game(
         on_deadline: None,
         on_resign: ResignPolicy::default(),
         rated: table.rated,
+        players_may_invite: false,
         rematch: None,
     };
     let seated: Vec<Seated<'_>> = members
