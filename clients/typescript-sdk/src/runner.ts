@@ -139,6 +139,7 @@ export async function runBot(client: CardClient, options: RunOptions): Promise<R
           log(`game ${frame.data.game_id} over (${summary.gamesOver})`);
           if (options.games !== undefined && summary.gamesOver >= options.games) {
             controller.abort();
+            return summary;
           } else {
             await seek();
           }

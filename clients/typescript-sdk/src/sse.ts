@@ -21,9 +21,16 @@ export interface RawEvent {
 export async function* parseEventStream(
   body: ReadableStream<Uint8Array>,
   onRetry: (ms: number) => void = () => undefined,
+  signal?: AbortSignal,
 ): AsyncGenerator<RawEvent> {
   const decoder = new TextDecoder();
   const reader = body.getReader();
+  // A read pending when the signal fires ends at once: whether aborting a
+  // fetch also errors its body's pending read differs between runtimes.
+  const aborted = new Promise<{ value?: undefined; done: true }>((resolve) => {
+    if (signal?.aborted) resolve({ done: true });
+    signal?.addEventListener("abort", () => resolve({ done: true }), { once: true });
+  });
   let buffer = "";
   let event = "";
   let data: string[] = [];
@@ -31,7 +38,8 @@ export async function* parseEventStream(
   let hasId = false;
   try {
     for (;;) {
-      const { value, done } = await reader.read();
+      const { value, done } = await Promise.race([reader.read(), aborted]);
+      if (signal?.aborted) return;
       buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
       for (;;) {
         const end = lineEnd(buffer, done);
@@ -60,7 +68,8 @@ export async function* parseEventStream(
       if (done) return; // an event not ended by a blank line is dropped, as the standard says
     }
   } finally {
-    await reader.cancel().catch(() => undefined);
+    // Not awaited: a cancel may wait on the network, and the caller is done.
+    void reader.cancel().catch(() => undefined);
   }
 }
 
@@ -149,7 +158,7 @@ export class EventStream<Frame> implements AsyncIterable<Frame> {
       }
       let reason = "the server closed the stream";
       try {
-        for await (const raw of parseEventStream(response.body, (ms) => (this.serverRetryMs = ms))) {
+        for await (const raw of parseEventStream(response.body, (ms) => (this.serverRetryMs = ms), signal)) {
           failures = 0;
           if (raw.hasId && raw.id !== null) this.lastEventId = raw.id;
           if (raw.data === "") continue; // an id alone: the position moved
