@@ -3032,7 +3032,8 @@ export interface components {
         };
         /** @description A move the viewer may not see (another seat's pass or discard while the game runs): only its `type`. */
         RedactedMove: {
-            type: string;
+            /** @enum {string} */
+            type: "pass_cards" | "discard";
         };
         RegisterPlayerRequest: {
             /**
@@ -3917,6 +3918,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4121,6 +4126,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4327,6 +4336,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4480,6 +4493,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4725,6 +4742,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4946,6 +4967,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5094,6 +5119,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5258,6 +5287,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5485,6 +5518,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5688,6 +5725,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5831,6 +5872,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5977,6 +6022,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6182,6 +6231,10 @@ export interface operations {
             /** @description Too many messages (`chat_rate_limited`, with `Retry-After`), or requests */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds until a message fits again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6455,6 +6508,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6628,6 +6685,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6803,6 +6864,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6968,6 +7033,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7171,6 +7240,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7367,6 +7440,10 @@ export interface operations {
             /** @description This client holds `STREAMS_PER_CLIENT` open streams already (`too_many_streams`: close one), or too many requests (`rate_limited`) */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7489,6 +7566,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7616,6 +7697,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7799,6 +7884,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7899,6 +7988,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7997,6 +8090,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8097,6 +8194,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8238,6 +8339,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8360,6 +8465,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8458,6 +8567,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8613,6 +8726,10 @@ export interface operations {
             /** @description This client holds `STREAMS_PER_CLIENT` open streams already (`too_many_streams`: close one), or too many requests (`rate_limited`) */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8713,6 +8830,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8912,6 +9033,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9032,6 +9157,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9178,6 +9307,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9302,6 +9435,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9424,6 +9561,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9527,6 +9668,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9656,6 +9801,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9845,6 +9994,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9926,6 +10079,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10050,6 +10207,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10254,6 +10415,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10376,6 +10541,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10517,6 +10686,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10620,6 +10793,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10720,6 +10897,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
