@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The SDKs (clients/typescript-sdk, clients/python-sdk), built as a user gets
-# them and played against a live server:
+# The SDKs (clients/typescript-sdk, clients/python-sdk) and the Rust client
+# crate (crates/client), built as a user gets them and played against a live
+# server:
 #   1. generate each SDK's client from openapi/openapi.json into the target
 #      dir (never checked in): openapi-typescript types, openapi-python-client's
 #      package;
@@ -13,7 +14,9 @@
 #      through a rated game of each kind against a fresh server, bots in the
 #      other seats (quick play: the bot seeks, bots join after a second), and
 #      check through the api that the account's game finished and was rated;
-#   5. the stream across a restart: each SDK's stream check follows a game
+#   5. the Rust client crate (crates/client): its examples built (the bot and
+#      the stream check, run in 4 and 6 beside the others) and `cargo package`;
+#   6. the stream across a restart: each SDK's stream check follows a game
 #      while its runner plays a seat; the server (SQLite, one DATA_DIR) is
 #      killed (SIGKILL) mid-game and started again on the same port; the
 #      reader resumes by Last-Event-ID and must have received every log event
@@ -22,8 +25,8 @@
 #
 #   scripts/sdks.sh            # builds the debug api first
 # Env: API_BIN (default target/debug/api, built here unless SKIP_BUILD=1),
-# OPENAPI_DOC (default openapi/openapi.json), KEEP_OUT=1 keeps the packages
-# in $TARGET/sdks-out.
+# OPENAPI_DOC (default openapi/openapi.json). The packages are left in
+# $TARGET/sdks-out (the crate in $TARGET/package).
 #
 # Pinned by clients/typescript-sdk/package-lock.json,
 # clients/python/requirements.txt (the generator, mypy and the runtime: the
@@ -136,6 +139,15 @@ run_py() { (cd "$PYS" && PYTHONPATH=$PYS/site PYTHONDONTWRITEBYTECODE=1 "$PY_DIR
 run_py -c 'import cardgames_sdk, cardgames_client, sys; sys.exit(not cardgames_sdk.__file__.startswith(sys.argv[1]))' "$PYS/site" \
   || fail "the Python programs would not run from the wheel"
 
+# ---- Rust: the client crate's examples, and the crate as it would be published
+echo "== Rust client crate (crates/client): examples built, cargo package"
+cargo build --locked -q -p cardgames-client --examples || fail "the Rust client's examples do not build"
+RUST_EXAMPLES=$(realpath "$TARGET/debug/examples")
+cargo package --locked -q -p cardgames-client --no-verify --allow-dirty --offline \
+  || fail "cargo package refused the Rust client crate"
+CRATE=$(ls "$TARGET"/package/cardgames-client-*.crate | tail -1)
+echo "   $(basename "$CRATE"): $(tar tzf "$CRATE" | wc -l) files"
+
 # ---- a server
 RUN=$(mktemp -d /tmp/cardgames-sdks.XXXXXX)
 PID=
@@ -184,6 +196,12 @@ for kind in lost-heir cancellation-hearts; do
     || fail "the Python example bot failed ($kind)"
   grep -q '^python bot: 1 games over, [1-9][0-9]* moves' "$RUN/py-$kind.out" || fail "the Python example bot did not finish a game ($kind)"
   check_played "python bot" "$T" "$kind" || exit 1
+  echo "== the Rust example bot plays a rated $kind game"
+  T=$(token_for "Rust bot $kind")
+  TOKEN=$T KIND=$kind GAMES=1 timeout 300 "$RUST_EXAMPLES/bot" | tee "$RUN/rs-$kind.out" \
+    || fail "the Rust example bot failed ($kind)"
+  grep -q '^rust bot: 1 games over, [1-9][0-9]* moves' "$RUN/rs-$kind.out" || fail "the Rust example bot did not finish a game ($kind)"
+  check_played "rust bot" "$T" "$kind" || exit 1
 done
 
 # ---- each stream reader across a server restart
@@ -212,5 +230,8 @@ echo "== the stream across a server restart (SIGKILL, same DATA_DIR), Python"
 stream_across_restart python "$RUN/py-stream.out" \
   bash -c "cd '$PYS' && PYTHONPATH='$PYS/site' PYTHONDONTWRITEBYTECODE=1 exec timeout 300 '$PY_DIR/bin/python' -u project/checks/follow_game.py"
 
-echo "   packages: $(cd "$OUT_PKG" && ls | tr '\n' ' ')"
+echo "== the stream across a server restart (SIGKILL, same DATA_DIR), Rust"
+stream_across_restart rust "$RUN/rs-stream.out" timeout 300 "$RUST_EXAMPLES/follow_game"
+
+echo "   packages: $(cd "$OUT_PKG" && ls | tr '\n' ' ') $(basename "$CRATE")"
 echo "sdks: PASS"
