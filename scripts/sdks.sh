@@ -151,7 +151,7 @@ echo "   $(basename "$CRATE"): $(tar tzf "$CRATE" | wc -l) files"
 # ---- a server
 RUN=$(mktemp -d /tmp/cardgames-sdks.XXXXXX)
 PID=
-trap '[ -n "$PID" ] && kill -9 $PID 2>/dev/null; for j in $(jobs -p); do kill $j 2>/dev/null; done; rm -rf "$RUN"' EXIT
+trap '[ -n "$PID" ] && { kill -9 $PID; wait $PID; } 2>/dev/null; for j in $(jobs -p); do kill $j 2>/dev/null; done; rm -rf "$RUN"' EXIT
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export BASE_URL=http://127.0.0.1:$PORT
 start_server() {  # DATA_DIR LOG

@@ -11,48 +11,17 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::problem::{Error, Problem};
-use crate::sse::EventStream;
+use crate::retry::RetryPolicy;
+use crate::sse::{EventStream, StreamSource};
 use crate::types::{GameFrame, Inbox, LegalMoves, PlayerFrame};
-
-#[derive(Debug, Clone, Copy)]
-pub struct RetryPolicy {
-    /// Attempts after the first.
-    pub retries: u32,
-    /// The first backoff, doubled on each retry.
-    pub base_delay: Duration,
-    /// The longest wait between two attempts.
-    pub max_delay: Duration,
-}
-
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy {
-            retries: 5,
-            base_delay: Duration::from_millis(200),
-            max_delay: Duration::from_secs(10),
-        }
-    }
-}
-
-impl RetryPolicy {
-    /// Jitter: a wait between half and all of the doubled delay, capped.
-    pub fn backoff(&self, attempt: u32) -> Duration {
-        let ceiling = self
-            .base_delay
-            .saturating_mul(1 << attempt.min(16))
-            .min(self.max_delay);
-        let jitter = (uuid::Uuid::new_v4().as_u64_pair().0 % 1000) as f64 / 1000.0;
-        ceiling.mul_f64(0.5 + jitter / 2.0)
-    }
-}
 
 /// A player's (or an anonymous) connection to the server.
 #[derive(Debug, Clone)]
 pub struct Client {
-    pub(crate) base_url: String,
-    pub(crate) token: Option<String>,
-    pub(crate) http: reqwest::Client,
-    pub(crate) retry: RetryPolicy,
+    base_url: String,
+    token: Option<String>,
+    http: reqwest::Client,
+    retry: RetryPolicy,
 }
 
 impl Client {
@@ -203,8 +172,7 @@ impl Client {
         last_event_id: Option<String>,
     ) -> EventStream<GameFrame> {
         EventStream::new(
-            self.clone(),
-            format!("/v1/games/{game_id}/stream"),
+            self.stream_source(&format!("/v1/games/{game_id}/stream")),
             last_event_id,
             GameFrame::decode,
             GameFrame::is_final,
@@ -214,12 +182,22 @@ impl Client {
     /// The player's own stream (`your_turn`, `seek_matched`, …), resumed by its opaque ids.
     pub fn follow_player(&self, last_event_id: Option<String>) -> EventStream<PlayerFrame> {
         EventStream::new(
-            self.clone(),
-            "/v1/players/me/stream".to_owned(),
+            self.stream_source("/v1/players/me/stream"),
             last_event_id,
             PlayerFrame::decode,
             |_| false,
         )
+    }
+}
+
+impl Client {
+    fn stream_source(&self, path: &str) -> StreamSource {
+        StreamSource {
+            http: self.http.clone(),
+            url: format!("{}{path}", self.base_url),
+            token: self.token.clone(),
+            retry: self.retry,
+        }
     }
 }
 

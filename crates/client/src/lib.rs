@@ -7,13 +7,15 @@
 mod client;
 mod moves;
 mod problem;
+mod retry;
 mod runner;
 mod sse;
 mod types;
 
-pub use client::{Client, RetryPolicy};
+pub use client::Client;
 pub use moves::any_legal_move;
 pub use problem::{Error, Problem};
+pub use retry::RetryPolicy;
 pub use runner::{RunOptions, RunSummary, run_bot};
 pub use sse::{EventStream, RawEvent, SseParser};
 pub use types::{

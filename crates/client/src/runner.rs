@@ -138,7 +138,8 @@ async fn seek(client: &Client, options: &RunOptions, seek_ids: &mut Vec<String>)
     match client.create_seek(request).await {
         Ok(seek) => {
             let id = seek["id"].as_str().unwrap_or_default().to_owned();
-            (options.log)(&format!("seek {id}: {}", seek["status"]));
+            let status = seek["status"].as_str().unwrap_or("?");
+            (options.log)(&format!("seek {id}: {status}"));
             seek_ids.push(id);
         }
         Err(error) => (options.log)(&format!("seek refused: {error}")),

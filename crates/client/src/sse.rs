@@ -7,8 +7,17 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use crate::client::Client;
 use crate::problem::{Error, Problem};
+use crate::retry::RetryPolicy;
+
+/// Where a stream connects, and as whom.
+#[derive(Debug, Clone)]
+pub(crate) struct StreamSource {
+    pub http: reqwest::Client,
+    pub url: String,
+    pub token: Option<String>,
+    pub retry: RetryPolicy,
+}
 
 /// One dispatched event as it came off the wire.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,8 +112,7 @@ pub(crate) type Decode<F> = fn(&str, &str) -> Option<Result<F, String>>;
 /// comes out as `Err` and ends it.
 #[derive(Debug)]
 pub struct EventStream<F> {
-    client: Client,
-    path: String,
+    source: StreamSource,
     /// The id to resume from: the last `id:` handed to the consumer.
     pub last_event_id: Option<String>,
     /// Connections made after the first.
@@ -124,15 +132,13 @@ const READ_TIMEOUT: Duration = Duration::from_secs(45);
 
 impl<F> EventStream<F> {
     pub(crate) fn new(
-        client: Client,
-        path: String,
+        source: StreamSource,
         last_event_id: Option<String>,
         decode: Decode<F>,
         is_final: fn(&F) -> bool,
     ) -> Self {
         EventStream {
-            client,
-            path,
+            source,
             last_event_id,
             reconnects: 0,
             decode,
@@ -209,15 +215,15 @@ impl<F> EventStream<F> {
     async fn connect(&mut self) -> Result<(), Error> {
         if self.connected_once {
             let floor = Duration::from_millis(self.parser.retry_ms.unwrap_or(0) / 4);
-            tokio::time::sleep(floor.max(self.client.retry.backoff(self.failures))).await;
+            tokio::time::sleep(floor.max(self.source.retry.backoff(self.failures))).await;
         }
         self.connected_once = true;
         let mut request = self
-            .client
+            .source
             .http
-            .get(format!("{}{}", self.client.base_url, self.path))
+            .get(&self.source.url)
             .header("Accept", "text/event-stream");
-        if let Some(token) = &self.client.token {
+        if let Some(token) = &self.source.token {
             request = request.bearer_auth(token);
         }
         if let Some(id) = &self.last_event_id {
