@@ -138,6 +138,16 @@ echo "   mypy --strict: the SDK, examples/bot.py ($(grep -c . clients/python-sdk
 run_py() { (cd "$PYS" && PYTHONPATH=$PYS/site PYTHONDONTWRITEBYTECODE=1 "$PY_DIR/bin/python" "$@"); }
 run_py -c 'import cardgames_sdk, cardgames_client, sys; sys.exit(not cardgames_sdk.__file__.startswith(sys.argv[1]))' "$PYS/site" \
   || fail "the Python programs would not run from the wheel"
+# The Python SDK's event name -> model table covers every log event type the
+# document has (TypeScript's covers them by a type check).
+run_py - "$DOC" <<'PY' || fail "the Python SDK's game stream table is not the document's"
+import json, sys
+from cardgames_sdk import GAME_STREAM_TYPES
+mapping = json.load(open(sys.argv[1]))["components"]["schemas"]["EventResource"]["discriminator"]["mapping"]
+expected = {"snapshot", "state", "message", *mapping}
+if set(GAME_STREAM_TYPES) != expected:
+    sys.exit(f"missing {sorted(expected - set(GAME_STREAM_TYPES))}, extra {sorted(set(GAME_STREAM_TYPES) - expected)}")
+PY
 
 # ---- Rust: the client crate's examples, and the crate as it would be published
 echo "== Rust client crate (crates/client): examples built, cargo package"
