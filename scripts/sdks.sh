@@ -161,7 +161,13 @@ echo "   $(basename "$CRATE"): $(tar tzf "$CRATE" | wc -l) files"
 # ---- a server
 RUN=$(mktemp -d /tmp/cardgames-sdks.XXXXXX)
 PID=
-trap '[ -n "$PID" ] && { kill -9 $PID; wait $PID; } 2>/dev/null; for j in $(jobs -p); do kill $j 2>/dev/null; done; rm -rf "$RUN"' EXIT
+# Never fails itself (under `set -e` a failing command here would replace the script's status).
+cleanup() {
+  if [ -n "$PID" ]; then kill -9 "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; fi
+  for job in $(jobs -p); do kill "$job" 2>/dev/null || true; done
+  rm -rf "$RUN"
+}
+trap cleanup EXIT
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export BASE_URL=http://127.0.0.1:$PORT
 start_server() {  # DATA_DIR LOG
