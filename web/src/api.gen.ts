@@ -3547,7 +3547,8 @@ export interface components {
         };
         /** @description A move the viewer may not see (another seat's pass or discard while the game runs): only its `type`. */
         RedactedMove: {
-            type: string;
+            /** @enum {string} */
+            type: "pass_cards" | "discard";
         };
         RegisterPlayerRequest: {
             /**
@@ -4487,6 +4488,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4647,6 +4652,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4889,6 +4898,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5011,6 +5024,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5212,6 +5229,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5413,6 +5434,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5614,6 +5639,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5758,6 +5787,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5964,6 +5997,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6117,6 +6154,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6362,6 +6403,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6583,6 +6628,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6731,6 +6780,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6895,6 +6948,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7036,6 +7093,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7278,6 +7339,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7421,6 +7486,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7648,6 +7717,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7851,6 +7924,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7994,6 +8071,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8140,6 +8221,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8345,6 +8430,10 @@ export interface operations {
             /** @description Too many messages (`chat_rate_limited`, with `Retry-After`), or requests */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds until a message fits again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8618,6 +8707,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8791,6 +8884,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8966,6 +9063,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9131,6 +9232,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9334,6 +9439,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9530,6 +9639,10 @@ export interface operations {
             /** @description This client holds `STREAMS_PER_CLIENT` open streams already (`too_many_streams`: close one), or too many requests (`rate_limited`) */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9652,6 +9765,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9755,6 +9872,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9982,6 +10103,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10109,6 +10234,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10292,6 +10421,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10392,6 +10525,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10490,6 +10627,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10590,6 +10731,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10731,6 +10876,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10853,6 +11002,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10951,6 +11104,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11051,6 +11208,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11231,6 +11392,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11386,6 +11551,10 @@ export interface operations {
             /** @description This client holds `STREAMS_PER_CLIENT` open streams already (`too_many_streams`: close one), or too many requests (`rate_limited`) */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11486,6 +11655,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11685,6 +11858,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11805,6 +11982,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -11951,6 +12132,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12075,6 +12260,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12197,6 +12386,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12300,6 +12493,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12429,6 +12626,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12618,6 +12819,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12699,6 +12904,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -12823,6 +13032,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13027,6 +13240,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13149,6 +13366,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13290,6 +13511,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13393,6 +13618,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -13493,6 +13722,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;

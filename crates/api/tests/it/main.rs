@@ -33,6 +33,7 @@ mod rematch;
 mod resign;
 mod restart;
 mod scale;
+mod sdk_document;
 mod seeks;
 mod stream_guards;
 mod streams;
