@@ -25,6 +25,7 @@ pub mod models;
 pub mod queries;
 pub mod ratings;
 pub mod replica;
+mod replica_reads;
 pub mod revocations;
 pub mod schema;
 pub mod seeks;
@@ -88,7 +89,14 @@ pub struct Db {
     revoked_here: Arc<tokio::sync::watch::Sender<u64>>,
     /// With Postgres and `DATABASE_REPLICA_URL`: the streaming replica
     /// that serves the reads which may be a little stale ([`replica`]).
-    replica: Option<Arc<replica::Replica>>,
+    replica: Option<Arc<Replica>>,
+}
+
+/// The replica: a store on its pools, so every query of [`Db`] runs on it
+/// unchanged, and how far behind the primary it is.
+struct Replica {
+    db: Db,
+    lag: replica::Lag,
 }
 
 impl std::fmt::Debug for Db {
@@ -619,28 +627,11 @@ impl Db {
             revoked_here: Arc::default(),
             replica: None,
         };
-        self.replica = Some(Arc::new(replica::Replica::new(replica, max_lag)));
+        self.replica = Some(Arc::new(Replica {
+            db: replica,
+            lag: replica::Lag::new(max_lag),
+        }));
         Ok(self)
-    }
-
-    /// A store whose pools point at nothing, never queried: for unit tests
-    /// of bookkeeping that holds one.
-    #[cfg(test)]
-    pub(crate) fn unconnected_for_tests() -> Db {
-        let timeout = Duration::from_millis(100);
-        Db {
-            pools: Pools::Postgres(
-                pg_pool("postgres://nobody@127.0.0.1:1/none", 1, timeout, None)
-                    .expect("a pool is built without connecting"),
-            ),
-            workers: None,
-            timeout,
-            pg_url: None,
-            idempotency_ttl: None,
-            revocations: None,
-            revoked_here: Arc::default(),
-            replica: None,
-        }
     }
 
     /// The store with idempotency records answering retries for `ttl`

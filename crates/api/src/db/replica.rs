@@ -1,18 +1,20 @@
-//! Reads from a streaming replica (`DATABASE_REPLICA_URL`, Postgres only).
+//! Reads from a streaming replica (`DATABASE_REPLICA_URL`, Postgres only):
+//! how fresh a read must be, and how far behind the replica is. The reads
+//! themselves are routed by `replica_reads.rs` (`Db::read`).
 //!
 //! The store decides which database answers a read from the read's
 //! [`ReadConsistency`], never the caller: the service says how fresh a read
-//! must be, and [`Db::read`] sends it to the replica only when the replica
+//! must be, and `Db::read` sends it to the replica only when the replica
 //! can answer it that fresh, else (and whenever the replica fails) to the
 //! primary. Writes, and every query not given a consistency, use the
 //! primary as before.
 //!
 //! How fresh the replica is, is measured, not guessed: ten times a second
-//! [`Db::watch_replica`] reads the primary's WAL insert position (every
+//! `Db::watch_replica` reads the primary's WAL insert position (every
 //! commit acknowledged before that instant lies at or before it) and then
 //! the replica's replay position. Once the replica has replayed past a
 //! position sampled at instant `t`, it holds every commit made before `t`:
-//! that `t` is the replica's [`State::caught_up_to`]. A read that must see
+//! that `t` is the replica's `caught_up_to`. A read that must see
 //! the commits made before some instant (the reader's own last write) goes
 //! to the replica only when `caught_up_to` is past that instant, so
 //! read-your-writes holds exactly for the writes the service knows of.
@@ -22,10 +24,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use diesel::sql_types::{BigInt, Nullable};
-use diesel_async::AsyncPgConnection;
-
-use super::{Db, DbError, Pools};
 
 /// How often the replica's lag is measured.
 pub const POLL: Duration = Duration::from_millis(100);
@@ -49,24 +47,16 @@ pub enum ReadConsistency {
     /// What is final once stored (a finished game): the replica whatever
     /// its lag, as long as it answers; the caller checks that the answer
     /// is final there and reads the primary when it is not
-    /// ([`Db::read_where`]).
+    /// (`Db::read_where`).
     Settled,
 }
 
-/// The replica: its pools, and how far behind the primary it is.
-pub struct Replica {
-    /// The replica as a store (its pools in place of the primary's), so
-    /// every query of `Db` runs on it unchanged.
-    db: Db,
-    max_lag: Duration,
+/// How far behind the primary the replica is, and what it served.
+#[derive(Debug)]
+pub struct Lag {
+    pub(super) max_lag: Duration,
     state: Mutex<State>,
     counters: Counters,
-}
-
-impl std::fmt::Debug for Replica {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Replica")
-    }
 }
 
 #[derive(Debug, Default)]
@@ -108,10 +98,9 @@ fn locked(m: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-impl Replica {
-    pub(super) fn new(db: Db, max_lag: Duration) -> Replica {
-        Replica {
-            db,
+impl Lag {
+    pub(super) fn new(max_lag: Duration) -> Lag {
+        Lag {
             max_lag,
             state: Mutex::default(),
             counters: Counters::default(),
@@ -119,7 +108,7 @@ impl Replica {
     }
 
     /// Whether a read of `consistency` may go to the replica at `now`.
-    fn serves(&self, consistency: ReadConsistency, now: Instant) -> bool {
+    pub(super) fn serves(&self, consistency: ReadConsistency, now: Instant) -> bool {
         let Some(caught_up_to) = locked(&self.state).caught_up_to else {
             return false;
         };
@@ -134,7 +123,7 @@ impl Replica {
     }
 
     /// The primary was at `position` at `at` (or later).
-    fn sampled(&self, at: Instant, position: u64) {
+    pub(super) fn sampled(&self, at: Instant, position: u64) {
         let mut state = locked(&self.state);
         state.pending.push_back((at, position));
         if state.pending.len() > SAMPLES {
@@ -143,7 +132,7 @@ impl Replica {
     }
 
     /// The replica has replayed up to `position`.
-    fn replayed(&self, position: u64) {
+    pub(super) fn replayed(&self, position: u64) {
         let mut state = locked(&self.state);
         while let Some(&(at, sampled)) = state.pending.front() {
             if sampled > position {
@@ -158,7 +147,7 @@ impl Replica {
     /// The replica URL names a server that is not in recovery (the primary
     /// itself, or a promoted standby): its lag cannot be measured, so it
     /// serves nothing.
-    fn not_a_standby(&self) {
+    pub(super) fn not_a_standby(&self) {
         let mut state = locked(&self.state);
         state.caught_up_to = None;
         if !state.not_standby_said {
@@ -172,14 +161,14 @@ impl Replica {
 
     /// A query on the replica failed: reads go to the primary until the
     /// watch finds it caught up again.
-    fn failed(&self, error: &DbError) {
+    pub(super) fn failed(&self, error: &dyn std::fmt::Display) {
         let mut state = locked(&self.state);
         if state.caught_up_to.take().is_some() {
-            tracing::warn!(%error, "the replica failed: reads go to the primary meanwhile");
+            tracing::warn!(error = %error, "the replica failed: reads go to the primary meanwhile");
         }
     }
 
-    fn status(&self) -> ReplicaStatus {
+    pub(super) fn status(&self) -> ReplicaStatus {
         let caught_up_to = locked(&self.state).caught_up_to;
         ReplicaStatus {
             lag: caught_up_to.map(|at| at.elapsed()),
@@ -188,134 +177,20 @@ impl Replica {
             failed: self.counters.failed.load(Ordering::Relaxed),
         }
     }
-}
 
-impl Db {
-    /// Runs `read` on the database `consistency` allows: the replica when
-    /// it is fresh enough, else the primary; a read the replica fails is
-    /// made again on the primary, so a replica that is down costs time,
-    /// never an answer.
-    pub async fn read<T, F, Fut>(&self, consistency: ReadConsistency, read: F) -> Result<T, DbError>
-    where
-        F: Fn(Db) -> Fut,
-        Fut: Future<Output = Result<T, DbError>>,
-    {
-        self.read_where(consistency, read, |_| true).await
+    /// The replica answered a read.
+    pub(super) fn served(&self) {
+        self.counters.served.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// [`Db::read`], taking the replica's answer only when `settled` says
-    /// it is final there (a game finished on it); otherwise the primary's.
-    pub async fn read_where<T, F, Fut>(
-        &self,
-        consistency: ReadConsistency,
-        read: F,
-        settled: impl Fn(&T) -> bool,
-    ) -> Result<T, DbError>
-    where
-        F: Fn(Db) -> Fut,
-        Fut: Future<Output = Result<T, DbError>>,
-    {
-        if let Some(replica) = self
-            .replica
-            .as_ref()
-            .filter(|r| r.serves(consistency, Instant::now()))
-        {
-            match read(replica.db.clone()).await {
-                Ok(answer) if settled(&answer) => {
-                    replica.counters.served.fetch_add(1, Ordering::Relaxed);
-                    return Ok(answer);
-                }
-                Ok(_) => {
-                    replica.counters.not_there.fetch_add(1, Ordering::Relaxed);
-                }
-                Err(error) => {
-                    replica.counters.failed.fetch_add(1, Ordering::Relaxed);
-                    // A query the replica could not run (a conflict with
-                    // its recovery, say) says nothing about its health.
-                    if error.is_outage() {
-                        replica.failed(&error);
-                    }
-                }
-            }
-        }
-        read(self.clone()).await
+    /// The replica's answer was not final there: read on the primary.
+    pub(super) fn not_there(&self) {
+        self.counters.not_there.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// The longest a read of [`ReadConsistency::Recent`] may lag behind
-    /// the primary (`None`: no replica, every read is the primary's).
-    pub fn replica_max_lag(&self) -> Option<Duration> {
-        self.replica.as_ref().map(|r| r.max_lag)
-    }
-
-    /// The replica's lag and counters, when there is one.
-    pub fn replica_status(&self) -> Option<ReplicaStatus> {
-        self.replica.as_ref().map(|r| r.status())
-    }
-
-    /// Measures the replica's lag every [`POLL`] until `stop`: the
-    /// primary's WAL insert position, then the replica's replay position
-    /// (module docs). Runs off the HTTP workers, on the shared pools.
-    pub async fn watch_replica(self, mut stop: tokio::sync::watch::Receiver<bool>) {
-        let Some(replica) = self.replica.clone() else {
-            return;
-        };
-        let mut tick = tokio::time::interval(POLL);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                _ = stop.changed() => return,
-                _ = tick.tick() => {}
-            }
-            if *stop.borrow() {
-                return;
-            }
-            let asked = Instant::now();
-            // The primary away: no new position to wait for, and the
-            // replica's known one ages past the lag bound by itself.
-            if let Ok(position) = self.wal_insert_position().await {
-                replica.sampled(asked, position);
-            }
-            match replica.db.replay_position().await {
-                Ok(Some(position)) => replica.replayed(position),
-                Ok(None) => replica.not_a_standby(),
-                Err(error) => replica.failed(&error),
-            }
-        }
-    }
-
-    /// The primary's WAL insert position: every commit acknowledged before
-    /// this query was sent lies at or before it (with `synchronous_commit`
-    /// off too, where the written position may not have reached it yet).
-    async fn wal_insert_position(&self) -> Result<u64, DbError> {
-        let Pools::Postgres(pool) = self.pools() else {
-            return Err(DbError::Pool("no replica with SQLite".to_owned()));
-        };
-        crate::bounded!(self, pool, |conn: AsyncPgConnection| {
-            use diesel_async::RunQueryDsl as _;
-            let position: i64 = diesel::select(diesel::dsl::sql::<BigInt>(
-                "(pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint",
-            ))
-            .get_result(conn)
-            .await?;
-            Ok(position as u64)
-        })
-    }
-
-    /// The replica's replay position; `None` when it is not in recovery.
-    async fn replay_position(&self) -> Result<Option<u64>, DbError> {
-        let Pools::Postgres(pool) = self.pools() else {
-            return Err(DbError::Pool("no replica with SQLite".to_owned()));
-        };
-        crate::bounded!(self, pool, |conn: AsyncPgConnection| {
-            use diesel_async::RunQueryDsl as _;
-            let position: Option<i64> = diesel::select(diesel::dsl::sql::<Nullable<BigInt>>(
-                "CASE WHEN pg_is_in_recovery() \
-                 THEN (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint END",
-            ))
-            .get_result(conn)
-            .await?;
-            Ok(position.map(|p| p as u64))
-        })
+    /// The replica failed a read: read on the primary.
+    pub(super) fn read_failed(&self) {
+        self.counters.failed.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -323,14 +198,8 @@ impl Db {
 mod tests {
     use super::*;
 
-    fn replica(max_lag_ms: u64) -> Replica {
-        // A store that is never queried here: the bookkeeping only.
-        Replica {
-            db: Db::unconnected_for_tests(),
-            max_lag: Duration::from_millis(max_lag_ms),
-            state: Mutex::default(),
-            counters: Counters::default(),
-        }
+    fn replica(max_lag_ms: u64) -> Lag {
+        Lag::new(Duration::from_millis(max_lag_ms))
     }
 
     const RECENT: ReadConsistency = ReadConsistency::Recent { after: None };
@@ -385,7 +254,7 @@ mod tests {
         let t0 = Instant::now();
         r.sampled(t0, 10);
         r.replayed(10);
-        r.failed(&DbError::Pool("gone".into()));
+        r.failed(&"gone");
         assert!(!r.serves(ReadConsistency::Settled, t0));
         let t1 = t0 + Duration::from_millis(100);
         r.sampled(t1, 20);
