@@ -27,6 +27,7 @@ mod openapi;
 mod ops;
 mod ratings;
 mod records;
+mod replica;
 mod rematch;
 mod resign;
 mod restart;
