@@ -65,6 +65,22 @@ async fn start_replicated(
     (ts, database)
 }
 
+/// Waits until the api has measured its replica caught up (its lag gauge
+/// shows in `/metrics`): the first measure comes within a tick of the
+/// start, on new connections.
+async fn replica_measured(ts: &TestServer) {
+    let until = Instant::now() + CATCH_UP;
+    while !ts
+        .get("/metrics", None)
+        .await
+        .text
+        .contains("\ncards_replica_lag_seconds ")
+    {
+        assert!(Instant::now() < until, "the replica was never measured");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// One of `/metrics`' counters (0 when absent).
 async fn metric(ts: &TestServer, name: &str) -> f64 {
     let m = ts.get("/metrics", None).await;
@@ -157,6 +173,7 @@ async fn the_lobby_comes_from_the_replica_and_a_player_reads_their_own_writes() 
     let bob = ts.register("Bob").await;
     let before = open_game(&ts, &ann).await;
     replica_has(db.standby_url(), &before).await;
+    replica_measured(&ts).await;
     assert!(lobby(&ts, None).await.contains(&before));
     let served = metric(&ts, "cards_replica_reads_total").await;
     assert!(served >= 1.0, "the replica answered the lobby");
@@ -223,6 +240,7 @@ async fn finished_games_come_from_the_replica_once_it_holds_them_finished() {
     let old = finished_game(&ts, &ann).await;
     let marker = open_game(&ts, &ann).await;
     replica_has(database.standby_url(), &marker).await;
+    replica_measured(&ts).await;
 
     let _resumes = pause_replay().await;
     let new = finished_game(&ts, &ann).await;
@@ -295,6 +313,7 @@ async fn a_player_the_replica_does_not_know_yet_is_found_on_the_primary() {
     let ann = ts.register("Ann").await;
     let marker = open_game(&ts, &ann).await;
     replica_has(db.standby_url(), &marker).await;
+    replica_measured(&ts).await;
     let _resumes = pause_replay().await;
     let newcomer = ts.register("Newcomer").await;
     let a = ts
@@ -328,6 +347,7 @@ async fn a_replica_that_is_down_sends_every_read_to_the_primary() {
     let marker = open_game(&ts, &ann).await;
     let finished = finished_game(&ts, &ann).await;
     replica_has(database.standby_url(), &marker).await;
+    replica_measured(&ts).await;
     assert!(lobby(&ts, None).await.contains(&marker));
     assert!(metric(&ts, "cards_replica_reads_total").await >= 1.0);
 
@@ -378,6 +398,7 @@ async fn a_write_through_another_process_is_read_back_here() {
     let bob = one.register("Bob").await;
     let game = open_game(&one, &ann).await;
     replica_has(database.standby_url(), &game).await;
+    replica_measured(&two).await;
 
     let _resumes = pause_replay().await;
     // Bob joins through process one: the game starts.
