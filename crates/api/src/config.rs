@@ -444,8 +444,9 @@ struct StorageArgs {
     /// DB_POOL_SIZE's)
     #[arg(long, env = "DB_REPLICA_POOL_SIZE", value_parser = positive::<usize>, default_value = "8")]
     db_replica_pool_size: usize,
-    /// the replica serves a read only while it holds every commit made on the primary up to
-    /// this long ago (its lag is measured 10 times a second); else the read goes to the primary
+    /// the replica serves a list, leaderboard or count only while it holds every commit made on
+    /// the primary up to this long ago (its lag is measured 10 times a second), else the primary
+    /// does; a finished game it holds, whatever its lag
     #[arg(long, env = "DB_REPLICA_MAX_LAG_MS", value_parser = positive_ms, default_value = "1000")]
     db_replica_max_lag_ms: Duration,
 }
