@@ -31,7 +31,14 @@ struct Inner {
     at: HashMap<String, Instant>,
     /// The last write that could not be kept (the map full).
     dropped_at: Option<Instant>,
+    /// When the full map was last swept of writes older than the window:
+    /// at most once per [`PRUNE_EVERY`], so a full map costs a write one
+    /// sweep a spell, not one each.
+    pruned_at: Option<Instant>,
 }
+
+/// The least time between two sweeps of a full map.
+const PRUNE_EVERY: Duration = Duration::from_millis(100);
 
 impl RecentWrites {
     /// Remembers writes for `window` (the replica's lag bound), or none.
@@ -54,10 +61,14 @@ impl RecentWrites {
             *at = (*at).max(now);
             return;
         }
-        if inner.at.len() >= MAX_WRITERS {
+        let may_prune = inner
+            .pruned_at
+            .is_none_or(|at| now.saturating_duration_since(at) >= PRUNE_EVERY);
+        if inner.at.len() >= MAX_WRITERS && may_prune {
             inner
                 .at
                 .retain(|_, at| now.saturating_duration_since(*at) <= window);
+            inner.pruned_at = Some(now);
         }
         if inner.at.len() >= MAX_WRITERS {
             inner.dropped_at = Some(now);
