@@ -25,7 +25,13 @@ fn server_options(port: u16, dir: &Path) -> String {
 
 /// Starts the server of `data` (logging to `dir/postgres.log`) with
 /// `options`, waiting until it accepts connections.
-fn pg_ctl_start(owner: &RunAs, bin: &Path, dir: &Path, data: &Path, options: &str) -> Result<(), String> {
+fn pg_ctl_start(
+    owner: &RunAs,
+    bin: &Path,
+    dir: &Path,
+    data: &Path,
+    options: &str,
+) -> Result<(), String> {
     let log = dir.join("postgres.log");
     run(
         owner
@@ -80,7 +86,16 @@ impl PrivateCluster {
             owner
                 .command(&bin.join("pg_basebackup"))
                 .args(["-h", "127.0.0.1", "-p", &primary_port, "-U", "postgres"])
-                .args(["-D", path_str(&data), "-R", "-X", "stream", "-c", "fast", "--no-sync"]),
+                .args([
+                    "-D",
+                    path_str(&data),
+                    "-R",
+                    "-X",
+                    "stream",
+                    "-c",
+                    "fast",
+                    "--no-sync",
+                ]),
             "pg_basebackup",
         )?;
         let port = free_port()?;

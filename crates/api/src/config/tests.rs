@@ -349,6 +349,10 @@ fn a_replica_is_a_postgres_url_and_has_a_pool_and_a_lag_bound() {
     assert!(refusal(&["--database-replica-url", "sqlite://x.sqlite"]).contains("Postgres standby"));
     assert!(refusal(&["--db-replica-max-lag-ms", "0"]).contains("db-replica-max-lag-ms"));
     // The URL (a password) is never printed.
-    let c = parse(&["--database-replica-url", "postgres://r:hunter2pass@standby/cards"]).unwrap();
+    let c = parse(&[
+        "--database-replica-url",
+        "postgres://r:hunter2pass@standby/cards",
+    ])
+    .unwrap();
     assert!(!format!("{c:?}").contains("hunter2pass"));
 }

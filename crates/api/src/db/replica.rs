@@ -24,7 +24,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-
 /// How often the replica's lag is measured.
 pub const POLL: Duration = Duration::from_millis(100);
 
@@ -217,7 +216,10 @@ mod tests {
     fn caught_up_to_the_last_position_replayed_and_never_back() {
         let r = replica(1000);
         let t0 = Instant::now();
-        let (t1, t2) = (t0 + Duration::from_millis(100), t0 + Duration::from_millis(200));
+        let (t1, t2) = (
+            t0 + Duration::from_millis(100),
+            t0 + Duration::from_millis(200),
+        );
         r.sampled(t0, 10);
         r.sampled(t1, 20);
         r.sampled(t2, 30);

@@ -108,7 +108,13 @@ fn ids(list: &Value) -> Vec<String> {
 
 async fn open_game(ts: &TestServer, who: &Player) -> String {
     let game = ts
-        .create_game(who, "lost-heir", json!({"players": 2}), &["open", "open"], Some(0))
+        .create_game(
+            who,
+            "lost-heir",
+            json!({"players": 2}),
+            &["open", "open"],
+            Some(0),
+        )
         .await;
     game["id"].as_str().unwrap().to_owned()
 }
@@ -198,7 +204,9 @@ async fn the_lobby_comes_from_the_replica_and_a_player_reads_their_own_writes() 
     // game is no longer open: it started).
     let joined = ts.join(&bob, &during, Some(1)).await;
     assert_eq!(joined.status.as_u16(), 200, "{}", joined.text);
-    let bobs = ts.get("/v1/games?status=in_progress", Some(&bob.token)).await;
+    let bobs = ts
+        .get("/v1/games?status=in_progress", Some(&bob.token))
+        .await;
     assert!(ids(&bobs.json).contains(&during), "{}", bobs.text);
     let anyones = ts.get("/v1/games?status=in_progress", None).await;
     assert!(!ids(&anyones.json).contains(&during), "{}", anyones.text);
@@ -438,7 +446,9 @@ async fn sqlite_refuses_a_replica_at_start() {
         },
         ..Default::default()
     };
-    let refused = api::app::spawn(config).await.err().expect("refused");
+    let Err(refused) = api::app::spawn(config).await else {
+        panic!("an api on SQLite started with a replica");
+    };
     let message = refused.to_string();
     assert!(
         message.contains("DATABASE_REPLICA_URL") && message.contains("Postgres"),

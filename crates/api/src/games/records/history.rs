@@ -9,10 +9,10 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use game_record::{Actor as RecordActor, GameInfo, GameKind as RecordKind, RecordedMove};
 
 use crate::db::event::{GameEvent, MovePlayed};
-use crate::db::replica::ReadConsistency;
-use crate::db::{Db, DbError};
 use crate::db::models::{EventRow, GameRow, SeatWithName};
+use crate::db::replica::ReadConsistency;
 use crate::db::status::{BotLevel, GameStatus, ResignPolicy};
+use crate::db::{Db, DbError};
 use crate::games::error::ServiceError;
 use crate::games::finished::Finished;
 use crate::games::log;
