@@ -26,10 +26,16 @@
 //      Enter plays, and focus stays in the hand (keyboardTrick);
 //  (k) the front door and the rules pages; an invite link from a waiting
 //      table that seats a newcomer in a second browser context (invitation).
+//  (l) quick play: two strangers in two contexts press Play now for a
+//      2-player Lost Heir table and end at the same table (one through the
+//      waiting screen and the player stream); the waiting screen survives
+//      a reload, counts who has been found, is reached again from the
+//      lobby, and Cancel ends the seek (quickPlay).
 // axe-core runs on every page along the way (front door, lobby, both
 // tables, the round summary, the end screen, the replay, the rules, the
-// invitation, a waiting table): no violation of any rule.
-// WEB_TEST_ONLY=layout,keyboard,invite runs those parts alone.
+// invitation, a waiting table, quick play's options and waiting screen):
+// no violation of any rule.
+// WEB_TEST_ONLY=layout,keyboard,invite,quick runs those parts alone.
 // Along the way: the deadline countdown, the your-turn badge and inbox, a
 // refused move's detail and ruling (a real 422), partners (4 players),
 // autoplay on and off, leaving an open game, no CSP violation on any page,
@@ -624,14 +630,119 @@ async function invitation() {
   await hana.context().close();
 }
 
+/**
+ * (l) Quick play. Quin (signed out, a desktop) opens the table options
+ * under Play now, asks for exactly two Lost Heir players and waits (the
+ * waiting screen, also after a reload); Rex (signed out, a phone) asks the
+ * same, opening the options by keyboard, and completes the table at once:
+ * Rex goes straight to it, Quin follows through the player stream's
+ * seek_matched. Sol seeks Cancellation Hearts from the lobby with the
+ * defaults; Tom seeks the same through the api, and Sol's screen counts
+ * two found; the lobby leads back to the waiting screen; Cancel ends it,
+ * and Seek again asks the same once more.
+ */
+async function quickPlay() {
+  console.log("== (l) quick play: Play now, the waiting screen, two strangers at one table, cancel");
+  const phone = { width: 390, height: 844 };
+  const seekTwo = async (page, name, openByKeyboard) => {
+    await page.goto(`${API}/`);
+    await page.waitForSelector("#seek-now");
+    await page.fill("#display-name", name);
+    await page.selectOption("#front-kind", "lost-heir");
+    if (openByKeyboard) {
+      await page.focus("#front-options summary");
+      await page.keyboard.press("Enter");
+    } else {
+      await page.click("#front-options summary");
+    }
+    check(await page.$eval("#front-options", (d) => d.open), `(l) ${name}: the table options open`);
+    const sizes = [await page.inputValue("#front-min"), await page.inputValue("#front-max")];
+    check(sizes.join("-") === "2-4", `(l) Lost Heir's sizes are offered by default: ${sizes}`);
+    await page.fill("#front-min", "2");
+    await page.fill("#front-max", "2");
+  };
+  const quin = await newPage("quin");
+  await seekTwo(quin, "Quin", false);
+  await axeCheck(quin, "the front door with quick play's options open");
+  await quin.screenshot({ path: `${SHOTS}/quick-play-options.png`, fullPage: true });
+  await quin.click("#seek-now");
+  await quin.waitForURL(/#\/seek\/[0-9a-f-]{36}$/);
+  const quinSeek = quin.url().split("/seek/")[1];
+  await quin.waitForSelector("#seat-dots[data-found='1']", { timeout: 10_000 });
+  check((await quin.textContent("#waiting-title")) === "Finding players for Lost Heir", "(l) the waiting screen's headline names the game");
+  check((await quin.$$("#seat-dots .dot")).length === 2, "(l) two seats shown for a 2-player table");
+  check(/^Bots fill the empty seats in [12]:\d\d$/.test(await quin.textContent("#countdown")), `(l) the countdown to the bots: ${await quin.textContent("#countdown")}`);
+  await quin.waitForFunction(() => (document.getElementById("seekers")?.textContent ?? "") !== "");
+  await axeCheck(quin, "quick play's waiting screen");
+  await quin.screenshot({ path: `${SHOTS}/quick-play-waiting.png` });
+  await quin.reload();
+  await quin.waitForSelector("#seat-dots[data-found='1']", { timeout: 10_000 });
+  check(quin.url().endsWith(`/seek/${quinSeek}`), "(l) the waiting screen survives a reload");
+  const rex = await newPage("rex", phone);
+  await seekTwo(rex, "Rex", true);
+  await rex.click("#seek-now");
+  await rex.waitForURL(/#\/game\/[0-9a-f-]{36}$/);
+  const game = rex.url().split("/game/")[1];
+  await quin.waitForURL(`${API}/#/game/${game}`, { timeout: 10_000 });
+  await Promise.all([quin, rex].map((p) => p.waitForSelector(".table-wrap[data-status=in_progress]")));
+  check((await quin.getAttribute(".seat.me", "data-seat")) === "0" && (await rex.getAttribute(".seat.me", "data-seat")) === "1",
+    "(l) the first seeker sits at seat 0, the second at seat 1");
+  log(`(l) Quin (waiting) and Rex (Play now) sit at ${game}`);
+
+  const sol = await newPage("sol", phone);
+  await register(sol, "Sol");
+  await sol.waitForSelector("#lobby-seek");
+  check((await sol.inputValue("#lobby-kind")) === "cancellation-hearts", "(l) the lobby's Play now defaults to Cancellation Hearts");
+  await sol.click("#lobby-seek");
+  await sol.waitForURL(/#\/seek\/[0-9a-f-]{36}$/);
+  const solSeek = sol.url().split("/seek/")[1];
+  await sol.waitForSelector("#seat-dots[data-found='1']", { timeout: 10_000 });
+  const tom = await (await fetch(`${API}/v1/players`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ display_name: "Tom" }) })).json();
+  const tomAuth = { Authorization: `Bearer ${tom.token}`, "content-type": "application/json" };
+  const tomSeek = await (await fetch(`${API}/v1/seeks`, { method: "POST", headers: tomAuth, body: JSON.stringify({ kind: "cancellation-hearts" }) })).json();
+  check(tomSeek.status === "active", `(l) Tom's seek waits: ${JSON.stringify(tomSeek)}`);
+  await sol.waitForSelector("#seat-dots[data-found='2']", { timeout: 10_000 }).catch(() => check(false, "(l) Sol's screen never counted Tom"));
+  check((await sol.textContent("#found")).startsWith("You and 1 other player."), `(l) who has been found: ${await sol.textContent("#found")}`);
+  await sol.waitForFunction(() => /^2 players are looking/.test(document.getElementById("seekers")?.textContent ?? ""), null, { timeout: 15_000 })
+    .catch(() => check(false, "(l) the seekers of the kind never counted two"));
+  await sol.click("#waiting .seek-asked-box summary");
+  await axeCheck(sol, "quick play's waiting screen (phone)");
+  await sol.screenshot({ path: `${SHOTS}/quick-play-waiting-phone.png`, fullPage: true });
+  await sol.goto(`${API}/#/`);
+  await sol.waitForSelector(`#seeking a[data-seek='${solSeek}']`);
+  check((await sol.textContent("#seeking")).includes("You are seeking Cancellation Hearts, 6-10 players"), "(l) the lobby says what I am seeking");
+  await axeCheck(sol, "the lobby while seeking");
+  await sol.click(`#seeking a[data-seek='${solSeek}']`);
+  await sol.waitForSelector("#cancel-seek");
+  await sol.click("#cancel-seek");
+  await sol.waitForSelector("#seek-ended[data-status=cancelled]");
+  const gone = await api(`/v1/seeks/${solSeek}`, await tokenOf(sol));
+  check(gone.status === "cancelled", `(l) Cancel cancelled the seek: ${gone.status}`);
+  await axeCheck(sol, "a cancelled seek");
+  // Seek again: a new seek asking the same, on its own waiting screen.
+  await sol.click("#seek-again");
+  await sol.waitForURL((u) => /#\/seek\/[0-9a-f-]{36}$/.test(u.href) && !u.href.endsWith(solSeek));
+  const again = await api(`/v1/seeks/${sol.url().split("/seek/")[1]}`, await tokenOf(sol));
+  check(again.status === "active" && again.kind === "cancellation-hearts" && again.players.min === 6 && again.players.max === 10
+    && again.bots?.level === "sensible" && Date.parse(again.bots.at) - Date.parse(again.created_at) === 120_000,
+    `(l) Seek again asks the same: ${JSON.stringify(again)}`);
+  await sol.waitForSelector("#cancel-seek");
+  await sol.click("#cancel-seek");
+  await sol.waitForSelector("#seek-ended[data-status=cancelled]");
+  await fetch(`${API}/v1/seeks/${tomSeek.id}`, { method: "DELETE", headers: tomAuth });
+  for (const p of [quin, rex, sol]) check(p.cspViolations.length === 0, `(l) CSP violations: ${p.cspViolations}`);
+  for (const p of [quin, rex, sol]) await p.context().close();
+}
+
 const started = Date.now();
-// WEB_TEST_ONLY=layout,keyboard,invite: only those parts (while working on the page).
+// WEB_TEST_ONLY=layout,keyboard,invite,quick: only those parts (while working on the page).
 const only = new Set((env.WEB_TEST_ONLY ?? "").split(",").filter(Boolean));
 const part = (name) => only.size === 0 || only.has(name);
 try {
   if (part("layout")) await tableLayout();
   if (part("keyboard")) await keyboardTrick();
   if (part("invite")) await invitation();
+  if (part("quick")) await quickPlay();
   if (only.size) throw new Error("skip");
   // ---------------------------------------------------------------- (a)
   console.log("== (a) Lost Heir, 3 players, against two bots, to the end");

@@ -1016,7 +1016,9 @@ export interface paths {
         /**
          * Get a seek of mine
          * @description One of the caller's seeks as it stands (another player's is not
-         *     found). Ended seeks are kept for a day after they ended.
+         *     found). Ended seeks are kept for a day after they ended. An active
+         *     one says who has been found for its table so far (`found`: counts,
+         *     at most a second old), for a waiting screen.
          */
         get: operations["get_seek"];
         put?: never;
@@ -3230,6 +3232,35 @@ export interface components {
             /** Format: int32 */
             min_humans: number;
         };
+        /**
+         * @description Who has been found so far for a waiting seek's table: counts only (the
+         *     other seekers' names and ratings stay private). The group is the one
+         *     the first come first served look would seat the seek with
+         *     (docs/quick-play.md, "When a table forms").
+         * @example {
+         *       "humans": 3,
+         *       "largest": 4,
+         *       "smallest": 3
+         *     }
+         */
+        SeekFound: {
+            /**
+             * Format: int32
+             * @description People in the group, the seeker included.
+             */
+            humans: number;
+            /**
+             * Format: int32
+             * @description The largest table they can make: at this many it starts at once.
+             */
+            largest: number;
+            /**
+             * Format: int32
+             * @description The smallest table they can make: at this many it starts once
+             *     nobody joined for the gathering spell (or with bots, when due).
+             */
+            smallest: number;
+        };
         /** @description The caller's seeks, newest first. */
         SeekList: {
             seeks: components["schemas"]["SeekResource"][];
@@ -3269,6 +3300,7 @@ export interface components {
          *       "created_at": "2026-12-07T12:00:00Z",
          *       "ended_at": "2026-12-07T12:01:30Z",
          *       "expires_at": "2026-12-07T13:00:00Z",
+         *       "found": null,
          *       "game_id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
          *       "id": "5b0c8f0e-2f7a-4b61-9f1e-0d6c3a2b1e47",
          *       "kind": "cancellation-hearts",
@@ -3304,6 +3336,7 @@ export interface components {
              * @description When it expires if no table forms first.
              */
             expires_at: string;
+            found?: components["schemas"]["SeekFound"] | null;
             /** @description The game it seated the seeker at (`matched` only). */
             game_id?: string | null;
             id: string;

@@ -1,12 +1,15 @@
 // The front door: what a signed-out visitor to `/` sees. What the two
 // games are (with their rules pages), a way to play at once (a name, then
-// a game against bots, or the lobby), tables waiting for players and live
-// games to watch (list_games, public facts only).
-import { api, problemText, signIn, type Kind } from "./api";
+// quick play: a table with other people, bots after a wait, options a
+// disclosure away; or a game against bots at once; or the lobby), tables
+// waiting for players and live games to watch (list_games, public facts
+// only).
+import { api, me, problemText, signIn } from "./api";
 import { h } from "./dom";
 import { clear } from "./dom";
 import { chip } from "./faces";
 import { fill, QUICK, quickGame } from "./lobby";
+import { BOTS_AFTER_MINUTES, seekForm, startSeek } from "./seek";
 
 const GAMES = [
   { kind: "lost-heir", name: "Lost Heir", players: "2 to 4 players", cards: ["heir", "toronto-mayor", "wrong-boy"],
@@ -18,30 +21,46 @@ const GAMES = [
 export function frontDoor(main: HTMLElement, signedIn: () => void, showLobby: () => void): () => void {
   let alive = true;
   const name = h("input", { id: "display-name", name: "display_name", required: true, maxlength: 64, autocomplete: "nickname" });
-  const game = h("select", { id: "quick-kind", name: "kind" }, QUICK.map((q, i) => h("option", { value: String(i) }, q.text)));
+  const seek = seekForm("front");
   const error = h("p", { class: "error", role: "alert" });
-  let intent: "play" | "lobby" = "play";
+  let intent: "seek" | "bots" | "lobby" = "seek";
+  const buttons = [
+    h("button", { type: "submit", class: "primary", id: "seek-now", onclick: () => { intent = "seek"; } }, "Play now"),
+    h("button", { type: "submit", id: "play-bots", onclick: () => { intent = "bots"; } }, "Play against bots"),
+    h("button", { type: "submit", id: "enter-lobby", onclick: () => { intent = "lobby"; } }, "Go to the lobby"),
+  ];
   const form = h("form", { class: "card-panel register", id: "play-now", "aria-labelledby": "play-now-title" },
     h("h2", { id: "play-now-title" }, "Play now"),
-    h("p", {}, "No account, no download: choose the name the table will call you."),
+    h("p", {}, `No account, no download: choose the name the table will call you. Play now seats you with other players; if not enough come, bots fill the empty seats after ${BOTS_AFTER_MINUTES} minutes.`),
     h("div", { class: "field" }, h("label", { for: "display-name" }, "Your name"), name),
-    h("div", { class: "field" }, h("label", { for: "quick-kind" }, "Game"), game),
-    h("div", { class: "choices" },
-      h("button", { type: "submit", class: "primary", id: "play-bots", onclick: () => { intent = "play"; } }, "Play against bots"),
-      h("button", { type: "submit", id: "enter-lobby", onclick: () => { intent = "lobby"; } }, "Go to the lobby")),
+    h("div", { class: "field" }, h("label", { for: "front-kind" }, "Game"), seek.kind),
+    seek.options,
+    h("div", { class: "choices" }, buttons),
     error);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const { data, error: problem } = await api.POST("/v1/players", { body: { display_name: name.value.trim() } });
+    for (const b of buttons) b.disabled = true;
+    const refused = await enter();
     if (!alive) return;
-    if (!data) { error.textContent = problemText(problem); return; }
-    signIn(data);
-    signedIn();
-    if (intent === "lobby") { showLobby(); return; }
-    const q = QUICK[Number(game.value)] ?? QUICK[0]!;
-    const refused = await quickGame(q.kind as Kind, q.players);
-    if (refused) error.textContent = refused;
+    for (const b of buttons) b.disabled = false;
+    error.textContent = refused ?? "";
+    intent = "seek";
   });
+  /** Registers the name, then does what the button pressed asks; a problem's text if refused. */
+  async function enter(): Promise<string | null> {
+    // Signed in already when a first try was refused after the name was taken.
+    if (!me()) {
+      const { data, error: problem } = await api.POST("/v1/players", { body: { display_name: name.value.trim() } });
+      if (!alive) return null;
+      if (!data) return problemText(problem);
+      signIn(data);
+      signedIn();
+    }
+    if (intent === "lobby") { showLobby(); return null; }
+    if (intent === "seek") return startSeek(seek.request());
+    const q = QUICK.find((x) => x.kind === seek.kind.value) ?? QUICK[0]!;
+    return quickGame(q.kind, q.players);
+  }
   const open = h("ul", { class: "games", id: "front-open" });
   const live = h("ul", { class: "games", id: "front-live" });
   clear(main,

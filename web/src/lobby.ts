@@ -1,10 +1,12 @@
-// The lobby of a signed-in player: a quick game against bots, a form to
-// create a game of either kind, my games, games to join, games to watch
-// and finished games to replay. (Signed out, `/` is the front door:
-// front.ts.)
+// The lobby of a signed-in player: Play now (quick play, seek.ts: a table
+// with other people, bots after a wait; my active seeks, each back to its
+// waiting screen) or a quick game against bots, a form to create a game of
+// either kind, my games, games to join, games to watch and finished games
+// to replay. (Signed out, `/` is the front door: front.ts.)
 import { api, me, problemText, type Kind, type Schemas, type Summary } from "./api";
 import { clear, h } from "./dom";
 import { KIND_NAME } from "./words";
+import { activeSeeks, BOTS_AFTER_MINUTES, seekForm, startSeek } from "./seek";
 
 type SeatSpec = Schemas["SeatSpec"];
 
@@ -30,9 +32,25 @@ export async function quickGame(kind: Kind, players: number): Promise<string | n
 
 function quickPlay(): HTMLElement {
   const error = h("p", { class: "error", role: "alert" });
+  const seek = seekForm("lobby");
+  const seeking = h("div", { id: "seeking-box" });
+  const play = h("button", { type: "submit", class: "primary", id: "lobby-seek" }, "Play now");
+  const form = h("form", { class: "quick-seek", id: "lobby-seek-form", "aria-labelledby": "quick-play-title" },
+    h("p", {}, `A table with other players; bots fill the empty seats after ${BOTS_AFTER_MINUTES} minutes if not enough come.`),
+    h("div", { class: "field" }, h("label", { for: "lobby-kind" }, "Game"), seek.kind, play),
+    seek.options);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    play.disabled = true;
+    error.textContent = (await startSeek(seek.request())) ?? "";
+    play.disabled = false;
+  });
+  void activeSeeks().then((list) => { if (list) clear(seeking, list); });
   return h("div", { class: "card-panel quick", id: "quick-play" },
-    h("h2", {}, "Play now"),
-    h("div", { class: "choices" }, QUICK.map((q) => h("button", { type: "button", class: "primary", "data-kind": q.kind,
+    h("h2", { id: "quick-play-title" }, "Play now"),
+    seeking, form,
+    h("p", { class: "muted small" }, "Or at once against bots:"),
+    h("div", { class: "choices" }, QUICK.map((q) => h("button", { type: "button", "data-kind": q.kind,
       onclick: async () => { error.textContent = (await quickGame(q.kind, q.players)) ?? ""; } }, q.text))),
     error);
 }

@@ -1,6 +1,7 @@
 // The web table: hash routes (#/ the lobby, or the front door when signed
 // out; #/game/<id> a table; #/replay/<id> a finished game's replay;
-// #/invite/<id> an invitation; #/rules/<kind> a game's rules), a header
+// #/invite/<id> an invitation; #/seek/<id> quick play's waiting screen;
+// #/rules/<kind> a game's rules), a header
 // with the your-turn badge and the alert settings.
 import "./style.css";
 import { api, me, signOut } from "./api";
@@ -13,6 +14,7 @@ import { Inbox } from "./inbox";
 import { invitePage } from "./invite";
 import { alertSettings, notice } from "./notice";
 import { rulesPage } from "./rules";
+import { waitingPage } from "./waiting";
 
 const root = document.getElementById("app")!;
 const main = h("main", { id: "main", tabindex: "-1" });
@@ -64,10 +66,12 @@ function route(): void {
   const game = /^\/game\/([0-9a-f-]{36})$/.exec(hash);
   const rep = /^\/replay\/([0-9a-f-]{36})$/.exec(hash);
   const inv = /^\/invite\/([0-9a-f-]{36})$/.exec(hash);
+  const seek = /^\/seek\/([0-9a-f-]{36})$/.exec(hash);
   const rules = /^\/rules\/(lost-heir|cancellation-hearts)$/.exec(hash);
   if (game?.[1]) leave = table(main, game[1]);
   else if (rep?.[1]) leave = replay(main, rep[1]);
   else if (inv?.[1]) leave = invitePage(main, inv[1], signedIn);
+  else if (seek?.[1]) leave = waitingPage(main, seek[1]);
   else if (rules?.[1]) leave = rulesPage(main, rules[1]);
   else if (!me()) leave = frontDoor(main, signedIn, route);
   else leave = lobby(main);

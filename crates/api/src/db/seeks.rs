@@ -107,6 +107,40 @@ pub struct ActiveSeek {
     pub rating: Option<f64>,
 }
 
+/// The active seeks of `kind`, first come first (`created_at`, `id`), at
+/// most `window`, each with its player's display name and rating of the
+/// kind: what a look at the kind decides from.
+macro_rules! active_seeks {
+    ($s:ident, $kind:expr, $window:expr) => {
+        $s::seeks::table
+            .inner_join($s::players::table.on($s::players::id.eq($s::seeks::player_id)))
+            .left_join(
+                $s::ratings::table.on($s::ratings::kind
+                    .eq($s::seeks::kind)
+                    .and($s::ratings::subject.eq($s::seeks::player_id))),
+            )
+            .filter($s::seeks::status.eq(SeekStatus::Active))
+            .filter($s::seeks::kind.eq($kind))
+            .order(($s::seeks::created_at, $s::seeks::id))
+            .limit($window)
+            .select((
+                $s::seeks::all_columns,
+                $s::players::display_name,
+                $s::ratings::rating.nullable(),
+            ))
+    };
+}
+
+impl From<(SeekRow, String, Option<f64>)> for ActiveSeek {
+    fn from((row, display_name, rating): (SeekRow, String, Option<f64>)) -> Self {
+        ActiveSeek {
+            row,
+            display_name,
+            rating,
+        }
+    }
+}
+
 /// What [`Db::seek_change`] changes before it looks for tables.
 #[derive(Debug, Clone, Copy)]
 pub enum SeekChange<'a> {
@@ -283,24 +317,8 @@ impl Db {
                     }
                     SeekChange::Sweep => {}
                 }
-                let active: Vec<(SeekRow, String, Option<f64>)> = s::seeks::table
-                    .inner_join(s::players::table.on(s::players::id.eq(s::seeks::player_id)))
-                    .left_join(
-                        s::ratings::table.on(s::ratings::kind
-                            .eq(s::seeks::kind)
-                            .and(s::ratings::subject.eq(s::seeks::player_id))),
-                    )
-                    .filter(s::seeks::status.eq(SeekStatus::Active))
-                    .filter(s::seeks::kind.eq(kind))
-                    .order((s::seeks::created_at, s::seeks::id))
-                    .limit(window)
-                    .select((
-                        s::seeks::all_columns,
-                        s::players::display_name,
-                        s::ratings::rating.nullable(),
-                    ))
-                    .load(conn)
-                    .await?;
+                let active: Vec<(SeekRow, String, Option<f64>)> =
+                    active_seeks!(s, kind, window).load(conn).await?;
                 let due_experts: Vec<&str> = active
                     .iter()
                     .filter(|(row, _, _)| {
@@ -323,14 +341,7 @@ impl Db {
                         .collect()
                 };
                 let queue = SeekQueue {
-                    active: active
-                        .into_iter()
-                        .map(|(row, display_name, rating)| ActiveSeek {
-                            row,
-                            display_name,
-                            rating,
-                        })
-                        .collect(),
+                    active: active.into_iter().map(ActiveSeek::from).collect(),
                     bot_games,
                     now,
                 };
@@ -475,6 +486,17 @@ impl Db {
                 .first::<SeekRow>(conn)
                 .await
                 .optional()?)
+        })
+    }
+
+    /// The active seeks of `kind` as a look would read them (first come
+    /// first, at most `window`), outside any change: a plain read for the
+    /// waiting screen's counts (`games::seeks`), which may be a moment old.
+    pub async fn active_seeks(&self, kind: &str, window: i64) -> Result<Vec<ActiveSeek>, DbError> {
+        with_conn!(self, |conn, s| {
+            let rows: Vec<(SeekRow, String, Option<f64>)> =
+                active_seeks!(s, kind, window).load(conn).await?;
+            Ok(rows.into_iter().map(ActiveSeek::from).collect())
         })
     }
 

@@ -35,6 +35,7 @@ pub mod recent_writes;
 pub mod records;
 mod resign;
 mod seats;
+mod seek_looks;
 mod seek_turns;
 pub mod seeks;
 pub mod series;

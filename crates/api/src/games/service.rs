@@ -82,6 +82,8 @@ pub struct GameService {
     pub(super) seeks: crate::config::SeekSettings,
     /// Quick play: one change of a kind's seeks at a time in this process.
     pub(super) seek_turns: super::seek_turns::SeekTurns,
+    /// Quick play: the last look at each kind's queue for waiting screens.
+    pub(super) seek_looks: super::seek_looks::SeekLooks,
     /// When each player last wrote, for reads that may go to the replica
     /// (read-your-writes; empty without one).
     recent_writes: Arc<super::recent_writes::RecentWrites>,
@@ -135,6 +137,7 @@ impl GameService {
             ratings_kick: Default::default(),
             seeks: Default::default(),
             seek_turns: Default::default(),
+            seek_looks: Default::default(),
         }
     }
 

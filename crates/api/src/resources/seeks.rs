@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::GameKind;
-use crate::games::seeks::{BotsRequest, SeekRequest};
+use crate::games::seeks::{BotsRequest, Found, SeekRequest};
 use crate::games::status::BotLevel;
 use crate::games::vocabulary::{SeekRow, SeekStatus};
 use crate::games::watch::SeekNotice;
@@ -161,7 +161,8 @@ pub struct SeekBots {
     "expires_at": "2026-12-07T13:00:00Z",
     "ended_at": "2026-12-07T12:01:30Z",
     "game_id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
-    "seat": 3
+    "seat": 3,
+    "found": null
 }))]
 pub struct SeekResource {
     pub id: String,
@@ -192,6 +193,40 @@ pub struct SeekResource {
     pub game_id: Option<String>,
     /// The seeker's seat there (`matched` only).
     pub seat: Option<u8>,
+    /// The table this seek would sit at as the seekers wait now: how many
+    /// people are found for it. Only `get_seek` of an active seek says it
+    /// (at most a second old); null in lists, in `create_seek`'s answer,
+    /// once ended, and for a seek still waiting its turn to be looked at.
+    pub found: Option<SeekFound>,
+}
+
+/// Who has been found so far for a waiting seek's table: counts only (the
+/// other seekers' names and ratings stay private). The group is the one
+/// the first come first served look would seat the seek with
+/// (docs/quick-play.md, "When a table forms").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"humans": 3, "smallest": 3, "largest": 4}))]
+pub struct SeekFound {
+    /// People in the group, the seeker included.
+    #[schema(minimum = 1, maximum = 10)]
+    pub humans: u8,
+    /// The smallest table they can make: at this many it starts once
+    /// nobody joined for the gathering spell (or with bots, when due).
+    #[schema(minimum = 2, maximum = 10)]
+    pub smallest: u8,
+    /// The largest table they can make: at this many it starts at once.
+    #[schema(minimum = 2, maximum = 10)]
+    pub largest: u8,
+}
+
+impl From<Found> for SeekFound {
+    fn from(f: Found) -> Self {
+        SeekFound {
+            humans: f.humans,
+            smallest: f.smallest,
+            largest: f.largest,
+        }
+    }
 }
 
 impl SeekResource {
@@ -231,7 +266,16 @@ impl SeekResource {
             ended_at: row.ended_at,
             game_id: row.game_id.clone(),
             seat: row.seat.map(small).transpose()?,
+            found: None,
         })
+    }
+
+    /// The seek with its group so far (`get_seek`).
+    pub fn with_found(self, found: Option<Found>) -> SeekResource {
+        SeekResource {
+            found: found.map(SeekFound::from),
+            ..self
+        }
     }
 }
 

@@ -338,6 +338,108 @@ async fn a_seek_is_cancelled_once_and_a_matched_one_never(backend: Backend) {
 
 on_both_backends!(a_seek_is_cancelled_once_and_a_matched_one_never);
 
+/// Polls `p`'s seek until its `found` is `want` (it may be a second old).
+async fn until_found(ts: &TestServer, p: &Player, id: &str, want: &Value) -> Value {
+    let start = Instant::now();
+    loop {
+        let a = get_seek(ts, p, id).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        if &a.json["found"] == want {
+            return a.json;
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "seek {id} never found {want}: {}",
+            a.text
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A waiting seek says who has been found for its table (counts only):
+/// the group the first come first served look would seat it with, and
+/// the table sizes they can make; a seeker who cannot sit with them
+/// (another clock) is a group of one until the one in the way leaves;
+/// nothing in lists, in the create answer, or once the seek ended.
+async fn a_waiting_seek_counts_who_has_been_found(backend: Backend) {
+    let ts = server(backend, |_| {}).await;
+    let [ann, bob, cy, dee] = <[Player; 4]>::try_from(players(&ts, 4, "P").await).unwrap();
+    let any = json!({"kind": "lost-heir"});
+    let a = created(&seek(&ts, &ann, &any).await);
+    assert!(a["found"].is_null(), "the create answer says no group: {a}");
+    let a_id = a["id"].as_str().unwrap();
+    until_found(
+        &ts,
+        &ann,
+        a_id,
+        &json!({"humans": 1, "smallest": 2, "largest": 4}),
+    )
+    .await;
+    let b = created(
+        &seek(
+            &ts,
+            &bob,
+            &json!({"kind": "lost-heir", "move_deadline_secs": 0}),
+        )
+        .await,
+    );
+    let b_id = b["id"].as_str().unwrap();
+    // Cy asks for a clock; Bob asked for none, and Ann's group took Bob
+    // first: Ann and Bob wait together, Cy alone.
+    let c = created(
+        &seek(
+            &ts,
+            &cy,
+            &json!({"kind": "lost-heir", "move_deadline_secs": 600}),
+        )
+        .await,
+    );
+    let c_id = c["id"].as_str().unwrap();
+    let pair = json!({"humans": 2, "smallest": 2, "largest": 4});
+    until_found(&ts, &ann, a_id, &pair).await;
+    let seen = until_found(&ts, &bob, b_id, &pair).await;
+    assert_eq!(
+        seen["found"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["humans", "largest", "smallest"],
+        "counts only"
+    );
+    until_found(
+        &ts,
+        &cy,
+        c_id,
+        &json!({"humans": 1, "smallest": 2, "largest": 4}),
+    )
+    .await;
+    // Another kind's seekers are not counted.
+    let d = created(&seek(&ts, &dee, &json!({"kind": "cancellation-hearts"})).await);
+    let d_id = d["id"].as_str().unwrap();
+    until_found(
+        &ts,
+        &dee,
+        d_id,
+        &json!({"humans": 1, "smallest": 6, "largest": 10}),
+    )
+    .await;
+    let listed = ts.get("/v1/seeks", Some(&ann.token)).await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.text);
+    assert!(listed.json["seeks"][0]["found"].is_null());
+    // Bob leaves: now Cy's clock suits Ann's group, and they wait
+    // together; a cancelled seek counts nobody.
+    let gone = cancel(&ts, &bob, b_id).await;
+    assert_eq!(gone.status, StatusCode::OK, "{}", gone.text);
+    assert!(gone.json["found"].is_null());
+    until_found(&ts, &ann, a_id, &pair).await;
+    until_found(&ts, &cy, c_id, &pair).await;
+    assert!(get_seek(&ts, &bob, b_id).await.json["found"].is_null());
+    ts.server.stop().await;
+}
+
+on_both_backends!(a_waiting_seek_counts_who_has_been_found);
+
 /// A seek nobody matched expires after `SEEK_TTL_SECS` (the sweep), and
 /// is then refused a cancel with 409 `seek_expired`.
 async fn a_seek_expires(backend: Backend) {

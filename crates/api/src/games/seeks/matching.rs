@@ -308,6 +308,48 @@ pub fn form_tables(seekers: &[Seeker], rules: &Rules<'_>) -> Vec<Table> {
     }
 }
 
+/// The table a waiting seeker would sit at as the queue stands: how many
+/// people its group has found (the seeker included), and the smallest and
+/// largest table those people can make together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Found {
+    pub humans: u8,
+    /// At this many the group may sit down once it has been quiet for the
+    /// gathering spell (or with bots in the other seats).
+    pub smallest: u8,
+    /// At this many the table forms at once.
+    pub largest: u8,
+}
+
+/// For each seeker, the group it belongs to now: the group of the first
+/// anchor (first come first) that takes it, as `form_tables` would build
+/// it, every seeker still waiting. Cost: one group per anchor until every
+/// seeker has one (quadratic in the seekers at worst, as a look is).
+pub fn found(seekers: &[Seeker], options: &SeekOptions) -> Vec<Option<Found>> {
+    let open: Vec<usize> = (0..seekers.len()).collect();
+    let mut found: Vec<Option<Found>> = vec![None; seekers.len()];
+    for anchor in 0..seekers.len() {
+        if found[anchor].is_some() {
+            continue;
+        }
+        let joint = group(anchor, &open, seekers, options, |_| true);
+        let humans = joint.members.len();
+        let smallest = joint.feasible(options).find(|&n| usize::from(n) >= humans);
+        let (Some(smallest), Some(largest)) = (smallest, joint.largest(options)) else {
+            continue;
+        };
+        let at = Found {
+            humans: u8::try_from(humans).unwrap_or(u8::MAX),
+            smallest,
+            largest,
+        };
+        for &m in &joint.members {
+            found[m].get_or_insert(at);
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,6 +410,47 @@ mod tests {
         let s = [seeker("a", 0, 2..=4), seeker("b", 10, 2..=4)];
         assert_eq!(seated(&form_tables(&s, &rules(39))), []);
         assert_eq!(seated(&form_tables(&s, &rules(40))), [(vec![0, 1], 2)]);
+    }
+
+    #[test]
+    fn each_seeker_is_counted_in_the_first_group_that_takes_it() {
+        let mut s = [
+            seeker("a", 0, 3..=4),
+            seeker("b", 1, 2..=4),
+            seeker("c", 2, 2..=2),
+            seeker("d", 3, 2..=2),
+        ];
+        s[1].clock = Some(0);
+        s[2].clock = Some(600);
+        s[3].rating_max = Some(1400);
+        let lh = options::of("lost-heir").unwrap();
+        let f = found(&s, lh);
+        let ab = Some(Found {
+            humans: 2,
+            smallest: 3,
+            largest: 4,
+        });
+        // a's group is a and b; c cannot sit with a (sizes) nor b (the
+        // clock), so it is a group of its own; d admits nobody rated 1500.
+        assert_eq!(
+            f,
+            [
+                ab,
+                ab,
+                Some(Found {
+                    humans: 1,
+                    smallest: 2,
+                    largest: 2
+                }),
+                Some(Found {
+                    humans: 1,
+                    smallest: 2,
+                    largest: 2
+                })
+            ]
+        );
+        // Nothing forms from that queue yet: the counts are of people waiting.
+        assert_eq!(seated(&form_tables(&s, &rules(3))), []);
     }
 
     #[test]

@@ -8,6 +8,9 @@
 //!   (the refusals of impossible seeks).
 //! - `matching.rs`: which tables the active seekers of a kind make now, a
 //!   pure function (first come first served), unit- and property-tested.
+//! - `found.rs`: a waiting seek's group so far (how many people, which
+//!   table sizes), for the waiting screen, from one look per kind a second
+//!   (kept in `games/seek_looks.rs`).
 //! - `service.rs`: the service's methods (create, read, list, cancel, the
 //!   counts, the inbox's notices), the decision written by the seeks'
 //!   transaction (`db::seeks`: one per change, serialized per kind across
@@ -21,10 +24,12 @@
 //! told as for any new game, whose `seek_matched` frame the player stream
 //! reads back from the store (`watch.rs`).
 
+mod found;
 mod matching;
 pub mod options;
 mod request;
 mod service;
 
+pub use matching::Found;
 pub use request::{BotsRequest, SeekRequest};
 pub use service::{ENDED_SEEK_RETENTION, MATCH_WINDOW, SeekRender};

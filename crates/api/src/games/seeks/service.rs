@@ -428,7 +428,7 @@ impl GameService {
 }
 
 /// A stored active seek as the matcher sees it.
-fn seeker(active: &ActiveSeek) -> Seeker {
+pub(super) fn seeker(active: &ActiveSeek) -> Seeker {
     let row = &active.row;
     let bots = match (row.bots_at, row.bot_level, row.bots_min_humans) {
         (Some(at), Some(level), Some(min_humans)) => Some(BotsWanted {

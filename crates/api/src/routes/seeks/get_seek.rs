@@ -10,7 +10,9 @@ use crate::state::AppState;
 /// Get a seek of mine
 ///
 /// One of the caller's seeks as it stands (another player's is not
-/// found). Ended seeks are kept for a day after they ended.
+/// found). Ended seeks are kept for a day after they ended. An active
+/// one says who has been found for its table so far (`found`: counts,
+/// at most a second old), for a waiting screen.
 #[utoipa::path(
     tag = "seeks",
     operation_id = "get_seek",
@@ -29,5 +31,6 @@ pub async fn get_seek(
     seek_id: SeekId,
 ) -> Result<web::Json<SeekResource>, ApiError> {
     let seek = state.games.seek(&auth.player_id, &seek_id).await?;
-    Ok(web::Json(super::resource(&seek)?))
+    let found = state.games.seek_found(&seek).await?;
+    Ok(web::Json(super::resource(&seek)?.with_found(found)))
 }
