@@ -33,6 +33,7 @@ pub mod outbox;
 pub mod ratings;
 mod readers;
 mod reads;
+pub mod recent_writes;
 pub mod records;
 mod resign;
 mod seats;

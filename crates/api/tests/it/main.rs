@@ -30,6 +30,7 @@ mod ops;
 mod ratings;
 mod records;
 mod rematch;
+mod replica;
 mod resign;
 mod restart;
 mod scale;
