@@ -9,7 +9,12 @@
 # play it to the end choosing from the typed legal moves, fetch the record
 # and the verification and check them; then quick play: two players seek
 # (`create_seek`), end at one table (the second seek's answer, the first's
-# `get_seek` and inbox say where), and play it against each other. A typo'd move must not type-check:
+# `get_seek` and inbox say where), and play it against each other; then the
+# same table: a host mints an invite link (`create_invite`), a guest sees it
+# signed out (`get_invite`) and follows it into the open seat
+# (`accept_invite`), the host challenges the guest (`create_challenge`), who
+# finds it in the inbox and accepts (`accept_challenge`), and both play its
+# game. A typo'd move must not type-check:
 # the negative fixtures (clients/typescript/typo.ts, clients/python/typo.py)
 # must be REJECTED, with the expected error on each marked line and no other.
 #
@@ -174,6 +179,6 @@ summary() {  # LABEL FILE: "N games played, M moves made (T with the bots'), K v
 }
 echo "== summary"
 summary typescript "$OUT/ts.out"; summary python "$OUT/py.out"
-grep -q "3 games played, [0-9]* moves made ([0-9]* with the bots'), 3 verified" "$OUT/ts.out" || fail "the TypeScript client's summary is missing"
-grep -q "3 games played, [0-9]* moves made ([0-9]* with the bots'), 3 verified" "$OUT/py.out" || fail "the Python client's summary is missing"
+grep -q "4 games played, [0-9]* moves made ([0-9]* with the bots'), 4 verified" "$OUT/ts.out" || fail "the TypeScript client's summary is missing"
+grep -q "4 games played, [0-9]* moves made ([0-9]* with the bots'), 4 verified" "$OUT/py.out" || fail "the Python client's summary is missing"
 echo "generated clients: PASS"

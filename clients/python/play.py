@@ -1,8 +1,9 @@
 """Plays one game of each kind against the server's bots through a client
 generated from openapi/openapi.json by openapi-python-client, then a
 quick-play table: two players seek, end at one table and play it against each
-other; each game's record and verification are checked, and the quick-play
-game's post-game analysis requested and read.
+other; then an invite link followed into a seat and a challenge accepted,
+whose game they play; each game's record and verification are checked, and
+the quick-play game's post-game analysis requested and read.
 
 Every API type comes from the generated package `cardgames_client` (written
 by scripts/generated-clients.sh); nothing here restates a request or response
@@ -10,7 +11,7 @@ shape, so `mypy --strict` checks this program against the document.
 
     BASE_URL=http://127.0.0.1:8080 python play.py
 
-Exit status 0: the three games played to the end, recorded and verified.
+Exit status 0: the four games played to the end, recorded and verified.
 """
 
 from __future__ import annotations
@@ -27,24 +28,32 @@ import httpx
 
 from cardgames_client import AuthenticatedClient, Client, errors
 from cardgames_client.api.analysis import get_analysis, request_analysis
+from cardgames_client.api.challenges import accept_challenge, create_challenge
 from cardgames_client.api.games import create_game, get_game
+from cardgames_client.api.invites import accept_invite, create_invite, get_invite
 from cardgames_client.api.moves import get_legal_moves, post_move
 from cardgames_client.api.players import get_inbox, register_player
 from cardgames_client.api.records import export_record, verify_game
 from cardgames_client.api.seeks import create_seek, get_seek
 from cardgames_client.api.streams import wait_events
 from cardgames_client.models import (
+    AcceptInviteRequest,
     AnalysisRequest,
     AnalysisResource,
     CancellationHeartsConfigInput,
     CancellationHeartsMoveDiscard,
     CancellationHeartsMovePassCards,
+    ChallengeResource,
+    CreateChallengeRequest,
     CreateGameRequest,
+    CreateInviteRequest,
     CreateSeekRequest,
     EventPage,
     GameRecord,
     GameResource,
     Inbox,
+    InviteCreated,
+    InviteView,
     LegalMovesResource,
     LostHeirConfigInput,
     MoveAccepted,
@@ -253,6 +262,44 @@ def quick_play() -> Played:
     return played
 
 
+def same_table() -> Played:
+    """The host mints a single-use invite link to the open seat of a waiting
+    game and the guest follows it (get_invite without a token, then
+    accept_invite): the game starts; then the host challenges the guest to
+    another game, the guest finds it in the inbox and accepts, and both play
+    the challenge's game to the end."""
+    host, guest = new_player("Python host"), new_player("Python guest")
+    config = LostHeirConfigInput(players=2, target=15)
+    seats: list[SeatSpec] = ["open", "open"]
+    body = CreateGameRequest(kind="lost-heir", config=config, seats=seats, take_seat=0)
+    waiting = must("create_game", GameResource, create_game.sync(client=host, body=body))
+    link = must("create_invite", InviteCreated, create_invite.sync(waiting.id, client=host, body=CreateInviteRequest()))
+    anonymous = cast(AuthenticatedClient, Client(base_url=BASE_URL, raise_on_unexpected_status=True))
+    seen = must("get_invite", InviteView, get_invite.sync(link.token, client=anonymous))
+    if not seen.usable or seen.game.id != waiting.id:
+        raise ApiError(f"invite: the link is not usable: {seen.to_dict()}")
+    seated = must("accept_invite", GameResource, accept_invite.sync(link.token, client=guest, body=AcceptInviteRequest()))
+    if seated.your_seat != 1 or seated.status != "in_progress":
+        raise ApiError(f"invite: the guest sits at {seated.your_seat}, the game is {seated.status}")
+    print(f"invite: {link.path} seated the guest at seat 1 of {waiting.id}")
+    guest_id = seated.seats[1].player_id
+    if not isinstance(guest_id, str):
+        raise ApiError("invite: the guest's seat names nobody")
+    ask = CreateChallengeRequest(kind="lost-heir", config=config, challenged=[guest_id])
+    asked = must("create_challenge", ChallengeResource, create_challenge.sync(client=host, body=ask))
+    inbox = must("get_inbox", Inbox, get_inbox.sync(client=guest))
+    if not any(c.id == asked.id for c in inbox.challenges):
+        raise ApiError("challenge: not in the guest's inbox")
+    accepted = must("accept_challenge", ChallengeResource, accept_challenge.sync(asked.id, client=guest))
+    game_id = accepted.game_id
+    if accepted.status != "accepted" or not isinstance(game_id, str):
+        raise ApiError(f"challenge: {accepted.status}, no game")
+    print(f"challenge: {asked.id} accepted, game {game_id} started")
+    moves = play_to_end([host, guest], "lost-heir", game_id)
+    game = must("get_game", GameResource, get_game.sync(game_id, client=host))
+    return check_record(host, "lost-heir", game_id, moves, game.config.to_dict())
+
+
 def main() -> int:
     try:
         client = new_player("Python client")
@@ -260,6 +307,7 @@ def main() -> int:
             play_one(client, LostHeirConfigInput(players=2, partnerships=False, target=40)),
             play_one(client, CancellationHeartsConfigInput(players=6, target=100, all_cancelled="extend")),
             quick_play(),
+            same_table(),
         ]
     except (ApiError, errors.UnexpectedStatus, httpx.HTTPError) as e:
         print(f"python client: {type(e).__name__}: {e}", file=sys.stderr)

@@ -1,15 +1,17 @@
 // Plays one game of each kind against the server's bots through a client
 // generated from openapi/openapi.json (openapi-typescript types, openapi-fetch
 // calls), then a quick-play table: two players seek, end at one table and
-// play it against each other; each game's record and verification are checked,
-// and the quick-play game's post-game analysis requested and read.
+// play it against each other; then an invite link followed into a seat and
+// a challenge accepted, whose game they play; each game's record and
+// verification are checked, and the quick-play game's post-game analysis
+// requested and read.
 //
 // Every API type comes from ./generated/api.js (written by
 // scripts/generated-clients.sh); nothing here restates a request or response
 // shape, so `tsc --strict` checks this program against the document.
 //
 //   BASE_URL=http://127.0.0.1:8080 node play.js
-// Exit status 0: the three games played to the end, recorded and verified.
+// Exit status 0: the four games played to the end, recorded and verified.
 import createClient from "openapi-fetch";
 import type { components, paths } from "./generated/api.js";
 
@@ -278,6 +280,40 @@ async function quickPlay(): Promise<Played> {
   return played;
 }
 
+// The same table: the host mints a single-use invite link to the open seat
+// of a waiting game and the guest follows it (get_invite without a token,
+// then accept_invite): the game starts; then the host challenges the guest
+// to another game, the guest finds it in the inbox and accepts, and both
+// play the challenge's game to the end.
+async function sameTable(): Promise<Played> {
+  const [host, guest] = [await newPlayer("TypeScript host"), await newPlayer("TypeScript guest")];
+  const waiting = await must("create_game", host.POST("/v1/games", {
+    body: { kind: "lost-heir", config: { players: 2, target: 15 }, seats: ["open", "open"], take_seat: 0 } }));
+  const link = await must("create_invite", host.POST("/v1/games/{game_id}/invites", {
+    params: { path: { game_id: waiting.id } }, body: { uses: "single" } }));
+  const anonymous = createClient<paths>({ baseUrl });
+  const seen = await must("get_invite", anonymous.GET("/v1/invites/{token}", { params: { path: { token: link.token } } }));
+  if (!seen.usable || seen.game.id !== waiting.id) throw new ApiError(`invite: the link is not usable: ${JSON.stringify(seen)}`);
+  const seated = await must("accept_invite", guest.POST("/v1/invites/{token}/accept", { params: { path: { token: link.token } }, body: {} }));
+  if (seated.your_seat !== 1 || seated.status !== "in_progress") {
+    throw new ApiError(`invite: the guest sits at ${seated.your_seat ?? "no seat"}, the game is ${seated.status}`);
+  }
+  console.log(`invite: ${link.path} seated the guest at seat 1 of ${waiting.id}`);
+  const guestId = seated.seats[1]?.player_id;
+  if (!guestId) throw new ApiError("invite: the guest's seat names nobody");
+  const asked = await must("create_challenge", host.POST("/v1/challenges", {
+    body: { kind: "lost-heir", config: { players: 2, target: 15 }, challenged: [guestId] } }));
+  const inbox = await must("get_inbox", guest.GET("/v1/players/me/inbox"));
+  if (!inbox.challenges.some((c) => c.id === asked.id)) throw new ApiError("challenge: not in the guest's inbox");
+  const accepted = await must("accept_challenge", guest.POST("/v1/challenges/{challenge_id}/accept", {
+    params: { path: { challenge_id: asked.id } } }));
+  const gameId = accepted.game_id;
+  if (accepted.status !== "accepted" || !gameId) throw new ApiError(`challenge: ${accepted.status}, no game`);
+  console.log(`challenge: ${asked.id} accepted, game ${gameId} started`);
+  const moves = await playToEnd([host, guest], "lost-heir", gameId);
+  return checkRecord(host, "lost-heir", gameId, moves);
+}
+
 async function main(): Promise<void> {
   const api = await newPlayer("TypeScript client");
 
@@ -285,6 +321,7 @@ async function main(): Promise<void> {
     await playOne(api, "lost-heir", { players: 2, partnerships: false, target: 40 }),
     await playOne(api, "cancellation-hearts", { players: 6, target: 100, all_cancelled: "extend" }),
     await quickPlay(),
+    await sameTable(),
   ];
   const moves = played.reduce((n, p) => n + p.moves, 0);
   const replayed = played.reduce((n, p) => n + p.replayed, 0);

@@ -570,9 +570,12 @@ async function keyboardTrick() {
 
 /**
  * (k) The front door and the rules pages to a signed-out visitor; a host's
- * waiting table (the host is not "watching") with "Copy invite link"; the
- * link, opened in a second browser context, lets a newcomer pick a name
- * and sit down, and the game starts for both.
+ * waiting table (the host is not "watching") with "Copy invite link", which
+ * mints a reusable invite link (`#/invite/<token>`); the link, opened in a
+ * second browser context, lets a newcomer pick a name and sit down, and in
+ * a third another newcomer takes the last seat: the game starts for all;
+ * a challenge from the host appears in a newcomer's header list, declined
+ * there.
  */
 async function invitation() {
   console.log("== (k) the front door, the rules, and an invite link that seats a newcomer");
@@ -592,13 +595,13 @@ async function invitation() {
   const hana = await newPage("hana");
   await hana.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: API });
   await register(hana, "Hana");
-  const id = await createGame(hana, { kind: "lost-heir", players: 2, seats: ["open", "open"] });
+  const id = await createGame(hana, { kind: "lost-heir", players: 3, seats: ["open", "open", "open"] });
   await hana.waitForSelector("#invite #copy-invite");
   check(!(await hana.$("#watching")), "(k) the host of a waiting table is not labelled watching");
   await hana.click("#copy-invite");
   await hana.waitForFunction(() => (document.getElementById("invite-status")?.textContent ?? "") !== "");
   const link = await hana.inputValue("#invite-link");
-  check(link === `${API}/#/invite/${id}`, `(k) the invite link: ${link}`);
+  check(new RegExp(`^${API}/#/invite/[0-9a-f]{64}$`).test(link), `(k) the invite link is a minted token: ${link}`);
   const copied = await hana.evaluate(() => navigator.clipboard.readText()).catch(() => null);
   check(copied === null || copied === link, `(k) the clipboard holds the link: ${copied}`);
   await axeCheck(hana, "a waiting table");
@@ -620,12 +623,46 @@ async function invitation() {
   await newt.fill("#invite-name", "Newt");
   await newt.click("#invite-join");
   await newt.waitForURL(`${API}/#/game/${id}`);
-  await newt.waitForSelector(".table-wrap[data-status=in_progress] #hand button.card");
-  check((await newt.getAttribute(".seat.me", "data-seat")) === "1", "(k) the newcomer sits in the open seat");
+  await newt.waitForSelector(".table-wrap[data-status=open] #waiting");
+  check((await newt.textContent("#waiting")).includes("Seat 1: Newt (you)"), "(k) the newcomer sits in the first open seat");
   check((await newt.textContent("[data-testid=me]")) === "Newt", "(k) the newcomer is signed in by the name chosen");
+  // A third context follows the same (reusable) link into the last seat.
+  const olga = await newPage("olga", { width: 390, height: 844 });
+  await olga.goto(link);
+  await olga.waitForSelector("#invite-page #invite-name");
+  check((await olga.textContent("#invite-page")).includes("Newt"), "(k) the invitation shows who sits at the table");
+  await olga.fill("#invite-name", "Olga");
+  await olga.click("#invite-join");
+  await olga.waitForURL(`${API}/#/game/${id}`);
+  await olga.waitForSelector(".table-wrap[data-status=in_progress] .seat.me");
+  check((await olga.getAttribute(".seat.me", "data-seat")) === "2", "(k) the third newcomer sits in the last seat");
+  await newt.waitForSelector(".table-wrap[data-status=in_progress]");
   await hana.waitForSelector(".table-wrap[data-status=in_progress]");
-  log(`(k) ${link} seated Newt at seat 1; the game started for both`);
-  for (const p of [newt, hana]) check(p.cspViolations.length === 0, `(k) CSP violations: ${p.cspViolations}`);
+  // A challenge from Hana reaches Newt's header list; declining it removes it
+  // (and makes no game).
+  const newtId = await newt.evaluate(() => JSON.parse(localStorage.getItem("cardgames.me") ?? "{}").player_id);
+  const hanaToken = await tokenOf(hana);
+  const asked = await fetch(`${API}/v1/challenges`, {
+    method: "POST", headers: { authorization: `Bearer ${hanaToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ kind: "lost-heir", config: { players: 2 }, challenged: [newtId] }),
+  });
+  check(asked.status === 201, `(k) a challenge is made: HTTP ${asked.status}`);
+  const challengeId = (await asked.json()).id;
+  await newt.click(".inbox summary");
+  await newt.waitForSelector(`#inbox-list li[data-challenge='${challengeId}'] .decline-challenge`);
+  check((await newt.textContent(`#inbox-list li[data-challenge='${challengeId}']`)).includes("Hana challenges you"), "(k) the challenge names who asks");
+  await newt.click(`#inbox-list li[data-challenge='${challengeId}'] .decline-challenge`);
+  await newt.waitForSelector(`#inbox-list li[data-challenge='${challengeId}']`, { state: "detached" });
+  const after = await (await fetch(`${API}/v1/challenges/${challengeId}`, { headers: { authorization: `Bearer ${hanaToken}` } })).json();
+  check(after.status === "declined" && !after.game_id, `(k) the declined challenge made no game: ${JSON.stringify(after)}`);
+  await newt.click(".inbox summary");
+  log(`(k) Hana's challenge reached Newt's header list; Newt declined it`);
+  // The link is spent for the table: a fourth visitor is offered to watch.
+  await olga.goto(link);
+  await olga.waitForSelector("#invite-page #invite-open");
+  log(`(k) ${link} seated Newt at seat 1 and Olga at seat 2; the game started for all three`);
+  for (const p of [newt, olga, hana]) check(p.cspViolations.length === 0, `(k) CSP violations: ${p.cspViolations}`);
+  await olga.context().close();
   await newt.context().close();
   await hana.context().close();
 }

@@ -92,6 +92,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my challenges
+         * @description The challenges the caller sent or was asked to, newest first (at most
+         *     100): pending ones, and those that ended in the last day.
+         */
+        get: operations["list_challenges"];
+        put?: never;
+        /**
+         * Challenge players to a game
+         * @description Asks one or more named players to a new game of `kind` with the given
+         *     options; the configuration's players are the challenger (seat 0) and
+         *     those challenged (seats 1 on, in the order named). Each accepts or
+         *     declines (`accept_challenge`, `decline_challenge`); when all have
+         *     accepted the game is made with everyone seated and starts. A decline
+         *     ends the challenge for all; it expires after `expires_in_secs`. A
+         *     player who takes challenges only from known players (`set_settings`)
+         *     refuses one from anyone they have not finished a game with.
+         */
+        post: operations["create_challenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{challenge_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a challenge
+         * @description A challenge the caller sent or was asked to, as it stands (anyone
+         *     else's is not found). Ended challenges are kept a day.
+         */
+        get: operations["get_challenge"];
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a challenge
+         * @description The challenger withdraws a pending challenge: it ends for everyone
+         *     (`withdrawn`).
+         */
+        delete: operations["withdraw_challenge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{challenge_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a challenge
+         * @description Accepts a challenge the caller was asked to. When it is the last
+         *     acceptance, the game is made with everyone seated and starts (exactly
+         *     once, whichever process takes it): the answer then has `status:
+         *     accepted` and `game_id`. Accepting again answers the challenge as it
+         *     stands.
+         */
+        post: operations["accept_challenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/challenges/{challenge_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a challenge
+         * @description Declines a challenge the caller was asked to: it ends for everyone
+         *     (`declined`) and nothing else changes: no game is made.
+         */
+        post: operations["decline_challenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games": {
         parameters: {
             query?: never;
@@ -237,6 +340,61 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a game's invite links
+         * @description Every link of the game, newest first (at most 100; never their tokens),
+         *     for its creator and its seated players. Expired links are kept a day.
+         */
+        get: operations["list_invites"];
+        put?: never;
+        /**
+         * Mint an invite link
+         * @description A link to one open seat (`seat`) or to any open seat of an open game:
+         *     single-use (default) or reusable (up to `max_uses` people, each in a
+         *     seat of their own), expiring (default 7 days), revocable. The game's
+         *     creator may mint; a seated player too when the game was created with
+         *     `players_may_invite`. The answer holds the link's token and the web
+         *     table's path for it (`/#/invite/{token}`), shown this once: only the
+         *     token's SHA-256 is stored. No `Idempotency-Key`: a copy would have to
+         *     store the token; minting twice only makes a second link (a game has at
+         *     most 20 live ones).
+         */
+        post: operations["create_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{game_id}/invites/{invite_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invite link
+         * @description The link seats nobody from now on (whoever it seated keeps their seat).
+         *     Its minter or the game's creator may revoke it; revoking it again
+         *     answers it as it is.
+         */
+        delete: operations["revoke_invite"];
         options?: never;
         head?: never;
         patch?: never;
@@ -546,6 +704,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invites/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * See an invite link
+         * @description What anyone holding the link may see before following it, without
+         *     signing in: the game's kind and public facts, its seats and who sits
+         *     in them, the seat the link grants, and whether it may seat someone now
+         *     (else the code `accept_invite` would answer).
+         */
+        get: operations["get_invite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invites/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Follow an invite link
+         * @description Seats the caller through the link: in the seat it names, or (naming
+         *     none) in the seat a plain join takes (one reserved for the caller by a
+         *     rematch, else the lowest open seat). The link's use is counted in the
+         *     seat's own transaction, so a single-use link followed twice at once
+         *     seats one person and the other gets 409 `invite_used`. The game starts
+         *     when the last seat fills, as with `join_game`.
+         */
+        post: operations["accept_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/leaderboards/{kind}": {
         parameters: {
             query?: never;
@@ -613,7 +819,8 @@ export interface paths {
          *     `bid`, `pass_cards`, `play` …) and the move deadline, if any; the
          *     open rematches with a seat reserved for the caller (`invitations`); and
          *     the tables formed for the caller's seeks in the last day (`seeks`,
-         *     quick play).
+         *     quick play); the challenges waiting for the caller's answer
+         *     (`challenges`).
          */
         get: operations["get_inbox"];
         put?: never;
@@ -712,6 +919,33 @@ export interface paths {
          *     so the player can no longer act; use it when a token has leaked.
          */
         post: operations["revoke_tokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/me/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My settings
+         * @description Whom the caller takes challenges from (`anyone` until set).
+         */
+        get: operations["get_settings"];
+        /**
+         * Change my settings
+         * @description Sets whom the caller takes challenges from: `anyone`, or
+         *     `known_players` (only players they have finished a game with; anyone
+         *     else's challenge is refused 403 `challenges_refused`). Challenges
+         *     already pending are not withdrawn.
+         */
+        put: operations["set_settings"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1116,6 +1350,16 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
+         * @description Follow an invite link (`accept_invite`): optional.
+         * @example {
+         *       "entropy": "my dice: 3 5 1 6"
+         *     }
+         */
+        AcceptInviteRequest: {
+            /** @description The player's contribution to the shuffle, as in `join_game`. */
+            entropy?: string | null;
+        };
+        /**
          * @description Who made an event: a player (`player_id`, and `seat` once seated), a
          *     bot seat (`bot`), the server for a seat whose deadline passed
          *     (`deadline`), or the server itself (none of these).
@@ -1451,6 +1695,67 @@ export interface components {
             trick?: components["schemas"]["CancellationHeartsTrickView"] | null;
         };
         /**
+         * @description A challenged player's answer.
+         * @enum {string}
+         */
+        ChallengeAnswer: "pending" | "accepted" | "declined";
+        /** @description The caller's challenges, sent and received, newest first. */
+        ChallengeList: {
+            challenges: components["schemas"]["ChallengeResource"][];
+        };
+        /** @description A player in a challenge. */
+        ChallengePlayer: {
+            /** @description The challenger's is always `accepted`. */
+            answer: components["schemas"]["ChallengeAnswer"];
+            /** Format: date-time */
+            answered_at?: string | null;
+            display_name: string;
+            player_id: string;
+            /**
+             * Format: int32
+             * @description Their seat in the game (the challenger's is 0).
+             */
+            seat: number;
+        };
+        /** @description A challenge as it stands. */
+        ChallengeResource: {
+            /** @description The players challenged, by seat. */
+            challenged: components["schemas"]["ChallengePlayer"][];
+            challenger: components["schemas"]["ChallengePlayer"];
+            config: components["schemas"]["GameConfigInput"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            ended_at?: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description The game everyone accepted, started. */
+            game_id?: string | null;
+            id: string;
+            kind: string;
+            /** Format: int64 */
+            move_deadline_secs?: number | null;
+            on_deadline?: components["schemas"]["DeadlinePolicy"] | null;
+            on_resign: components["schemas"]["ResignPolicy"];
+            rated: boolean;
+            /**
+             * @description `pending` until everyone accepted (`accepted`, with `game_id`),
+             *     someone declined, the challenger withdrew it, or it expired.
+             */
+            status: components["schemas"]["ChallengeStatus"];
+        };
+        /**
+         * @description Where a challenge is. It changes once, from `pending` to one of the
+         *     others.
+         * @enum {string}
+         */
+        ChallengeStatus: "pending" | "accepted" | "declined" | "withdrawn" | "expired";
+        /**
+         * @description Whom a player takes challenges from.
+         * @enum {string}
+         */
+        ChallengesFrom: "anyone" | "known_players";
+        /**
          * @description A seated player's chat setting in one game.
          * @example {
          *       "show_spectators": false
@@ -1468,6 +1773,47 @@ export interface components {
          * @enum {string}
          */
         City: "toronto" | "winnipeg" | "halifax" | "montreal";
+        /**
+         * @description Challenge players to a game (`create_challenge`).
+         * @example {
+         *       "challenged": [
+         *         "3f1e2d4c-5b6a-4798-8a9b-0c1d2e3f4a5b",
+         *         "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d"
+         *       ],
+         *       "config": {
+         *         "players": 3,
+         *         "target": 20
+         *       },
+         *       "expires_in_secs": 86400,
+         *       "kind": "lost-heir",
+         *       "move_deadline_secs": 86400,
+         *       "rated": true
+         *     }
+         */
+        CreateChallengeRequest: {
+            /**
+             * @description The players challenged (1 to 9, each once, not the challenger), in
+             *     the order of their seats: seat 1 onwards (the challenger sits at 0).
+             */
+            challenged: string[];
+            config: components["schemas"]["GameConfigInput"];
+            /**
+             * Format: int64
+             * @description How long the challenge waits for answers, 60 s to 7 days (default
+             *     1 day).
+             */
+            expires_in_secs?: number | null;
+            kind: components["schemas"]["GameKindName"];
+            /**
+             * Format: int64
+             * @description Time allowed per move, 1 s to 30 days; no clock when left out.
+             */
+            move_deadline_secs?: number | null;
+            on_deadline?: components["schemas"]["DeadlinePolicy"] | null;
+            on_resign?: components["schemas"]["ResignPolicy"] | null;
+            /** @description Whether the game is rated (default true). */
+            rated?: boolean | null;
+        };
         /**
          * @example {
          *       "config": {
@@ -1511,6 +1857,12 @@ export interface components {
             on_deadline?: components["schemas"]["DeadlinePolicy"] | null;
             on_resign?: components["schemas"]["ResignPolicy"] | null;
             /**
+             * @description Whether any seated player may mint invite links to the game's open
+             *     seats (default false: only its creator may;
+             *     docs/invites-and-challenges.md).
+             */
+            players_may_invite?: boolean | null;
+            /**
              * @description Whether the game is rated (default true): once finished by play it
              *     changes its players' ratings (docs/ratings.md).
              */
@@ -1522,6 +1874,36 @@ export interface components {
              * @description The seat the creator takes, if any (it must be open).
              */
             take_seat?: number | null;
+        };
+        /**
+         * @description Mint an invite link (`create_invite`).
+         * @example {
+         *       "expires_in_secs": 86400,
+         *       "seat": 2,
+         *       "uses": "single"
+         *     }
+         */
+        CreateInviteRequest: {
+            /**
+             * Format: int64
+             * @description How long the link lives, 60 s to 30 days (default 7 days).
+             */
+            expires_in_secs?: number | null;
+            /**
+             * Format: int32
+             * @description How many people a reusable link may seat, 1 to 10 (default 10); a
+             *     single-use link seats one (`max_uses` other than 1 is 422
+             *     `bad_invite_uses`).
+             */
+            max_uses?: number | null;
+            /**
+             * Format: int32
+             * @description The seat the link grants (it must be open and a player's); any open
+             *     seat when left out (never one a rematch reserved for another).
+             */
+            seat?: number | null;
+            /** @description `single` (default) or `reusable`. */
+            uses?: components["schemas"]["InviteUses"];
         };
         /**
          * @description Ask for a table (`create_seek`). Every setting left out is "any".
@@ -1611,7 +1993,7 @@ export interface components {
          * @description What a delivery is about.
          * @enum {string}
          */
-        DeliveryEventName: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat" | "seek_matched" | "test";
+        DeliveryEventName: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat" | "seek_matched" | "challenge" | "test";
         /** @description A page of a webhook's deliveries, newest first. */
         DeliveryList: {
             deliveries: components["schemas"]["DeliveryResource"][];
@@ -2052,6 +2434,7 @@ export interface components {
          *       "move_deadline_secs": 86400,
          *       "on_deadline": "bot",
          *       "on_resign": "bot",
+         *       "players_may_invite": false,
          *       "rated": true,
          *       "seats": [
          *         {
@@ -2101,6 +2484,11 @@ export interface components {
             on_deadline?: components["schemas"]["DeadlinePolicy"] | null;
             /** @description What happens when a seated player resigns. */
             on_resign: components["schemas"]["ResignPolicy"];
+            /**
+             * @description Any seated player may mint invite links, not only the creator
+             *     (docs/invites-and-challenges.md).
+             */
+            players_may_invite: boolean;
             /** @description Finishing by play changes ratings (docs/ratings.md). */
             rated: boolean;
             seats: components["schemas"]["SeatResource"][];
@@ -2141,9 +2529,15 @@ export interface components {
         /**
          * @description The games where the caller must act, the longest-waiting first; the
          *     rematches waiting for the caller to take their reserved seat; the
-         *     tables formed for the caller's seeks.
+         *     tables formed for the caller's seeks; the challenges waiting for the
+         *     caller's answer.
          */
         Inbox: {
+            /**
+             * @description Challenges waiting for the caller's answer (pending, not expired),
+             *     newest first, at most 20 (docs/invites-and-challenges.md).
+             */
+            challenges: components["schemas"]["ChallengeResource"][];
             games: components["schemas"]["YourTurn"][];
             /**
              * @description Open rematches with a seat reserved for the caller (`join_game`
@@ -2155,6 +2549,109 @@ export interface components {
              *     docs/quick-play.md), newest first, at most 20.
              */
             seeks: components["schemas"]["SeekMatched"][];
+        };
+        /**
+         * @description A new invite link: the invite, and its token and path, shown this once
+         *     (only the token's SHA-256 is stored).
+         */
+        InviteCreated: {
+            /**
+             * @description The api's view of the link: `/v1/invites/{token}` (`get_invite`,
+             *     and `accept_invite` with `/accept`).
+             */
+            href: string;
+            invite: components["schemas"]["InviteResource"];
+            /**
+             * @description The web table's page for the link, relative to the server's root:
+             *     `/#/invite/{token}`.
+             * @example /#/invite/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            path: string;
+            /**
+             * @description The link's secret: 64 hex digits. Whoever holds it may take the seat
+             *     it grants.
+             */
+            token: string;
+        };
+        /** @description A game's invite links, newest first. */
+        InviteList: {
+            invites: components["schemas"]["InviteResource"][];
+        };
+        /**
+         * @description An invite link as its game's players see it (never its token).
+         * @example {
+         *       "created_at": "2026-12-08T10:00:00Z",
+         *       "created_by": "3f1e2d4c-5b6a-4798-8a9b-0c1d2e3f4a5b",
+         *       "expires_at": "2026-12-15T10:00:00Z",
+         *       "game_id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
+         *       "id": "5a0c8d9e-2b1f-4c3a-9e8d-7f6a5b4c3d2e",
+         *       "max_uses": 1,
+         *       "seat": 2,
+         *       "state": "live",
+         *       "uses": 0
+         *     }
+         */
+        InviteResource: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description The player who minted it. */
+            created_by: string;
+            /** Format: date-time */
+            expires_at: string;
+            game_id: string;
+            id: string;
+            /** Format: int32 */
+            max_uses: number;
+            /** Format: date-time */
+            revoked_at?: string | null;
+            /**
+             * Format: int32
+             * @description The seat it grants; absent: any open seat.
+             */
+            seat?: number | null;
+            state: components["schemas"]["InviteState"];
+            /**
+             * Format: int32
+             * @description How many people it has seated.
+             */
+            uses: number;
+        };
+        /**
+         * @description Where a link stands.
+         * @enum {string}
+         */
+        InviteState: "live" | "used_up" | "revoked" | "expired";
+        /**
+         * @description How many people a link may seat.
+         * @enum {string}
+         */
+        InviteUses: "single" | "reusable";
+        /**
+         * @description An invite link as anyone holding it sees it (`get_invite`): the game's
+         *     public facts (kind, seats and who sits in them), the seat the link
+         *     grants, and whether it may seat someone now.
+         */
+        InviteView: {
+            /** Format: date-time */
+            expires_at: string;
+            game: components["schemas"]["GameSummary"];
+            /**
+             * @description When not usable: the problem code `accept_invite` answers
+             *     (`invite_expired`, `invite_revoked`, `invite_used`, `game_not_open`,
+             *     `game_expired`, `seat_taken`, `no_open_seat`, ...).
+             */
+            refusal?: string | null;
+            /**
+             * Format: int32
+             * @description The seat it grants; absent: any open seat.
+             */
+            seat?: number | null;
+            state: components["schemas"]["InviteState"];
+            /**
+             * @description Whether following it now may seat someone (the link is live, the
+             *     game open, its seat, or some seat, free).
+             */
+            usable: boolean;
         };
         /**
          * @example {
@@ -2776,10 +3273,23 @@ export interface components {
             ratings: components["schemas"]["RatingResource"][];
         };
         /**
-         * @description The `data:` of one `stream_player` event: `your_turn`, `seek_matched`,
-         *     or `seat_taken`, `game_started`, `game_over`.
+         * @description A player's settings.
+         * @example {
+         *       "challenges_from": "known_players"
+         *     }
          */
-        PlayerStreamData: components["schemas"]["YourTurn"] | components["schemas"]["GameNotice"] | components["schemas"]["SeekMatched"];
+        PlayerSettings: {
+            /**
+             * @description Whom the player takes challenges from: `anyone` (default) or
+             *     `known_players` (players they have finished a game with).
+             */
+            challenges_from: components["schemas"]["ChallengesFrom"];
+        };
+        /**
+         * @description The `data:` of one `stream_player` event: `your_turn`, `seek_matched`,
+         *     `challenge`, or `seat_taken`, `game_started`, `game_over`.
+         */
+        PlayerStreamData: components["schemas"]["YourTurn"] | components["schemas"]["GameNotice"] | components["schemas"]["SeekMatched"] | components["schemas"]["ChallengeResource"];
         /**
          * @description One `stream_player` event: its `event:` name, its `id:` and its `data:`, a JSON text
          *     whose content is a `PlayerStreamData`.
@@ -2787,7 +3297,10 @@ export interface components {
         PlayerStreamEvent: {
             /** @description JSON text: a `PlayerStreamData` */
             data: string;
-            /** @description `your_turn`, `seek_matched`, `seat_taken`, `game_started` or `game_over`. */
+            /**
+             * @description `your_turn`, `seek_matched`, `challenge`, `seat_taken`, `game_started` or
+             *     `game_over`.
+             */
             event: string;
             /**
              * @description The stream's position after this event: an opaque cursor to resume
@@ -2850,7 +3363,7 @@ export interface components {
          * @description A problem's stable code: the api's own, a record's, or a kind's refusal of a move or configuration (then `rule` names the ruling).
          * @enum {string}
          */
-        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "bad_bots" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_rating_range" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "delivery_not_found" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "invalid_webhook_events" | "invalid_webhook_url" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "no_table_size" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "rating_range_excludes_you" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "seek_cancelled" | "seek_expired" | "seek_matched" | "seek_not_found" | "series_not_found" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "too_many_bot_games" | "too_many_seeks" | "too_many_streams" | "too_many_webhooks" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unknown_variant" | "unsupported_media_type" | "version_mismatch" | "webhook_address_refused" | "webhook_not_found" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
+        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "bad_bots" | "bad_challenge_expiry" | "bad_challenged" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_invite_expiry" | "bad_invite_uses" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_rating_range" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "challenge_accepted" | "challenge_declined" | "challenge_expired" | "challenge_not_found" | "challenge_pending" | "challenge_withdrawn" | "challenges_refused" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "delivery_not_found" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "invalid_webhook_events" | "invalid_webhook_url" | "invite_expired" | "invite_not_found" | "invite_revoked" | "invite_used" | "invites_creator_only" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "no_table_size" | "not_challenged" | "not_challenger" | "not_invite_owner" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "rating_range_excludes_you" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "seek_cancelled" | "seek_expired" | "seek_matched" | "seek_not_found" | "series_not_found" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "too_many_bot_games" | "too_many_challenges" | "too_many_invites" | "too_many_seeks" | "too_many_streams" | "too_many_webhooks" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unknown_variant" | "unsupported_media_type" | "version_mismatch" | "webhook_address_refused" | "webhook_not_found" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
         /**
          * @description What a seat is asked to do, by kind (the `prompt` of `Legal`). Lost Heir: `bid`, `decide` (the dealer accepts or rejects), `name_trumps`, `play_card`; Cancellation Hearts: `pass_cards`, `play`, `discard`, `moon`.
          * @enum {string}
@@ -3034,7 +3547,8 @@ export interface components {
         };
         /** @description A move the viewer may not see (another seat's pass or discard while the game runs): only its `type`. */
         RedactedMove: {
-            type: string;
+            /** @enum {string} */
+            type: "pass_cards" | "discard";
         };
         RegisterPlayerRequest: {
             /**
@@ -3579,7 +4093,31 @@ export interface components {
          *     duplicates by it) and `created_at` (when the change happened). None
          *     carries a card.
          */
-        WebhookDelivery: components["schemas"]["WebhookDeliveryYourTurn"] | components["schemas"]["WebhookDeliveryDeadlineWarning"] | components["schemas"]["WebhookDeliveryGameStarted"] | components["schemas"]["WebhookDeliveryGameOver"] | components["schemas"]["WebhookDeliveryChat"] | components["schemas"]["WebhookDeliverySeekMatched"] | components["schemas"]["WebhookDeliveryTest"];
+        WebhookDelivery: components["schemas"]["WebhookDeliveryYourTurn"] | components["schemas"]["WebhookDeliveryDeadlineWarning"] | components["schemas"]["WebhookDeliveryGameStarted"] | components["schemas"]["WebhookDeliveryGameOver"] | components["schemas"]["WebhookDeliveryChat"] | components["schemas"]["WebhookDeliverySeekMatched"] | components["schemas"]["WebhookDeliveryChallenge"] | components["schemas"]["WebhookDeliveryTest"];
+        /** @description `challenge`. */
+        WebhookDeliveryChallenge: {
+            answer?: components["schemas"]["ChallengeAnswer"] | null;
+            challenge_id: string;
+            challenger_id: string;
+            /** Format: date-time */
+            created_at: string;
+            event_id: string;
+            /** @description The game made when everyone accepted. */
+            game_id?: string | null;
+            kind: components["schemas"]["GameKindName"];
+            /**
+             * @description The player whose answer this was (absent: the challenge was made,
+             *     withdrawn or expired).
+             */
+            player_id?: string | null;
+            /** @description The challenge's status after the change. */
+            status: components["schemas"]["ChallengeStatus"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "challenge";
+        };
         /** @description `chat`. */
         WebhookDeliveryChat: {
             author_id: string;
@@ -3729,7 +4267,7 @@ export interface components {
          * @description An event a webhook may subscribe to.
          * @enum {string}
          */
-        WebhookEvent: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat" | "seek_matched";
+        WebhookEvent: "your_turn" | "deadline_warning" | "game_started" | "game_over" | "chat" | "seek_matched" | "challenge";
         /** @description The caller's webhooks, oldest first. */
         WebhookList: {
             webhooks: components["schemas"]["WebhookResource"][];
@@ -3950,6 +4488,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4070,6 +4612,1097 @@ export interface operations {
             };
         };
     };
+    list_challenges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's challenges */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeList"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_challenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateChallengeRequest"];
+            };
+        };
+        responses: {
+            /** @description The challenge, pending */
+            201: {
+                headers: {
+                    /** @description `/v1/challenges/{challenge_id}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeResource"];
+                };
+            };
+            /** @description Malformed JSON or header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Malformed JSON or header",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenges_refused`: a player challenged takes challenges only from players they have finished a game with */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "challenges_refused",
+                     *       "detail": "`challenges_refused`: a player challenged takes challenges only from players they have finished a game with",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:challenges_refused"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `player_not_found`: a player challenged does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "player_not_found",
+                     *       "detail": "`player_not_found`: a player challenged does not exist",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:player_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too_many_challenges`: the caller has 10 pending challenges, or a player challenged 50 to answer; `idempotency_key_in_flight` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "too_many_challenges",
+                     *       "detail": "`too_many_challenges`: the caller has 10 pending challenges, or a player challenged 50 to answer; `idempotency_key_in_flight`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:too_many_challenges"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "body_too_large",
+                     *       "detail": "Body too large",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 413,
+                     *       "title": "Payload Too Large",
+                     *       "type": "urn:cards:problem:body_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Not JSON",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `bad_challenged` (none, more than 9, twice, or oneself), `bad_challenge_expiry`, `seat_count_mismatch`, `bad_deadline`, a configuration the kind refuses (its own code and `rule`), `invalid_body`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_challenged",
+                     *       "detail": "`bad_challenged` (none, more than 9, twice, or oneself), `bad_challenge_expiry`, `seat_count_mismatch`, `bad_deadline`, a configuration the kind refuses (its own code and `rule`), `invalid_body`, `idempotency_key_reused`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:bad_challenged"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_challenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The challenge's id */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeResource"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenge_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "challenge_not_found",
+                     *       "detail": "`challenge_not_found`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:challenge_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    withdraw_challenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The challenge's id */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge as it stands after */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeResource"];
+                };
+            };
+            /** @description A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_query",
+                     *       "detail": "A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:bad_query"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_challenger`: only the challenger withdraws */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_challenger",
+                     *       "detail": "`not_challenger`: only the challenger withdraws",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:not_challenger"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenge_not_found`: none of the caller's has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "challenge_not_found",
+                     *       "detail": "`challenge_not_found`: none of the caller's has this id",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:challenge_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenge_accepted`, `challenge_declined`, `challenge_withdrawn`, `challenge_expired`: it has ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "challenge_accepted",
+                     *       "detail": "`challenge_accepted`, `challenge_declined`, `challenge_withdrawn`, `challenge_expired`: it has ended",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:challenge_accepted"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`; a configuration the kind refuses */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "detail": "`idempotency_key_reused`; a configuration the kind refuses",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:idempotency_key_reused"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    accept_challenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The challenge's id */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge as it stands after */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeResource"];
+                };
+            };
+            /** @description A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_query",
+                     *       "detail": "A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:bad_query"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_challenged`: the challenger answers nothing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_challenged",
+                     *       "detail": "`not_challenged`: the challenger answers nothing",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:not_challenged"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenge_not_found`: none of the caller's has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "challenge_not_found",
+                     *       "detail": "`challenge_not_found`: none of the caller's has this id",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:challenge_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenge_accepted`, `challenge_declined`, `challenge_withdrawn`, `challenge_expired`: it has ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "challenge_accepted",
+                     *       "detail": "`challenge_accepted`, `challenge_declined`, `challenge_withdrawn`, `challenge_expired`: it has ended",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:challenge_accepted"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`; a configuration the kind refuses */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "detail": "`idempotency_key_reused`; a configuration the kind refuses",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:idempotency_key_reused"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decline_challenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The challenge's id */
+                challenge_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge as it stands after */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeResource"];
+                };
+            };
+            /** @description A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_query",
+                     *       "detail": "A query parameter, header or JSON body the server cannot read (`bad_query`, `bad_idempotency_key`, `malformed_json` …)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:bad_query"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_challenged`: the challenger answers nothing */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_challenged",
+                     *       "detail": "`not_challenged`: the challenger answers nothing",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:not_challenged"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenge_not_found`: none of the caller's has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "challenge_not_found",
+                     *       "detail": "`challenge_not_found`: none of the caller's has this id",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:challenge_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `challenge_accepted`, `challenge_declined`, `challenge_withdrawn`, `challenge_expired`: it has ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "challenge_accepted",
+                     *       "detail": "`challenge_accepted`, `challenge_declined`, `challenge_withdrawn`, `challenge_expired`: it has ended",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:challenge_accepted"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`; a configuration the kind refuses */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "idempotency_key_reused",
+                     *       "detail": "`idempotency_key_reused`; a configuration the kind refuses",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:idempotency_key_reused"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     list_games: {
         parameters: {
             query?: {
@@ -4154,6 +5787,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4360,6 +5997,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4513,6 +6154,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4758,6 +6403,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -4979,6 +6628,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5127,6 +6780,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5291,6 +6948,548 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_invites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game's links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteList"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_seated`: neither the creator nor seated */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_seated",
+                     *       "detail": "`not_seated`: neither the creator nor seated",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:not_seated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The new link, with its token (shown once) */
+            201: {
+                headers: {
+                    /** @description `/v1/invites/{token}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteCreated"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Malformed JSON",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_seated`: neither the creator nor seated; `invites_creator_only`: seated, but the game lets only its creator invite */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_seated",
+                     *       "detail": "`not_seated`: neither the creator nor seated; `invites_creator_only`: seated, but the game lets only its creator invite",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:not_seated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_open`, `game_expired`, `seat_taken`, `seat_reserved` (a rematch's seat), `no_open_seat`, `too_many_invites` (20 live links) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_open",
+                     *       "detail": "`game_not_open`, `game_expired`, `seat_taken`, `seat_reserved` (a rematch's seat), `no_open_seat`, `too_many_invites` (20 live links)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:game_not_open"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "body_too_large",
+                     *       "detail": "Body too large",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 413,
+                     *       "title": "Payload Too Large",
+                     *       "type": "urn:cards:problem:body_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Not JSON",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `no_such_seat`, `seat_is_bot`, `bad_invite_uses`, `bad_invite_expiry`, `invalid_body` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "no_such_seat",
+                     *       "detail": "`no_such_seat`, `seat_is_bot`, `bad_invite_uses`, `bad_invite_expiry`, `invalid_body`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:no_such_seat"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revoke_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+                /** @description The invite's id */
+                invite_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link, revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteResource"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_invite_owner`: neither its minter nor the game's creator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_invite_owner",
+                     *       "detail": "`not_invite_owner`: neither its minter nor the game's creator",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:not_invite_owner"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_found`, `invite_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "`game_not_found`, `invite_not_found`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5518,6 +7717,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5721,6 +7924,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -5864,6 +8071,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6010,6 +8221,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6215,6 +8430,10 @@ export interface operations {
             /** @description Too many messages (`chat_rate_limited`, with `Retry-After`), or requests */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds until a message fits again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6488,6 +8707,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6661,6 +8884,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -6836,6 +9063,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7001,6 +9232,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7204,6 +9439,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7400,6 +9639,10 @@ export interface operations {
             /** @description This client holds `STREAMS_PER_CLIENT` open streams already (`too_many_streams`: close one), or too many requests (`rate_limited`) */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7522,6 +9765,348 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token (64 hex digits) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link and its game */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteView"];
+                };
+            };
+            /** @description `invite_not_found`: no link with this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invite_not_found",
+                     *       "detail": "`invite_not_found`: no link with this token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:invite_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    accept_invite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The link's token (64 hex digits) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the caller's entropy */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AcceptInviteRequest"] | null;
+            };
+        };
+        responses: {
+            /** @description The game, as the new seat sees it */
+            200: {
+                headers: {
+                    /** @description The game version */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameResource"];
+                };
+            };
+            /** @description Malformed JSON or header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Malformed JSON or header",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invite_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invite_not_found",
+                     *       "detail": "`invite_not_found`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:invite_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invite_used`, `invite_revoked`, `invite_expired`, `already_seated`, `seat_taken`, `seat_reserved`, `no_open_seat`, `game_not_open` (it started), `game_expired` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invite_used",
+                     *       "detail": "`invite_used`, `invite_revoked`, `invite_expired`, `already_seated`, `seat_taken`, `seat_reserved`, `no_open_seat`, `game_not_open` (it started), `game_expired`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:invite_used"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the server takes (`body_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "body_too_large",
+                     *       "detail": "The body is larger than the server takes (`body_too_large`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 413,
+                     *       "title": "Payload Too Large",
+                     *       "type": "urn:cards:problem:body_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unsupported_media_type",
+                     *       "detail": "The body is not `application/json` (`unsupported_media_type`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:cards:problem:unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_entropy`, `entropy_too_long`, `invalid_body`, `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_entropy",
+                     *       "detail": "`invalid_entropy`, `entropy_too_long`, `invalid_body`, `idempotency_key_reused`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:invalid_entropy"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7649,6 +10234,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7832,6 +10421,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -7932,6 +10525,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8030,6 +10627,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8130,6 +10731,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8271,6 +10876,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8393,6 +11002,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8491,6 +11104,298 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerSettings"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    set_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerSettings"];
+            };
+        };
+        responses: {
+            /** @description The caller's settings, as set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerSettings"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Malformed JSON",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the server takes (`body_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "body_too_large",
+                     *       "detail": "The body is larger than the server takes (`body_too_large`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 413,
+                     *       "title": "Payload Too Large",
+                     *       "type": "urn:cards:problem:body_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Not JSON",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `invalid_body` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_body",
+                     *       "detail": "`invalid_body`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:invalid_body"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8576,7 +11481,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /**
-             * @description The stream. Each event's `data:` is JSON: a `YourTurn` (`event: your_turn`), a `SeekMatched` (`event: seek_matched`) or a `GameNotice` (`seat_taken`, `game_started`, `game_over`). Every event has an `id:` (an opaque cursor); the stream opens with an id alone. On the wire:
+             * @description The stream. Each event's `data:` is JSON: a `YourTurn` (`event: your_turn`), a `SeekMatched` (`event: seek_matched`), a `ChallengeResource` (`event: challenge`: a challenge the caller sent or was asked to changed; live only, not replayed on resume) or a `GameNotice` (`seat_taken`, `game_started`, `game_over`). Every event has an `id:` (an opaque cursor); the stream opens with an id alone. On the wire:
              *
              *     ```
              *     id: 1.0b6f…n13
@@ -8646,6 +11551,10 @@ export interface operations {
             /** @description This client holds `STREAMS_PER_CLIENT` open streams already (`too_many_streams`: close one), or too many requests (`rate_limited`) */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8746,6 +11655,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -8945,6 +11858,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9065,6 +11982,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9211,6 +12132,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9335,6 +12260,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9457,6 +12386,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9560,6 +12493,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9689,6 +12626,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9878,6 +12819,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -9959,6 +12904,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10083,6 +13032,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10287,6 +13240,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10409,6 +13366,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10550,6 +13511,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10653,6 +13618,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;
@@ -10753,6 +13722,10 @@ export interface operations {
             /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
             429: {
                 headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
                     [name: string]: unknown;

@@ -1,7 +1,8 @@
 // "Your turn, everywhere": the player stream (stream_player, with a stream
 // ticket) drives a badge and the list of games waiting for me (get_inbox).
-// Each your_turn or notice re-reads the inbox; nothing polls.
-import { api, streamTicket, token, type YourTurn } from "./api";
+// Each your_turn, notice or challenge re-reads the inbox; nothing polls.
+// Challenges waiting for my answer are listed with Accept and Decline.
+import { api, problemText, streamTicket, token, type Schemas, type YourTurn } from "./api";
 import { clear, h } from "./dom";
 import { notice } from "./notice";
 
@@ -61,7 +62,7 @@ export class Inbox {
       if (e.lastEventId) this.lastId = e.lastEventId;
       void this.refresh();
     };
-    for (const name of ["your_turn", "seat_taken", "game_started", "game_over"]) es.addEventListener(name, onEvent);
+    for (const name of ["your_turn", "seat_taken", "game_started", "game_over", "challenge"]) es.addEventListener(name, onEvent);
     es.onopen = () => { this.element.classList.remove("offline"); };
     es.onerror = () => {
       this.element.classList.add("offline");
@@ -76,15 +77,36 @@ export class Inbox {
   private async refresh(): Promise<void> {
     const { data } = await api.GET("/v1/players/me/inbox");
     if (!data) return;
-    this.render(data.games);
+    this.render(data.games, data.challenges);
   }
 
-  private render(games: YourTurn[]): void {
-    this.badge.textContent = String(games.length);
-    this.badge.classList.toggle("hot", games.length > 0);
+  private render(games: YourTurn[], challenges: Schemas["ChallengeResource"][]): void {
+    const waiting = games.length + challenges.length;
+    this.badge.textContent = String(waiting);
+    this.badge.classList.toggle("hot", waiting > 0);
     notice.setWaiting(games.length);
-    clear(this.list, games.length
-      ? games.map((g) => h("li", {}, h("a", { href: `#/game/${g.game_id}` }, `${KIND[g.kind] ?? g.kind}: ${ASKED[g.prompt ?? ""] ?? "your move"}`)))
+    const turns = games.map((g) => h("li", {}, h("a", { href: `#/game/${g.game_id}` }, `${KIND[g.kind] ?? g.kind}: ${ASKED[g.prompt ?? ""] ?? "your move"}`)));
+    clear(this.list, waiting
+      ? [...challenges.map((c) => this.challengeEntry(c)), ...turns]
       : h("li", { class: "muted" }, "nothing waiting"));
+  }
+
+  /** A challenge to answer: who asks, to what, and Accept / Decline (accept_challenge, decline_challenge). */
+  private challengeEntry(c: Schemas["ChallengeResource"]): HTMLElement {
+    const others = c.challenged.length > 1 ? ` with ${c.challenged.length - 1} more` : "";
+    const problem = h("span", { class: "error", role: "alert" });
+    const path = { params: { path: { challenge_id: c.id } } };
+    const answer = async (accept: boolean) => {
+      const { data, error } = accept
+        ? await api.POST("/v1/challenges/{challenge_id}/accept", path)
+        : await api.POST("/v1/challenges/{challenge_id}/decline", path);
+      if (!data) { problem.textContent = problemText(error); return; }
+      if (data.game_id) location.hash = `#/game/${data.game_id}`;
+      void this.refresh();
+    };
+    return h("li", { class: "challenge", "data-challenge": c.id },
+      `${c.challenger.display_name} challenges you${others} to ${KIND[c.kind] ?? c.kind} `,
+      h("button", { type: "button", class: "primary accept-challenge", onclick: () => void answer(true) }, "Accept"), " ",
+      h("button", { type: "button", class: "decline-challenge", onclick: () => void answer(false) }, "Decline"), " ", problem);
   }
 }

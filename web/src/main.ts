@@ -1,6 +1,7 @@
 // The web table: hash routes (#/ the lobby, or the front door when signed
 // out; #/game/<id> a table; #/replay/<id> a finished game's replay;
-// #/invite/<id> an invitation; #/seek/<id> quick play's waiting screen;
+// #/invite/<id> an open game's page, #/invite/<token> an invite link;
+// #/seek/<id> quick play's waiting screen;
 // #/rules/<kind> a game's rules), a header
 // with the your-turn badge and the alert settings.
 import "./style.css";
@@ -11,7 +12,7 @@ import { lobby } from "./lobby";
 import { table } from "./table";
 import { replay } from "./replay";
 import { Inbox } from "./inbox";
-import { invitePage } from "./invite";
+import { invitePage, tokenInvitePage } from "./invite";
 import { alertSettings, notice } from "./notice";
 import { rulesPage } from "./rules";
 import { waitingPage } from "./waiting";
@@ -67,11 +68,13 @@ function route(): void {
   const rep = /^\/replay\/([0-9a-f-]{36})$/.exec(hash);
   const inv = /^\/invite\/([0-9a-f-]{36})$/.exec(hash);
   const seek = /^\/seek\/([0-9a-f-]{36})$/.exec(hash);
+  const link = /^\/invite\/([0-9a-f]{64})$/.exec(hash);
   const rules = /^\/rules\/(lost-heir|cancellation-hearts)$/.exec(hash);
   if (game?.[1]) leave = table(main, game[1]);
   else if (rep?.[1]) leave = replay(main, rep[1]);
   else if (inv?.[1]) leave = invitePage(main, inv[1], signedIn);
   else if (seek?.[1]) leave = waitingPage(main, seek[1]);
+  else if (link?.[1]) leave = tokenInvitePage(main, link[1], signedIn);
   else if (rules?.[1]) leave = rulesPage(main, rules[1]);
   else if (!me()) leave = frontDoor(main, signedIn, route);
   else leave = lobby(main);

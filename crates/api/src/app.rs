@@ -108,6 +108,8 @@ async fn start(
     let webhooks = web::Data::from(state.webhooks.clone());
     let metrics_access = web::Data::new(MetricsAccess::new(config.metrics_token.as_deref()));
     let cors = web::Data::new(ops::cors::CorsPolicy(config.cors.clone()));
+    // Players' writes, noted for read-your-writes (kept only with a replica).
+    let recent_writes = web::Data::from(state.games.recent_writes());
     let mut server = HttpServer::new(move || {
         // The same registrations the OpenAPI document is generated from.
         let (app, _) = App::new()
@@ -124,6 +126,7 @@ async fn start(
             .app_data(webhooks.clone())
             .app_data(metrics_access.clone())
             .app_data(cors.clone())
+            .app_data(recent_writes.clone())
             .app_data(
                 web::JsonConfig::default()
                     .limit(body_limit)
@@ -147,6 +150,7 @@ async fn start(
             ops::problems::problem_for_every_error,
         ))
         .wrap(actix_web::middleware::from_fn(ops::private_cache::mark))
+        .wrap(actix_web::middleware::from_fn(ops::read_your_writes::note))
         // Outermost last: the id and the log see everything, including 429s
         // and timeouts; CORS answers preflights before the limit and marks
         // every answer, 429s included; limits apply before any work; the

@@ -139,6 +139,9 @@ pub struct Config {
     pub bots: BotSettings,
     /// Quick play (`games::seeks`, docs/quick-play.md).
     pub seeks: SeekSettings,
+    /// Reads that tolerate a little staleness from a streaming replica
+    /// (Postgres; `db::replica`, docs/operations.md).
+    pub replica: ReplicaSettings,
     pub log_filter: String,
     /// Print the OpenAPI document and exit.
     pub print_openapi: bool,
@@ -182,11 +185,47 @@ impl Default for Config {
             webhooks: WebhookSettings::default(),
             bots: BotSettings::default(),
             seeks: SeekSettings::default(),
+            replica: ReplicaSettings::default(),
             log_filter: "info".to_owned(),
             print_openapi: false,
             rebuild_ratings: false,
             backup_to: None,
         }
+    }
+}
+
+/// A read replica (docs/operations.md, "Reads from a replica").
+#[derive(Clone, PartialEq, Eq)]
+pub struct ReplicaSettings {
+    /// A `postgres://` URL of a streaming standby (hot standby); `None`:
+    /// every read goes to the primary.
+    pub url: Option<String>,
+    /// Its connections per process for requests, split among the HTTP
+    /// workers like the primary's (`DB_POOL_SIZE`).
+    pub pool_size: usize,
+    /// A read that may be stale goes to the replica only while it holds
+    /// every commit made on the primary up to this long ago.
+    pub max_lag: Duration,
+}
+
+impl Default for ReplicaSettings {
+    fn default() -> Self {
+        ReplicaSettings {
+            url: None,
+            pool_size: 8,
+            max_lag: Duration::from_millis(1000),
+        }
+    }
+}
+
+/// The URL may hold a password: never printed.
+impl std::fmt::Debug for ReplicaSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReplicaSettings")
+            .field("url", &self.url.as_ref().map(|_| "***"))
+            .field("pool_size", &self.pool_size)
+            .field("max_lag", &self.max_lag)
+            .finish()
     }
 }
 
@@ -394,6 +433,22 @@ struct StorageArgs {
     /// (least recently used are dropped); 0 = none
     #[arg(long, env = "FINISHED_CACHE", value_parser = count, default_value = "256")]
     finished_cache: usize,
+    /// Postgres only (with SQLite the server refuses to start): a streaming standby
+    /// (`postgres://…`) for the reads that tolerate a little staleness (lists of games, finished
+    /// games' replays and records, leaderboards, ratings, seeker counts); each goes to the
+    /// primary while the replica is down or behind, and a player's reads after their own write
+    /// until the replica has it (docs/operations.md) (default: none, every read on the primary)
+    #[arg(long, env = "DATABASE_REPLICA_URL", value_parser = Unechoed(parse_replica_url))]
+    database_replica_url: Option<String>,
+    /// connections per process to the replica for requests (split among the HTTP workers like
+    /// DB_POOL_SIZE's)
+    #[arg(long, env = "DB_REPLICA_POOL_SIZE", value_parser = positive::<usize>, default_value = "8")]
+    db_replica_pool_size: usize,
+    /// the replica serves a list, leaderboard or count only while it holds every commit made on
+    /// the primary up to this long ago (its lag is measured 10 times a second), else the primary
+    /// does; a finished game it holds, whatever its lag
+    #[arg(long, env = "DB_REPLICA_MAX_LAG_MS", value_parser = positive_ms, default_value = "1000")]
+    db_replica_max_lag_ms: Duration,
 }
 
 #[derive(Debug, clap::Args)]
@@ -589,6 +644,11 @@ impl From<Args> for Config {
             webhooks: args.webhooks.into(),
             bots: args.bots.into(),
             seeks: args.seeks.into(),
+            replica: ReplicaSettings {
+                url: args.storage.database_replica_url,
+                pool_size: args.storage.db_replica_pool_size,
+                max_lag: args.storage.db_replica_max_lag_ms,
+            },
             log_filter: args.server.log,
             print_openapi: args.print_openapi,
             rebuild_ratings: args.rebuild_ratings,
@@ -786,6 +846,16 @@ fn parse_previous_secrets(v: &str) -> Result<Vec<String>, String> {
         ));
     }
     Ok(keys)
+}
+
+/// A replica is a Postgres standby: `postgres://…` or `postgresql://…` only.
+fn parse_replica_url(url: &str) -> Result<String, String> {
+    match parse_database_url(url)? {
+        DatabaseTarget::Postgres(url) => Ok(url),
+        DatabaseTarget::Sqlite(_) => {
+            Err("a replica is a Postgres standby: postgres://… or postgresql://…".to_owned())
+        }
+    }
 }
 
 /// `postgres://…`, `postgresql://…`, `sqlite://PATH`, `sqlite:PATH` or a bare path.

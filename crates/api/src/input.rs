@@ -90,6 +90,107 @@ impl FromRequest for SeekId {
     }
 }
 
+/// The `{challenge_id}` of a path: a UUID, else no challenge (404
+/// `challenge_not_found`) without asking the database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChallengeId(String);
+
+impl std::ops::Deref for ChallengeId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromRequest for ChallengeId {
+    type Error = ApiError;
+    type Future = Ready<Result<ChallengeId, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(path_part(req, "challenge_id").and_then(|raw| {
+            uuid::Uuid::try_parse(raw)
+                .map(|id| ChallengeId(id.hyphenated().to_string()))
+                .map_err(|_| {
+                    ApiError::not_found("challenge_not_found", "no challenge of yours with this id")
+                })
+        }))
+    }
+}
+
+/// The `{invite_id}` of a path: a UUID, else no invite (404
+/// `invite_not_found`) without asking the database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InviteId(String);
+
+impl std::ops::Deref for InviteId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromRequest for InviteId {
+    type Error = ApiError;
+    type Future = Ready<Result<InviteId, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(path_part(req, "invite_id").and_then(|raw| {
+            uuid::Uuid::try_parse(raw)
+                .map(|id| InviteId(id.hyphenated().to_string()))
+                .map_err(|_| invite_not_found())
+        }))
+    }
+}
+
+/// The `{token}` of an invite link's path: 64 lower-case hex digits, else
+/// no invite (404 `invite_not_found`) without asking the database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InviteToken(String);
+
+impl InviteToken {
+    pub fn parse(raw: &str) -> Result<InviteToken, ApiError> {
+        let well_formed = raw.len() == 64
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if well_formed {
+            Ok(InviteToken(raw.to_owned()))
+        } else {
+            Err(invite_not_found())
+        }
+    }
+}
+
+impl std::ops::Deref for InviteToken {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromRequest for InviteToken {
+    type Error = ApiError;
+    type Future = Ready<Result<InviteToken, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(path_part(req, "token").and_then(InviteToken::parse))
+    }
+}
+
+fn invite_not_found() -> ApiError {
+    ApiError::not_found("invite_not_found", "no invite link with this token or id")
+}
+
+/// A named part of the matched path.
+fn path_part<'r>(req: &'r HttpRequest, name: &str) -> Result<&'r str, ApiError> {
+    req.match_info()
+        .get(name)
+        .ok_or_else(|| ApiError::internal(format!("a route without {{{name}}} asked for one")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +202,14 @@ mod tests {
             &*GameId::parse(id).unwrap(),
             "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47"
         );
+        assert!(InviteToken::parse(&"ab".repeat(32)).is_ok());
+        for bad in [
+            "AB".repeat(32),
+            "ab".repeat(31),
+            format!("{}g", "a".repeat(63)),
+        ] {
+            assert!(InviteToken::parse(&bad).is_err(), "{bad:?} was accepted");
+        }
         for bad in ["", "\0", "nope", "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d4\0"] {
             assert!(GameId::parse(bad).is_err(), "{bad:?} was accepted");
             assert!(SeekId::parse(bad).is_err(), "{bad:?} was accepted");

@@ -11,7 +11,9 @@ use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
 pub mod analysis;
+pub mod challenges;
 pub mod chat;
+pub mod invites;
 mod outcome;
 pub mod ratings;
 pub mod seeks;
@@ -118,6 +120,11 @@ pub struct CreateGameRequest {
     /// changes its players' ratings (docs/ratings.md).
     #[serde(default)]
     pub rated: Option<bool>,
+    /// Whether any seated player may mint invite links to the game's open
+    /// seats (default false: only its creator may;
+    /// docs/invites-and-challenges.md).
+    #[serde(default)]
+    pub players_may_invite: Option<bool>,
 }
 
 impl CreateGameRequest {
@@ -133,6 +140,7 @@ impl CreateGameRequest {
             on_deadline: self.on_deadline,
             on_resign: self.on_resign.unwrap_or_default(),
             rated: self.rated.unwrap_or(true),
+            players_may_invite: self.players_may_invite.unwrap_or(false),
             rematch: None,
         }
     }
@@ -212,6 +220,7 @@ pub struct SeatResource {
     "deadline_at": "2026-12-01T12:03:10Z",
     "on_resign": "bot",
     "rated": true,
+    "players_may_invite": false,
     "seed_commitment": "621887354679fa0475e1c0d33026f6a0a597ec86374274d27eb630cd7971d1d3",
     "created_at": "2026-11-30T12:00:00Z",
     "updated_at": "2026-11-30T12:03:10Z"
@@ -240,6 +249,9 @@ pub struct GameSummary {
     pub on_resign: ResignPolicy,
     /// Finishing by play changes ratings (docs/ratings.md).
     pub rated: bool,
+    /// Any seated player may mint invite links, not only the creator
+    /// (docs/invites-and-challenges.md).
+    pub players_may_invite: bool,
     /// Hex SHA-256 of the 32 secret seed bytes, public from the start; the
     /// seed itself is revealed when the game is over.
     pub seed_commitment: String,
@@ -462,6 +474,7 @@ impl GameSummary {
             deadline_at: row.deadline_at,
             on_resign: row.on_resign,
             rated: row.rated,
+            players_may_invite: row.players_may_invite,
             seed_commitment: row.seed_commitment.clone(),
             created_at: row.created_at,
             updated_at: row.updated_at,

@@ -39,6 +39,10 @@ pub enum ServiceError {
     BadQuery(Refusal),
     /// The caller holds no seat in the game, for what only a seat may do.
     NotSeated,
+    /// The caller may not do this to what they name (they are known, and
+    /// it exists): e.g. a seated player minting an invite link to a game
+    /// whose creator alone may.
+    Forbidden(Refusal),
     /// The caller's player was removed between the token check and the
     /// change (an unused player's expiry): its token names nobody now.
     UnknownPlayer,
@@ -78,6 +82,22 @@ pub enum ServiceError {
 impl ServiceError {
     pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
         ServiceError::Conflict(Refusal {
+            code,
+            rule: None,
+            message: message.into(),
+        })
+    }
+
+    pub fn forbidden(code: &'static str, message: impl Into<String>) -> Self {
+        ServiceError::Forbidden(Refusal {
+            code,
+            rule: None,
+            message: message.into(),
+        })
+    }
+
+    pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
+        ServiceError::NotFound(Refusal {
             code,
             rule: None,
             message: message.into(),
@@ -154,7 +174,8 @@ impl fmt::Display for ServiceError {
             | ServiceError::Invalid(r)
             | ServiceError::IllegalMove(r)
             | ServiceError::BadQuery(r)
-            | ServiceError::NotFound(r) => {
+            | ServiceError::NotFound(r)
+            | ServiceError::Forbidden(r) => {
                 write!(f, "{}: {}", r.code, r.message)
             }
             ServiceError::NotSeated => f.write_str("not seated"),

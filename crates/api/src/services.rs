@@ -38,6 +38,15 @@ impl Services {
         )
         .await?
         .with_idempotency_ttl(config.idempotency_ttl);
+        let db = match &config.replica.url {
+            Some(url) => db.with_replica(
+                url,
+                config.replica.pool_size,
+                config.workers,
+                config.replica.max_lag,
+            )?,
+            None => db,
+        };
         let games = Arc::new(
             GameService::new(
                 db.clone(),
@@ -62,6 +71,7 @@ impl Services {
 }
 
 pub use crate::db::backup::Backup;
+pub use crate::db::replica::ReplicaStatus;
 
 /// `api --backup-to PATH`: SQLite's online backup of `target` into the new
 /// file `to` (`db::backup`), while servers may be using it. Postgres is
@@ -100,6 +110,12 @@ impl StoreProbe {
     /// How many games are in progress.
     pub async fn games_in_progress(&self) -> Result<i64, StoreUnavailable> {
         Ok(self.db.count_in_progress().await?)
+    }
+
+    /// The read replica's lag and counters (`DATABASE_REPLICA_URL`), when
+    /// there is one.
+    pub fn replica(&self) -> Option<crate::db::replica::ReplicaStatus> {
+        self.db.replica_status()
     }
 
     /// How many HTTP workers have a pool of their own so far (Postgres; 0

@@ -17,6 +17,7 @@ mod client;
 mod floor;
 mod idle;
 mod populate;
+mod readers;
 mod run;
 mod seeks;
 mod stats;
@@ -49,6 +50,10 @@ loadgen: play games through the card table api as fast as it answers
                      each one's player stream open for the whole run
   --spectators N     N spectator streams following the games in play
                      (N / --games on each game, opened as it starts)
+  --list-readers N   N clients reading the lobby (GET /v1/games?status=
+                     in_progress, no token) each every --list-interval-ms
+                     while the games play; reads/s and their latency
+  --list-interval-ms N  each list reader's period (default 1000)
   --seekers N        quick play instead of playing: register N players, then
                      one seeks a table every --seek-seconds / N seconds (a
                      fixed mix of asks, --seed); after --settle seconds read
@@ -82,6 +87,8 @@ struct Args {
     seek_seconds: Duration,
     settle: Duration,
     marks: Option<std::path::PathBuf>,
+    list_readers: usize,
+    list_interval: Duration,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -110,6 +117,8 @@ fn parse_args() -> Result<Args, String> {
         seek_seconds: Duration::from_secs(60),
         settle: Duration::from_secs(15),
         marks: None,
+        list_readers: 0,
+        list_interval: Duration::from_millis(1000),
     };
     let mut spectators = 0;
     let mut it = std::env::args().skip(1);
@@ -160,6 +169,10 @@ fn parse_args() -> Result<Args, String> {
             "--check" => args.check = Some(value.clone()),
             "--populate" => args.populate = Some(number()? as usize),
             "--idle-streams" => args.idle_streams = number()? as usize,
+            "--list-readers" => args.list_readers = number()? as usize,
+            "--list-interval-ms" => {
+                args.list_interval = Duration::from_millis((number()? as u64).max(1))
+            }
             "--spectators" => spectators = number()? as usize,
             "--seekers" => args.seekers = Some(number()? as usize),
             "--seek-seconds" => args.seek_seconds = Duration::from_secs_f64(number()?),
@@ -288,13 +301,18 @@ async fn main() -> ExitCode {
             idle_report.opened, idle_report.requested, idle_report.open_seconds
         );
     }
+    let readers = readers::start(&api, args.list_readers, args.list_interval);
     let report = run::run(api, args.run).await;
+    let readers = readers.stop();
     let idle_bytes = idle.bytes.load(std::sync::atomic::Ordering::Relaxed);
     drop(idle);
     if args.json {
         let mut value = serde_json::to_value(&report).unwrap_or_default();
         value["idle_streams"] = serde_json::to_value(&idle_report).unwrap_or_default();
         value["idle_stream_bytes"] = idle_bytes.into();
+        if args.list_readers > 0 {
+            value["list_readers"] = serde_json::to_value(&readers).unwrap_or_default();
+        }
         println!("{value}");
     } else {
         print!("{report}");
@@ -302,6 +320,17 @@ async fn main() -> ExitCode {
             println!(
                 "idle player streams: {} open, {} failed, {idle_bytes} bytes received",
                 idle_report.opened, idle_report.failed
+            );
+        }
+        if args.list_readers > 0 {
+            println!(
+                "list readers: {} every {} ms, {} reads ({:.0}/s), list_games {}, errors {:?}",
+                readers.readers,
+                readers.interval_ms,
+                readers.reads,
+                readers.reads_per_sec,
+                readers.list_ms,
+                readers.errors
             );
         }
     }

@@ -13,6 +13,39 @@ pub(crate) struct PrivateCluster {
     port: u16,
 }
 
+/// The server settings of every private cluster: throwaway data, so no
+/// fsync; room for many test servers' pools.
+fn server_options(port: u16, dir: &Path) -> String {
+    format!(
+        "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off \
+         -c synchronous_commit=off -c full_page_writes=off -c max_connections=300",
+        path_str(dir)
+    )
+}
+
+/// Starts the server of `data` (logging to `dir/postgres.log`) with
+/// `options`, waiting until it accepts connections.
+fn pg_ctl_start(
+    owner: &RunAs,
+    bin: &Path,
+    dir: &Path,
+    data: &Path,
+    options: &str,
+) -> Result<(), String> {
+    let log = dir.join("postgres.log");
+    run(
+        owner
+            .command(&bin.join("pg_ctl"))
+            .args(["-D", path_str(data), "-l", path_str(&log), "-o", options])
+            .args(["-w", "-t", "60", "start"]),
+        "pg_ctl start",
+    )
+    .map_err(|e| {
+        let log = std::fs::read_to_string(&log).unwrap_or_default();
+        format!("{e}\nserver log:\n{log}")
+    })
+}
+
 impl PrivateCluster {
     pub(crate) fn start() -> Result<PrivateCluster, String> {
         let bin = postgres_bin_dir()?;
@@ -32,24 +65,45 @@ impl PrivateCluster {
         )?;
 
         let port = free_port()?;
-        let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off \
-             -c synchronous_commit=off -c full_page_writes=off -c max_connections=300",
-            path_str(&dir)
-        );
-        let pg_ctl = bin.join("pg_ctl");
-        let log = dir.join("postgres.log");
+        pg_ctl_start(&owner, &bin, &dir, &data, &server_options(port, &dir))?;
+        spawn_watchdog(&dir, &data)?;
+        Ok(PrivateCluster { port })
+    }
+
+    /// A hot standby of this cluster, streaming from it: a base backup
+    /// (`pg_basebackup -R`, which writes the standby's connection to it)
+    /// started on a port of its own. Removed by a watchdog like its
+    /// primary.
+    pub(crate) fn start_standby(&self) -> Result<PrivateCluster, String> {
+        let bin = postgres_bin_dir()?;
+        let dir = std::env::temp_dir().join(unique_name("cardgames-standby"));
+        let data = dir.join("data");
+        std::fs::create_dir_all(&dir).map_err(|e| format!("create {}: {e}", dir.display()))?;
+        let owner = RunAs::detect()?;
+        owner.take_ownership(&dir)?;
+        let primary_port = self.port.to_string();
         run(
             owner
-                .command(&pg_ctl)
-                .args(["-D", path_str(&data), "-l", path_str(&log), "-o", &options])
-                .args(["-w", "-t", "60", "start"]),
-            "pg_ctl start",
-        )
-        .map_err(|e| {
-            let log = std::fs::read_to_string(&log).unwrap_or_default();
-            format!("{e}\nserver log:\n{log}")
-        })?;
+                .command(&bin.join("pg_basebackup"))
+                .args(["-h", "127.0.0.1", "-p", &primary_port, "-U", "postgres"])
+                .args([
+                    "-D",
+                    path_str(&data),
+                    "-R",
+                    "-X",
+                    "stream",
+                    "-c",
+                    "fast",
+                    "--no-sync",
+                ]),
+            "pg_basebackup",
+        )?;
+        let port = free_port()?;
+        let options = format!(
+            "{} -c hot_standby=on -c hot_standby_feedback=on",
+            server_options(port, &dir)
+        );
+        pg_ctl_start(&owner, &bin, &dir, &data, &options)?;
         spawn_watchdog(&dir, &data)?;
         Ok(PrivateCluster { port })
     }

@@ -12,6 +12,11 @@
 //! * [`fresh_sqlite_file`]: a path for a new SQLite file in a fresh temp dir;
 //!   [`fresh_temp_dir`]: an empty temp dir. Both remove the dir when dropped.
 //!
+//! * [`fresh_replicated_database`]: a new database on a private primary that
+//!   a hot standby replicates by streaming (`pg_basebackup -R`), both started
+//!   once per test process (whatever `TEST_DATABASE_URL` says: the tests need
+//!   a standby they may pause), for the read-replica tests.
+//!
 //! Tests never depend on a PostgreSQL already running on the machine.
 
 use std::path::{Path, PathBuf};
@@ -68,6 +73,77 @@ pub fn fresh_postgres_database() -> PostgresDatabase {
         url: with_database(server, &name),
         name,
     }
+}
+
+/// A fresh database on the replicated pair's primary, and the same
+/// database on its standby (read-only, replayed from the primary's WAL).
+/// Dropped on the primary (and so on the standby) with this guard.
+#[derive(Debug)]
+pub struct ReplicatedDatabase {
+    primary: PostgresDatabase,
+    standby_url: String,
+}
+
+impl ReplicatedDatabase {
+    /// The database on the primary.
+    pub fn url(&self) -> &str {
+        self.primary.url()
+    }
+
+    /// The same database on the standby.
+    pub fn standby_url(&self) -> &str {
+        &self.standby_url
+    }
+}
+
+/// A fresh, empty database on the replicated pair (started on first use),
+/// returned once the standby has it too.
+pub fn fresh_replicated_database() -> ReplicatedDatabase {
+    let (primary, standby) = replicated_pair();
+    let server: &'static str = primary;
+    let name = unique_name("replicated");
+    run_admin_sql(server, &format!("CREATE DATABASE \"{name}\""));
+    let standby_url = with_database(standby, &name);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while let Err(e) = try_admin_sql(&standby_url, "SELECT 1") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the standby never had {name}: {e}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    ReplicatedDatabase {
+        primary: PostgresDatabase {
+            server,
+            url: with_database(server, &name),
+            name,
+        },
+        standby_url,
+    }
+}
+
+/// Stops (`true`) or resumes the standby's replay of the primary's WAL: a
+/// paused standby lags, missing every commit made since, as a slow or
+/// partitioned replica would. It applies to every database of the pair.
+pub fn pause_standby_replay(paused: bool) {
+    let (_, standby) = replicated_pair();
+    let sql = if paused {
+        "SELECT pg_wal_replay_pause()"
+    } else {
+        "SELECT pg_wal_replay_resume()"
+    };
+    run_admin_sql(standby, sql);
+}
+
+/// The admin URLs of the replicated pair: the primary's, the standby's.
+fn replicated_pair() -> (&'static str, &'static str) {
+    static PAIR: OnceLock<(String, String)> = OnceLock::new();
+    let (primary, standby) = PAIR.get_or_init(|| {
+        let primary = PrivateCluster::start().unwrap_or_else(|e| panic!("{e}"));
+        let standby = primary.start_standby().unwrap_or_else(|e| panic!("{e}"));
+        (primary.admin_url(), standby.admin_url())
+    });
+    (primary, standby)
 }
 
 /// A fresh, empty temp dir, removed with everything in it when dropped.

@@ -15,7 +15,7 @@ fn refusal(args: &[&str]) -> String {
 }
 
 /// Every setting's flag and variable, as they were before clap.
-const SETTINGS: [(&str, &str); 42] = [
+const SETTINGS: [(&str, &str); 45] = [
     ("bind", "BIND"),
     ("port", "PORT"),
     ("database-url", "DATABASE_URL"),
@@ -34,6 +34,9 @@ const SETTINGS: [(&str, &str); 42] = [
     ("cors-origins", "CORS_ORIGINS"),
     ("request-timeout-ms", "REQUEST_TIMEOUT_MS"),
     ("db-timeout-ms", "DB_TIMEOUT_MS"),
+    ("database-replica-url", "DATABASE_REPLICA_URL"),
+    ("db-replica-pool-size", "DB_REPLICA_POOL_SIZE"),
+    ("db-replica-max-lag-ms", "DB_REPLICA_MAX_LAG_MS"),
     ("spectator-gather-ms", "SPECTATOR_GATHER_MS"),
     ("streams-per-client", "STREAMS_PER_CLIENT"),
     ("anonymous-streams", "ANONYMOUS_STREAMS"),
@@ -324,4 +327,32 @@ fn unknown_flags_and_words_are_refused() {
         let error = parse(args).expect_err("refused");
         assert_eq!(error.kind(), ErrorKind::UnknownArgument, "{args:?}");
     }
+}
+
+#[test]
+fn a_replica_is_a_postgres_url_and_has_a_pool_and_a_lag_bound() {
+    let c = parse(&[]).unwrap();
+    assert_eq!(c.replica, ReplicaSettings::default());
+    assert_eq!(c.replica.max_lag, Duration::from_millis(1000));
+    let c = parse(&[
+        "--database-replica-url",
+        "postgres://r@standby/cards",
+        "--db-replica-pool-size",
+        "4",
+        "--db-replica-max-lag-ms",
+        "250",
+    ])
+    .unwrap();
+    assert_eq!(c.replica.url.as_deref(), Some("postgres://r@standby/cards"));
+    assert_eq!(c.replica.pool_size, 4);
+    assert_eq!(c.replica.max_lag, Duration::from_millis(250));
+    assert!(refusal(&["--database-replica-url", "sqlite://x.sqlite"]).contains("Postgres standby"));
+    assert!(refusal(&["--db-replica-max-lag-ms", "0"]).contains("db-replica-max-lag-ms"));
+    // The URL (a password) is never printed.
+    let c = parse(&[
+        "--database-replica-url",
+        "postgres://r:hunter2pass@standby/cards",
+    ])
+    .unwrap();
+    assert!(!format!("{c:?}").contains("hunter2pass"));
 }

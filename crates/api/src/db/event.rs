@@ -82,6 +82,11 @@ pub struct GameStarted {
 #[serde(transparent)]
 pub struct MovePlayed(pub Value);
 
+/// The move types a viewer may be shown only the `type` of (the engines'
+/// `Visibility::ActorOnly` moves; `tests/it/sdk_document.rs` checks every
+/// redacted payload of a played game against it).
+pub const REDACTED_MOVE_TYPES: [&str; 2] = ["pass_cards", "discard"];
+
 /// Any kind's move (`Move`), or, to a viewer who may not see it, only its
 /// `type` (`RedactedMove`).
 impl utoipa::PartialSchema for MovePlayed {
@@ -102,8 +107,14 @@ impl utoipa::ToSchema for MovePlayed {
         )>,
     ) {
         use utoipa::openapi::schema::{ObjectBuilder, Type};
+        // The only moves an engine keeps from the other seats while the game
+        // runs (`Visibility::ActorOnly`: Cancellation Hearts' passes and
+        // discards; Lost Heir has none), so a client can narrow on `type`.
+        let redacted_types = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(REDACTED_MOVE_TYPES));
         let redacted = ObjectBuilder::new()
-            .property("type", ObjectBuilder::new().schema_type(Type::String))
+            .property("type", redacted_types)
             .required("type")
             .additional_properties(Some(
                 utoipa::openapi::schema::AdditionalProperties::FreeForm(false),

@@ -52,6 +52,7 @@ macro_rules! insert_game {
                 $s::games::series_id.eq(&$game.series_id),
                 $s::games::previous_game_id.eq(&$game.previous_game_id),
                 $s::games::rated.eq($game.rated),
+                $s::games::players_may_invite.eq($game.players_may_invite),
             ))
             .execute($conn)
             .await?;

@@ -18,13 +18,17 @@ mod inserts;
 pub mod analyses;
 mod append_pg;
 pub mod backup;
+pub mod challenges;
 pub mod chat;
 pub mod checkout;
 pub mod event;
+pub mod invites;
 pub mod listen;
 pub mod models;
 pub mod queries;
 pub mod ratings;
+pub mod replica;
+mod replica_reads;
 pub mod revocations;
 pub mod schema;
 pub mod seeks;
@@ -78,7 +82,7 @@ pub struct Db {
     /// included ([`bounded!`]): past it, a 503 `unavailable`.
     timeout: std::time::Duration,
     /// The Postgres URL, for the dedicated (unpooled) `LISTEN` connection.
-    pg_url: Option<String>,
+    pg_url: Option<Arc<str>>,
     /// How long an idempotency record answers retries; `None`: for ever.
     idempotency_ttl: Option<Duration>,
     /// With Postgres: this process's copy of the token revocations, kept
@@ -86,6 +90,16 @@ pub struct Db {
     revocations: Option<Arc<revocations::Revocations>>,
     /// With SQLite (one process, no copy): bumped by each revocation made.
     revoked_here: Arc<tokio::sync::watch::Sender<u64>>,
+    /// With Postgres and `DATABASE_REPLICA_URL`: the streaming replica
+    /// that serves the reads which may be a little stale ([`replica`]).
+    replica: Option<Arc<Replica>>,
+}
+
+/// The replica: a store on its pools, so every query of [`Db`] runs on it
+/// unchanged, and how far behind the primary it is.
+struct Replica {
+    db: Db,
+    lag: replica::Lag,
 }
 
 impl std::fmt::Debug for Db {
@@ -547,10 +561,11 @@ impl Db {
                     pools: Pools::Postgres(pg_pool(url, background, timeout, Some(runtime))?),
                     workers: Some(WorkerPools::new(url, per_worker, timeout)),
                     timeout,
-                    pg_url: Some(url.clone()),
+                    pg_url: Some(url.as_str().into()),
                     idempotency_ttl: None,
                     revocations: Some(Arc::default()),
                     revoked_here: Arc::default(),
+                    replica: None,
                 })
             }
             DatabaseTarget::Sqlite(path) => {
@@ -577,9 +592,49 @@ impl Db {
                     idempotency_ttl: None,
                     revocations: None,
                     revoked_here: Arc::default(),
+                    replica: None,
                 })
             }
         }
+    }
+
+    /// The store with a streaming replica at `url` (Postgres only) for the
+    /// reads that may be a little stale: `pool_size` connections for
+    /// requests, split among the `workers` HTTP workers like the
+    /// primary's, and two for work off them (the lag watch). Nothing is
+    /// migrated or written there, and no connection is made yet: a replica
+    /// that is down at start only sends every read to the primary.
+    pub fn with_replica(
+        mut self,
+        url: &str,
+        pool_size: usize,
+        workers: usize,
+        max_lag: Duration,
+    ) -> Result<Db, DbError> {
+        if !matches!(self.pools, Pools::Postgres(_)) {
+            return Err(DbError::Pool(
+                "DATABASE_REPLICA_URL is for Postgres: an SQLite database has no replica \
+                 (unset it, or set DATABASE_URL to the Postgres primary)"
+                    .to_owned(),
+            ));
+        }
+        let runtime = tokio::runtime::Handle::current();
+        let per_worker = pool_size.div_ceil(workers.max(1)).max(2);
+        let replica = Db {
+            pools: Pools::Postgres(pg_pool(url, 2, self.timeout, Some(runtime))?),
+            workers: Some(WorkerPools::new(url, per_worker, self.timeout)),
+            timeout: self.timeout,
+            pg_url: None,
+            idempotency_ttl: self.idempotency_ttl,
+            revocations: None,
+            revoked_here: Arc::default(),
+            replica: None,
+        };
+        self.replica = Some(Arc::new(Replica {
+            db: replica,
+            lag: replica::Lag::new(max_lag),
+        }));
+        Ok(self)
     }
 
     /// The store with idempotency records answering retries for `ttl`

@@ -48,6 +48,8 @@ pub struct GameRow {
     pub previous_game_id: Option<String>,
     /// Finishing by play changes ratings (`games::ratings`).
     pub rated: bool,
+    /// Any seated player may mint invite links, not only the creator.
+    pub players_may_invite: bool,
 }
 
 #[derive(Debug, Clone, Queryable)]
@@ -186,6 +188,7 @@ pub struct NewGame {
     pub series_id: Option<String>,
     pub previous_game_id: Option<String>,
     pub rated: bool,
+    pub players_may_invite: bool,
 }
 
 /// An event to append (its seq is assigned by the append), built by
@@ -244,11 +247,13 @@ pub struct NewIdempotency {
 /// A change to one seat made together with an append.
 #[derive(Debug, Clone)]
 pub enum SeatChange {
-    /// An open seat taken by a player (fails if no longer open).
+    /// An open seat taken by a player (fails if no longer open); through
+    /// an invite link, whose use is counted in the same transaction.
     Take {
         seat: i32,
         player_id: String,
         entropy: Option<String>,
+        invite: Option<InviteUse>,
     },
     /// A player's seat opened again (fails if they no longer hold it).
     Release { seat: i32, player_id: String },
@@ -269,6 +274,15 @@ pub enum SeatChange {
         player_id: String,
         seats: Vec<i32>,
     },
+}
+
+/// An invite link used to take a seat: the append raises its `uses`
+/// only while it is live (not revoked, not expired at `at`, uses left),
+/// else nothing is written ([`super::DbError::Limited`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InviteUse {
+    pub invite_id: String,
+    pub at: DateTime<Utc>,
 }
 
 /// What an append sets on the game row besides the version.

@@ -44,6 +44,7 @@ macro_rules! change_seat {
                 seat,
                 player_id,
                 entropy,
+                ..
             } => {
                 diesel::update(
                     $s::seats::table
@@ -140,11 +141,38 @@ macro_rules! change_seat {
     };
 }
 
+/// Counts one use of an invite link (`$used`, a `&InviteUse`) of game
+/// `$game_id` in the seat's transaction, only while it is live: not
+/// revoked, not expired, uses left. When it is not, the transaction is
+/// abandoned with [`DbError::Limited`] (the caller tells why from the
+/// invite as it is now), so a single-use link seats one person however
+/// many follow it at once.
+macro_rules! use_invite {
+    ($conn:ident, $s:ident, $game_id:expr, $used:expr) => {{
+        let used = diesel::update(
+            $s::game_invites::table
+                .filter($s::game_invites::id.eq(&$used.invite_id))
+                .filter($s::game_invites::game_id.eq($game_id))
+                .filter($s::game_invites::revoked_at.is_null())
+                .filter($s::game_invites::expires_at.gt($used.at))
+                .filter($s::game_invites::uses.lt($s::game_invites::max_uses)),
+        )
+        .set($s::game_invites::uses.eq($s::game_invites::uses + 1))
+        .execute($conn)
+        .await?;
+        if used != 1 {
+            return Err(DbError::Limited);
+        }
+    }};
+}
+
 /// The condition "nothing refers to this player row": no seat, no game
 /// it created, no logged action, no stored idempotent answer, no message
 /// posted (table talk; mutes and chat settings go with the player), no
 /// seek (quick play: an active one waits for a table, an ended one is
-/// purged a day after it ended).
+/// purged a day after it ended), no invite link minted (purged a day after
+/// it expired), no challenge sent or received (purged a day after it
+/// ended).
 macro_rules! unused_player {
     ($s:ident) => {{
         use diesel::dsl::{exists, not};
@@ -166,6 +194,15 @@ macro_rules! unused_player {
         .and(not(exists(
             $s::seeks::table.filter($s::seeks::player_id.eq($s::players::id)),
         )))
+        .and(not(exists(
+            $s::game_invites::table.filter($s::game_invites::created_by.eq($s::players::id)),
+        )))
+        .and(not(exists(
+            $s::challenges::table.filter($s::challenges::challenger_id.eq($s::players::id)),
+        )))
+        .and(not(exists($s::challenge_players::table.filter(
+            $s::challenge_players::player_id.eq($s::players::id),
+        ))))
     }};
 }
 
@@ -516,6 +553,12 @@ impl Db {
                         .map_err(|e| DbError::conflict_or(e, DbError::Conflict))?;
                     if changed != 1 {
                         return Err(DbError::Conflict);
+                    }
+                    if let SeatChange::Take {
+                        invite: Some(used), ..
+                    } = change
+                    {
+                        use_invite!(conn, s, game_id, used);
                     }
                 }
                 insert_idempotency!(conn, s, idem);

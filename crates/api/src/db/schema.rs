@@ -40,6 +40,9 @@ macro_rules! tables {
                 previous_game_id -> Nullable<Text>,
                 /// A finished game changes ratings (`db::ratings`).
                 rated -> Bool,
+                /// Any seated player may mint invite links, not only the
+                /// creator (`db::invites`).
+                players_may_invite -> Bool,
             }
         }
 
@@ -293,6 +296,64 @@ macro_rules! tables {
             }
         }
 
+        diesel::table! {
+            /// Invite links to a game's seats (`db::invites`): only the
+            /// token's hash is stored.
+            game_invites (id) {
+                id -> Text,
+                game_id -> Text,
+                token_hash -> Text,
+                /// Null: any open seat.
+                seat -> Nullable<Integer>,
+                max_uses -> Integer,
+                uses -> Integer,
+                created_by -> Text,
+                created_at -> $time,
+                expires_at -> $time,
+                revoked_at -> Nullable<$time>,
+            }
+        }
+
+        diesel::table! {
+            /// Challenges (`db::challenges`): a player asks named players
+            /// to a new game; `changes` is raised first by every change.
+            challenges (id) {
+                id -> Text,
+                challenger_id -> Text,
+                kind -> Text,
+                /// The game's options as asked, JSON text.
+                options -> Text,
+                /// `db::challenges::ChallengeStatus` (checked by the database).
+                status -> Text,
+                changes -> Integer,
+                created_at -> $time,
+                expires_at -> $time,
+                ended_at -> Nullable<$time>,
+                game_id -> Nullable<Text>,
+            }
+        }
+
+        diesel::table! {
+            /// Who a challenge asks, at which seat, and their answer.
+            challenge_players (challenge_id, player_id) {
+                challenge_id -> Text,
+                player_id -> Text,
+                seat -> Integer,
+                /// `db::challenges::Answer` (checked by the database).
+                answer -> Text,
+                answered_at -> Nullable<$time>,
+            }
+        }
+
+        diesel::table! {
+            /// A player's settings: whom they take challenges from.
+            player_settings (player_id) {
+                player_id -> Text,
+                challenges_from -> Text,
+            }
+        }
+
+        diesel::joinable!(challenge_players -> challenges (challenge_id));
         diesel::joinable!(seats -> games (game_id));
         diesel::joinable!(game_events -> games (game_id));
         diesel::joinable!(game_messages -> players (author_id));
@@ -312,7 +373,11 @@ macro_rules! tables {
             webhook_endpoints,
             webhook_deliveries,
             webhook_deadline_warnings,
-            seeks
+            seeks,
+            game_invites,
+            challenges,
+            challenge_players,
+            player_settings
         );
         // The matcher reads each active seeker's name and rating of the kind.
         diesel::allow_tables_to_appear_in_same_query!(seeks, ratings);

@@ -51,6 +51,8 @@ pub enum DeliveryEvent {
     Chat,
     /// A table formed for a seek of the receiver's (quick play).
     SeekMatched,
+    /// A challenge of the receiver's was made, answered or ended.
+    Challenge,
     /// A ping asked for by the endpoint's owner (never subscribed to).
     Test,
 }
@@ -62,6 +64,7 @@ text_enum!(DeliveryEvent, "webhook event", {
     GameOver => "game_over",
     Chat => "chat",
     SeekMatched => "seek_matched",
+    Challenge => "challenge",
     Test => "test",
 });
 
@@ -76,6 +79,7 @@ impl DeliveryEvent {
             DeliveryEvent::GameOver => 8,
             DeliveryEvent::Chat => 16,
             DeliveryEvent::SeekMatched => 32,
+            DeliveryEvent::Challenge => 64,
             DeliveryEvent::Test => 0,
         }
     }

@@ -69,6 +69,8 @@ pub struct CreateGame {
     pub on_resign: ResignPolicy,
     /// Whether finishing by play changes ratings (`games::ratings`).
     pub rated: bool,
+    /// Any seated player may mint invite links (else only the creator).
+    pub players_may_invite: bool,
     /// Set when the game is the rematch of a finished one (`games::series`).
     pub rematch: Option<Rematch>,
 }

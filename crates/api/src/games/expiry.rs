@@ -35,6 +35,11 @@
 //!    and deadline-warning markers older than that and than the longest
 //!    move clock (30 days: their clock has run out) (`db::webhooks`).
 //!
+//! And **invite links** a day past their expiry are deleted, pending
+//! **challenges** past theirs end `expired` and ended ones are deleted a day
+//! later (before the players, whom a link or a challenge keeps;
+//! `db::invites`, `games::challenges`, docs/invites-and-challenges.md).
+//!
 //! The log and finished games are kept: they are the product.
 
 use std::sync::Arc;
@@ -90,6 +95,11 @@ pub struct Swept {
     pub players: usize,
     pub revoked_tokens: usize,
     pub webhook_deliveries: usize,
+    /// Invite links deleted a day after they expired.
+    pub invites: usize,
+    /// Challenges ended by their expiry, and deleted a day after they ended.
+    pub challenges_expired: usize,
+    pub challenges_deleted: usize,
 }
 
 /// The pause between two sweeps for `ttl`: a tenth of it, at most a minute
@@ -127,6 +137,10 @@ impl GameService {
         if let Some(ttl) = ttls.open_game {
             swept.open_games = self.expire_idle_open_games(ttl).await?;
         }
+        // Before the players: a link's minter is kept while it is.
+        let spent_links = cutoff(super::invites::EXPIRED_INVITE_RETENTION);
+        swept.invites = in_batches(|| self.db.delete_expired_invites(spent_links, BATCH)).await?;
+        (swept.challenges_expired, swept.challenges_deleted) = self.challenge_sweep().await?;
         if let Some(ttl) = ttls.idle_player {
             swept.players = delete_unused_players(&self.db, ttl).await?;
         }

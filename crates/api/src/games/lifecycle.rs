@@ -344,6 +344,7 @@ fn new_table(
         series_id: command.rematch.as_ref().map(|r| r.series_id.clone()),
         previous_game_id: command.rematch.as_ref().map(|r| r.previous_game_id.clone()),
         rated: command.rated,
+        players_may_invite: command.players_may_invite,
     };
     let snapshot = Snapshot {
         row,
@@ -425,6 +426,7 @@ pub(super) fn stored_rows(snapshot: &Snapshot) -> (NewGame, Vec<SeatRow>) {
         series_id: row.series_id.clone(),
         previous_game_id: row.previous_game_id.clone(),
         rated: row.rated,
+        players_may_invite: row.players_may_invite,
     };
     let seats = snapshot.seats.iter().map(|s| s.seat.clone()).collect();
     (new_game, seats)

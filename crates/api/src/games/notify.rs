@@ -37,6 +37,12 @@ use tokio::sync::{Notify, broadcast};
 use crate::db::listen::Heard;
 use crate::db::models::{EventRow, GameRow, SeatWithName};
 
+/// The prefix of a challenge's topic: its players' mailboxes take a change
+/// of challenge `<id>` as a change of "game" `challenge:<id>` (the same
+/// routing, and across processes the same `NOTIFY` line), and a player
+/// stream reads the challenge (`watch.rs`, `games::challenges`).
+pub const CHALLENGE_TOPIC: &str = "challenge:";
+
 /// A signal: one game changed, or anything may have (after a reconnect or
 /// when a receiver lagged).
 #[derive(Debug, Clone, PartialEq, Eq)]

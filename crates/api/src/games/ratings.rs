@@ -517,12 +517,29 @@ pub struct Ranked {
 
 impl GameService {
     /// Every kind's rating of `player_id` (empty before a rated game).
+    /// Ratings are written by the projector after a game, never by the
+    /// reader's own request, so they may come from the replica (within its
+    /// lag bound); a player the replica does not know yet is looked up on
+    /// the primary.
     pub async fn player_ratings(&self, player_id: &str) -> Result<Vec<RatingRow>, ServiceError> {
-        self.known_player(player_id).await?;
-        Ok(self.db.ratings_of(player_id).await?)
+        let found = self
+            .db
+            .read_where(
+                self.recent_for(None),
+                |db| async move {
+                    Ok(match db.player(player_id).await? {
+                        Some(_) => Some(db.ratings_of(player_id).await?),
+                        None => None,
+                    })
+                },
+                Option::is_some,
+            )
+            .await?;
+        self.found_player(player_id, found).await
     }
 
-    /// `player_id`'s rating changes in `kind` after processing seq `after`.
+    /// `player_id`'s rating changes in `kind` after processing seq `after`
+    /// (from the replica as [`Self::player_ratings`]).
     pub async fn rating_history(
         &self,
         player_id: &str,
@@ -530,28 +547,57 @@ impl GameService {
         after: i64,
         limit: i64,
     ) -> Result<Vec<RatingChangeRow>, ServiceError> {
-        self.known_player(player_id).await?;
-        Ok(self
+        let found = self
             .db
-            .rating_history(player_id, kind, after, limit)
-            .await?)
+            .read_where(
+                self.recent_for(None),
+                |db| async move {
+                    Ok(match db.player(player_id).await? {
+                        Some(_) => Some(db.rating_history(player_id, kind, after, limit).await?),
+                        None => None,
+                    })
+                },
+                Option::is_some,
+            )
+            .await?;
+        self.found_player(player_id, found).await
     }
 
-    /// `kind`'s leaderboard page after `after` (rating, subject).
+    /// What was read of a player, or the 404 of a player nobody knows.
+    async fn found_player<T>(&self, player_id: &str, found: Option<T>) -> Result<T, ServiceError> {
+        match found {
+            Some(found) => Ok(found),
+            None => {
+                self.known_player(player_id).await?;
+                Err(ServiceError::internal(format!(
+                    "player {player_id} appeared between two reads"
+                )))
+            }
+        }
+    }
+
+    /// `kind`'s leaderboard page after `after` (rating, subject), from the
+    /// replica within its lag bound.
     pub async fn leaderboard(
         &self,
         kind: &str,
         after: Option<(f64, &str)>,
         limit: i64,
     ) -> Result<Vec<Ranked>, ServiceError> {
-        let rows = self.db.leaderboard(kind, after, limit).await?;
-        let ids: Vec<&str> = rows
-            .iter()
-            .map(|r| r.subject.as_str())
-            .filter(|s| !s.starts_with(BOT_SUBJECT_PREFIX))
-            .collect();
-        let names: HashMap<String, String> =
-            self.db.display_names(&ids).await?.into_iter().collect();
+        let (rows, names) = self
+            .db
+            .read(self.recent_for(None), |db| async move {
+                let rows = db.leaderboard(kind, after, limit).await?;
+                let ids: Vec<&str> = rows
+                    .iter()
+                    .map(|r| r.subject.as_str())
+                    .filter(|s| !s.starts_with(BOT_SUBJECT_PREFIX))
+                    .collect();
+                let names = db.display_names(&ids).await?;
+                Ok((rows, names))
+            })
+            .await?;
+        let names: HashMap<String, String> = names.into_iter().collect();
         Ok(rows
             .into_iter()
             .map(|row| {

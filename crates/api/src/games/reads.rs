@@ -10,6 +10,7 @@ use super::service::{GameService, seat_of};
 use super::status::GameStatus;
 use crate::db::models::{EventRow, GameRow, SeatWithName};
 use crate::db::queries::GameFilter;
+use crate::db::replica::ReadConsistency;
 
 /// An event as one viewer may read it.
 #[derive(Debug)]
@@ -50,6 +51,9 @@ pub struct ListQuery {
     pub after: Option<(chrono::DateTime<chrono::Utc>, String)>,
     pub limit: i64,
     pub offset: i64,
+    /// Who asks (the caller's player, if any): a list that may come from
+    /// the replica must still show their own last write.
+    pub reader: Option<String>,
 }
 
 impl GameService {
@@ -189,11 +193,18 @@ fn visible_page(
 impl GameService {
     /// Games matching `query`, newest first, with their seats: one indexed
     /// query for the page (every filter in the database) and one for the
-    /// page's seats.
+    /// page's seats, both on the same database. The lobby (no player
+    /// filter) may come from the replica; a player's own games (`mine`,
+    /// `mine_to_act`) always come from the primary.
     pub async fn list(
         &self,
         query: &ListQuery,
     ) -> Result<Vec<(GameRow, Vec<SeatWithName>)>, ServiceError> {
+        let consistency = if query.to_act_for.is_some() || query.seated.is_some() {
+            ReadConsistency::Latest
+        } else {
+            self.recent_for(query.reader.as_deref())
+        };
         let filter = GameFilter {
             kind: query.kind.clone(),
             status: query.status,
@@ -203,9 +214,16 @@ impl GameService {
             limit: query.limit,
             offset: query.offset,
         };
-        let rows = self.db.list_games(&filter).await?;
-        let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
-        let mut seats = self.db.seats(&ids).await?;
+        let filter = &filter;
+        let (rows, mut seats) = self
+            .db
+            .read(consistency, |db| async move {
+                let rows = db.list_games(filter).await?;
+                let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
+                let seats = db.seats(&ids).await?;
+                Ok((rows, seats))
+            })
+            .await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let (mine, rest): (Vec<_>, Vec<_>) =

@@ -130,6 +130,7 @@ fn rematch_of(previous: &Snapshot) -> Result<CreateGame, ServiceError> {
         on_deadline: row.move_deadline_secs.and(row.on_deadline),
         on_resign: row.on_resign,
         rated: row.rated,
+        players_may_invite: row.players_may_invite,
         rematch: Some(Rematch {
             series_id: row.series_id.clone().unwrap_or_else(|| row.id.clone()),
             previous_game_id: row.id.clone(),

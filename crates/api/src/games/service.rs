@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use tokio::sync::mpsc;
 
@@ -25,6 +26,7 @@ pub(super) use super::seats::{forfeited_seats, seat_of};
 use super::status::GameStatus;
 use crate::db::Db;
 use crate::db::models::{GameRow, SeatWithName};
+use crate::db::replica::ReadConsistency;
 
 /// Events read per query while folding a log.
 const FOLD_PAGE: i64 = 1000;
@@ -84,6 +86,9 @@ pub struct GameService {
     pub(super) seek_looks: super::seek_looks::SeekLooks,
     /// Post-game analyses being computed (`analysis.rs`).
     pub(super) analyses: super::analysis_jobs::AnalysisJobs,
+    /// When each player last wrote, for reads that may go to the replica
+    /// (read-your-writes; empty without one).
+    recent_writes: Arc<super::recent_writes::RecentWrites>,
 }
 
 impl GameService {
@@ -115,7 +120,11 @@ impl GameService {
     }
 
     pub fn new(db: Db, cache_capacity: usize, runtime: tokio::runtime::Handle) -> Self {
+        let recent_writes = Arc::new(super::recent_writes::RecentWrites::new(
+            db.replica_max_lag(),
+        ));
         GameService {
+            recent_writes,
             db,
             cache: StateCache::new(cache_capacity),
             finished: super::finished::FinishedCache::new(super::finished::DEFAULT_CAPACITY),
@@ -132,6 +141,28 @@ impl GameService {
             seek_turns: Default::default(),
             seek_looks: Default::default(),
             analyses: Default::default(),
+        }
+    }
+
+    /// Whether some reads go to a replica (`DATABASE_REPLICA_URL`): only
+    /// then are players' writes noted ([`Self::wrote`]).
+    pub fn reads_from_replica(&self) -> bool {
+        self.db.replica_max_lag().is_some()
+    }
+
+    /// When each player last wrote (`ops::read_your_writes` notes their
+    /// requests' changes there): until the replica holds a player's last
+    /// write, their reads that could go there go to the primary.
+    pub fn recent_writes(&self) -> Arc<super::recent_writes::RecentWrites> {
+        self.recent_writes.clone()
+    }
+
+    /// How fresh a read that tolerates the replica's lag must be for
+    /// `reader` (the caller's player, if any): every commit of their own
+    /// last write this process knows of.
+    pub(super) fn recent_for(&self, reader: Option<&str>) -> ReadConsistency {
+        ReadConsistency::Recent {
+            after: self.recent_writes.since(reader, Instant::now()),
         }
     }
 
@@ -228,14 +259,22 @@ impl GameService {
         if let Some(url) = self.db.pg_url() {
             let notifier = self.notifier.clone();
             let metrics = self.metrics.clone();
+            let recent_writes = self.recent_writes.clone();
             self.runtime.spawn(crate::db::listen::listen(
                 url.to_owned(),
                 self.instance.clone(),
                 self.db.revocations().cloned(),
                 self.shutdown.subscribe(),
                 move |heard| {
-                    if matches!(heard, crate::db::listen::Heard::Appended { .. }) {
+                    if let crate::db::listen::Heard::Appended { players, .. } = &heard {
                         metrics.appends_heard.inc();
+                        // A change another process made to these players'
+                        // games: their reads here wait for the replica to
+                        // hold it too (read-your-writes across processes).
+                        let now = Instant::now();
+                        for player in players.iter().flatten() {
+                            recent_writes.wrote(player, now);
+                        }
                     }
                     notifier.send(heard.into())
                 },
@@ -249,6 +288,10 @@ impl GameService {
                     self.shutdown.subscribe(),
                 ));
             }
+        }
+        if self.reads_from_replica() {
+            self.runtime
+                .spawn(self.db.clone().watch_replica(self.shutdown.subscribe()));
         }
         let service = std::sync::Arc::clone(self);
         self.runtime.spawn(service.run_deadline_clock());

@@ -10,7 +10,11 @@
 //! them from here. What a store failure means to whoever answers for it is
 //! [`StoreFailure`].
 
+pub use crate::db::challenges::{
+    Challenge, ChallengeAnswer, ChallengeRow, ChallengeStatus, ChallengedRow, ChallengesFrom,
+};
 pub use crate::db::chat::{MessageRow, MuteRow};
+pub use crate::db::invites::{InviteRow, InviteSpent};
 pub use crate::db::models::{GameRow, PlayerRow, SeatWithName};
 pub use crate::db::ratings::{RatingChangeRow, RatingRow};
 pub use crate::db::seeks::{SeekRow, SeekStatus};

@@ -104,6 +104,10 @@ pub enum PlayerStreamItem {
     /// A table formed for a seek of the player's (quick play): sent before
     /// anything else of that game.
     SeekMatched(SeekNotice),
+    /// A challenge the player sent or was asked to changed (made,
+    /// answered, ended): how it stands now. Live only: a resumed stream
+    /// does not replay it (the inbox and `list_challenges` hold the state).
+    Challenge(Box<crate::db::challenges::Challenge>),
     SeatTaken(Notice),
     GameStarted(Notice),
     GameOver(Notice),
@@ -637,6 +641,15 @@ impl GameService {
                 signal = tokio::time::timeout(heartbeat, sub.next()) => signal,
             };
             let to_check: Vec<String> = match signal {
+                Ok(Changed::Game { game_id, .. })
+                    if game_id.starts_with(super::notify::CHALLENGE_TOPIC) =>
+                {
+                    let id = &game_id[super::notify::CHALLENGE_TOPIC.len()..];
+                    if !Box::pin(self.send_challenge(&player_id, id, &followed, &tx)).await? {
+                        return Ok(());
+                    }
+                    continue;
+                }
                 Ok(Changed::Game {
                     game_id, version, ..
                 }) => match followed.get(&*game_id) {
@@ -668,6 +681,26 @@ impl GameService {
                 return Ok(());
             }
         }
+    }
+
+    /// Sends challenge `id` as it stands, if it concerns `player_id`; false
+    /// once the connection is gone.
+    async fn send_challenge(
+        &self,
+        player_id: &str,
+        id: &str,
+        followed: &BTreeMap<String, Followed>,
+        tx: &Outbox<Box<PlayerStreamEntry>>,
+    ) -> Result<bool, ServiceError> {
+        let Some(c) = self.db.challenge(id).await? else {
+            return Ok(true);
+        };
+        let concerns = c.row.challenger_id == player_id
+            || c.players.iter().any(|(p, _)| p.player_id == player_id);
+        if !concerns {
+            return Ok(true);
+        }
+        Ok(send(tx, PlayerStreamItem::Challenge(Box::new(c)), followed).await)
     }
 
     /// The games a player stream looks at after a lag or a resume: those

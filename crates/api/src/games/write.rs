@@ -265,6 +265,10 @@ impl GameService {
         let version = match appended {
             Ok(version) => version,
             Err(DbError::Conflict) => return Ok(Attempt::LostRace),
+            // The invite link a join used was spent meanwhile (used up,
+            // revoked, expired): nothing was written; the invites service
+            // tells which (`games/invites.rs`).
+            Err(DbError::Limited) => return Err(invite_spent_meanwhile()),
             // A copy of this request in another process stored its record
             // first (the in-process copies wait on the lock).
             Err(DbError::IdempotencyTaken) => {
@@ -304,6 +308,17 @@ impl GameService {
         let jitter = u64::from(uuid::Uuid::new_v4().as_bytes()[0] % 8);
         tokio::time::sleep(Duration::from_millis((1 << attempt.min(5)) + jitter)).await;
     }
+}
+
+/// The refusal when the append found the invite link a join used spent
+/// (`DbError::Limited` from the append's `use_invite!`): used up, revoked
+/// or expired meanwhile. The invites service (`invites.rs`) reads the link
+/// again and answers the precise one.
+pub(super) fn invite_spent_meanwhile() -> ServiceError {
+    ServiceError::conflict(
+        "invite_used",
+        "the invite link was used up, revoked or expired meanwhile",
+    )
 }
 
 /// After a commit the cache holds the state, row and seats after it. Seat

@@ -70,9 +70,14 @@ impl Modify for KindSchemas {
                 .map(|n| Ref::from_schema_name(n.clone()).into())
                 .collect()
         };
+        // Closed (no property at all), so that a client reading the union
+        // tells it from a kind's view instead of taking any object for it.
         let no_view = ObjectBuilder::new()
             .schema_type(Type::Object)
             .max_properties(Some(0))
+            .additional_properties(Some(
+                utoipa::openapi::schema::AdditionalProperties::FreeForm(false),
+            ))
             .description(Some(
                 "An open or expired game's view: empty, since nothing is dealt before every \
                  seat is filled (and shown provisionally the deal would let a player leave \

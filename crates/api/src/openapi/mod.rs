@@ -31,10 +31,14 @@ pub(crate) use refs::{
             append-only log. Errors are RFC 9457 problem documents with a stable `code` \
             and, when a rule refused a move, the ruling id in `rule`. Any request may also be \
             answered 429 `rate_limited` (with `Retry-After`) or 503 `unavailable` / `timeout`; \
+            every answer of a rate-limited path says where the client stands in the IETF httpapi \
+            draft's fields: `RateLimit-Policy: \"burst\";q=100;w=2` (a bucket of 100 requests, \
+            refilled in 2 s) and `RateLimit: \"burst\";r=57;t=1` (57 left, full in 1 s); \
             every response carries an `X-Request-Id` (the client's, when it sent a sane one). \
             Pages on other origins may call every operation from a browser (CORS: any origin \
             by default, the server's `CORS_ORIGINS` otherwise; tokens are a bearer header, never \
-            cookies); `ETag`, `Location`, `X-Request-Id` and `Retry-After` are exposed.",
+            cookies); `ETag`, `Location`, `X-Request-Id`, `Retry-After`, `RateLimit` and \
+            `RateLimit-Policy` are exposed.",
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0")
     ),
     // Relative: the document describes whichever server serves it.
@@ -76,6 +80,14 @@ pub(crate) use refs::{
             the server seats compatible seekers first come first served and starts each table \
             full, and tells them by the player stream (`seek_matched`), the inbox and the \
             `seek_matched` webhook (docs/quick-play.md)"),
+        (name = "invites", description = "Invite links to a game's seats: minted by its \
+            creator (or any seated player, with `players_may_invite`) for one seat or any open \
+            seat, single-use or reusable, expiring, revocable; seen without signing in and \
+            followed into a seat (docs/invites-and-challenges.md)"),
+        (name = "challenges", description = "Challenges: ask named players to a game with given \
+            options; each accepts or declines; the game is made, everyone seated, and starts when \
+            all have accepted; a player may take challenges only from players they have finished \
+            a game with (docs/invites-and-challenges.md)"),
         (name = "ratings", description = "Glicko-2 ratings per kind, derived from the log: a \
             player's ratings and history, leaderboards (docs/ratings.md)"),
         (name = "analysis", description = "Post-game analysis: a finished game's decisions judged \
@@ -193,13 +205,14 @@ fn add_guard_responses(api: &mut utoipa::openapi::OpenApi) {
             add_input_responses(operation);
             let responses = &mut operation.responses.responses;
             if limited {
-                responses.entry("429".to_owned()).or_insert_with(|| {
+                let rate_limited = responses.entry("429".to_owned()).or_insert_with(|| {
                     problem_response(
                         "Too many requests for this token (or, without one, this address): \
                          `rate_limited`; `Retry-After` says how many seconds to wait",
                         true,
                     )
                 });
+                add_rate_limit_headers(rate_limited);
             }
             responses.entry("500".to_owned()).or_insert_with(|| {
                 problem_response(
@@ -279,6 +292,38 @@ fn add_input_responses(operation: &mut utoipa::openapi::path::Operation) {
     }
 }
 
+/// `RateLimit` and `RateLimit-Policy` (the IETF httpapi draft's fields,
+/// `ops::rate_limit`) on a 429: where the client stands. Every other answer
+/// of a limited path carries them too (the document's description says so;
+/// listing them on every response would drown the document).
+fn add_rate_limit_headers(response: &mut utoipa::openapi::RefOr<utoipa::openapi::Response>) {
+    use utoipa::openapi::header::HeaderBuilder;
+    use utoipa::openapi::schema::{Object, Type};
+    let utoipa::openapi::RefOr::T(response) = response else {
+        return;
+    };
+    for (name, description) in [
+        (
+            "RateLimit",
+            "Where the client stands: `\"burst\";r=0;t=T`, no request left, the bucket \
+             full again in T seconds (draft-ietf-httpapi-ratelimit-headers)",
+        ),
+        (
+            "RateLimit-Policy",
+            "The limit: `\"burst\";q=B;w=W`, a bucket of B requests refilled in W \
+             seconds (draft-ietf-httpapi-ratelimit-headers)",
+        ),
+    ] {
+        response.headers.entry(name.to_owned()).or_insert_with(|| {
+            HeaderBuilder::new()
+                .schema(Some(Object::with_type(Type::String)))
+                .description(Some(description))
+                .build()
+                .into()
+        });
+    }
+}
+
 fn problem_response(
     description: &str,
     retry_after: bool,
@@ -329,6 +374,7 @@ pub fn spec_json() -> String {
             "GameDelivery",
             "ChatDelivery",
             "SeekMatchedDelivery",
+            "ChallengeDelivery",
             "TestDelivery",
         ],
     );

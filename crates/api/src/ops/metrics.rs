@@ -66,6 +66,41 @@ pub struct Sampled {
     pub active_games: Option<i64>,
     /// HTTP workers with a database pool of their own (Postgres).
     pub worker_pools: usize,
+    /// The read replica's lag and counters, when there is one.
+    pub replica: Option<crate::services::ReplicaStatus>,
+}
+
+/// The read replica's counters, and its lag as a gauge (absent while it
+/// serves nothing: down, behind its start, not a standby).
+fn register_replica(registry: &mut Registry, replica: crate::services::ReplicaStatus) {
+    let counters = [
+        (
+            "cards_replica_reads_total",
+            "Reads the replica answered (DATABASE_REPLICA_URL).",
+            replica.served,
+        ),
+        (
+            "cards_replica_not_there_total",
+            "Reads of a finished game the replica did not hold finished yet, read on the primary.",
+            replica.not_there,
+        ),
+        (
+            "cards_replica_failures_total",
+            "Reads the replica failed, read again on the primary.",
+            replica.failed,
+        ),
+    ];
+    for (name, help, value) in counters {
+        register(registry, name, help, ConstCounter::new(value));
+    }
+    if let Some(lag) = replica.lag {
+        register(
+            registry,
+            "cards_replica_lag_seconds",
+            "How long ago the last commit the replica surely holds was made (measured 10 times a second).",
+            ConstGauge::new(lag.as_secs_f64()),
+        );
+    }
 }
 
 /// `metrics` and the values `sampled` at scrape time as the Prometheus
@@ -153,6 +188,9 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
     ];
     for (name, help, counter) in counters {
         register(&mut registry, name, help, ConstCounter::new(counter.get()));
+    }
+    if let Some(replica) = sampled.replica {
+        register_replica(&mut registry, replica);
     }
     let mut gauges: Vec<(&str, &str, i64)> = vec![
         (

@@ -14,6 +14,14 @@
 //!
 //! In memory, per process: behind a load balancer with N processes a client
 //! gets N times the rate. Health checks and `/metrics` are never limited.
+//!
+//! Every limited answer says where its client stands, in the fields of the
+//! IETF httpapi draft "RateLimit header fields for HTTP"
+//! (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Policy: "burst";q=B;w=W`
+//! (the bucket holds B requests and refills in W seconds) and
+//! `RateLimit: "burst";r=R;t=T` (R requests left now, full again in T
+//! seconds); a 429 has `r=0` and `Retry-After`. A client can pace itself
+//! instead of finding the limit by hitting it.
 
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
@@ -65,8 +73,9 @@ impl RateLimiter {
         self.rate > 0.0
     }
 
-    /// Takes one token for `key` at `now`: `Ok` or how long until one is free.
-    pub fn take(&self, key: u64, now: Instant) -> Result<(), Duration> {
+    /// Takes one token for `key` at `now`: `Ok` with the tokens left, or how
+    /// long until one is free.
+    pub fn take(&self, key: u64, now: Instant) -> Result<f64, Duration> {
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
         if buckets.len() > PRUNE_ABOVE {
             let (rate, burst) = (self.rate, self.burst);
@@ -81,9 +90,40 @@ impl RateLimiter {
         bucket.at = now;
         if bucket.tokens >= 1.0 {
             bucket.tokens -= 1.0;
-            Ok(())
+            Ok(bucket.tokens)
         } else {
             Err(Duration::from_secs_f64((1.0 - bucket.tokens) / self.rate))
+        }
+    }
+}
+
+/// The policy's name in both header fields: one token bucket per client.
+const POLICY: &str = "burst";
+
+impl RateLimiter {
+    /// `RateLimit-Policy`: the bucket's size and the seconds it takes to refill.
+    fn policy_header(&self) -> String {
+        let window = (self.burst / self.rate).ceil().max(1.0) as u64;
+        format!("\"{POLICY}\";q={};w={window}", self.burst as u64)
+    }
+
+    /// `RateLimit`: the requests left now and the seconds until the bucket is full.
+    fn state_header(&self, tokens_left: f64) -> String {
+        let refill = ((self.burst - tokens_left).max(0.0) / self.rate).ceil() as u64;
+        format!(
+            "\"{POLICY}\";r={};t={refill}",
+            tokens_left.floor().max(0.0) as u64
+        )
+    }
+}
+
+fn insert_headers(headers: &mut header::HeaderMap, limiter: &RateLimiter, tokens_left: f64) {
+    for (name, value) in [
+        ("ratelimit-policy", limiter.policy_header()),
+        ("ratelimit", limiter.state_header(tokens_left)),
+    ] {
+        if let Ok(value) = header::HeaderValue::from_str(&value) {
+            headers.insert(header::HeaderName::from_static(name), value);
         }
     }
 }
@@ -129,27 +169,34 @@ pub async fn limit(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
-    let limiter = req.app_data::<web::Data<RateLimiter>>().cloned();
-    if let Some(limiter) = limiter.filter(|l| l.enabled())
-        && !EXEMPT.contains(&req.path())
-        && let Err(wait) = limiter.take(
-            client_key(&client_of(
-                &req,
-                req.app_data::<web::Data<Keys>>().map(|k| k.as_ref()),
-            )),
-            Instant::now(),
-        )
-    {
-        if let Some(metrics) = req.app_data::<web::Data<Metrics>>() {
-            metrics.rate_limited.inc();
+    let limiter = req
+        .app_data::<web::Data<RateLimiter>>()
+        .cloned()
+        .filter(|l| l.enabled() && !EXEMPT.contains(&req.path()));
+    let Some(limiter) = limiter else {
+        return Ok(next.call(req).await?.map_into_left_body());
+    };
+    let keys = req.app_data::<web::Data<Keys>>().map(|k| k.as_ref());
+    let taken = limiter.take(client_key(&client_of(&req, keys)), Instant::now());
+    match taken {
+        Ok(tokens_left) => {
+            let mut response = next.call(req).await?.map_into_left_body();
+            insert_headers(response.headers_mut(), &limiter, tokens_left);
+            Ok(response)
         }
-        let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
-        let error = ApiError::too_many_requests(secs);
-        let (request, _) = req.into_parts();
-        let response = ServiceResponse::new(request, error.error_response());
-        return Ok(response.map_into_right_body());
+        Err(wait) => {
+            if let Some(metrics) = req.app_data::<web::Data<Metrics>>() {
+                metrics.rate_limited.inc();
+            }
+            let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+            let error = ApiError::too_many_requests(secs);
+            let (request, _) = req.into_parts();
+            let mut response =
+                ServiceResponse::new(request, error.error_response()).map_into_right_body();
+            insert_headers(response.headers_mut(), &limiter, 0.0);
+            Ok(response)
+        }
     }
-    Ok(next.call(req).await?.map_into_left_body())
 }
 
 #[cfg(test)]
@@ -171,6 +218,19 @@ mod tests {
         let t1 = t0 + Duration::from_millis(100);
         assert!(limiter.take(1, t1).is_ok());
         assert!(limiter.take(1, t1).is_err());
+    }
+
+    #[test]
+    fn the_header_fields_say_the_bucket_and_what_is_left() {
+        let limiter = RateLimiter::new(50.0, 100.0);
+        assert_eq!(limiter.policy_header(), "\"burst\";q=100;w=2");
+        assert_eq!(limiter.state_header(99.0), "\"burst\";r=99;t=1");
+        assert_eq!(limiter.state_header(100.0), "\"burst\";r=100;t=0");
+        assert_eq!(limiter.state_header(0.4), "\"burst\";r=0;t=2");
+        let slow = RateLimiter::new(0.5, 3.0);
+        assert_eq!(slow.policy_header(), "\"burst\";q=3;w=6");
+        let t0 = Instant::now();
+        assert_eq!(slow.take(7, t0), Ok(2.0));
     }
 
     #[test]

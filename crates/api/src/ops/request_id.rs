@@ -6,7 +6,8 @@
 //!
 //! The log names the path and the query string with every credential's
 //! value replaced by `***` ([`redacted_query`]): a stream ticket travels in
-//! `?ticket=`, and a log must never be a way to replay it.
+//! `?ticket=`, and a log must never be a way to replay it. Likewise an
+//! invite link's token in `/v1/invites/{token}` ([`redacted_path`]).
 
 use std::time::Instant;
 
@@ -54,6 +55,19 @@ pub fn redacted_query(query: &str) -> String {
         .map(redacted_part)
         .collect::<Vec<_>>()
         .join("&")
+}
+
+/// `path` as the log prints it: an invite link's token (the segment after
+/// `/v1/invites/`) is a capability to a seat, so it is `***`.
+pub fn redacted_path(path: &str) -> String {
+    const INVITES: &str = "/v1/invites/";
+    match path.strip_prefix(INVITES) {
+        Some(rest) => {
+            let after = rest.find('/').map_or("", |i| &rest[i..]);
+            format!("{INVITES}***{after}")
+        }
+        None => path.to_owned(),
+    }
 }
 
 /// One `&`-separated part of a query, as [`redacted_query`] logs it.
@@ -112,7 +126,7 @@ pub async fn observe(
         .and_then(accepted)
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let method = req.method().clone();
-    let path = req.path().to_owned();
+    let path = redacted_path(req.path());
     let query = redacted_query(req.query_string());
     let metrics = req.app_data::<web::Data<Metrics>>().cloned();
     // The route template (never the path: ids and made-up paths would be
@@ -226,6 +240,12 @@ mod tests {
 
     #[test]
     fn credentials_in_a_query_are_never_logged() {
+        assert_eq!(redacted_path("/v1/games/abc"), "/v1/games/abc");
+        assert_eq!(redacted_path("/v1/invites/0a1b"), "/v1/invites/***");
+        assert_eq!(
+            redacted_path("/v1/invites/0a1b/accept"),
+            "/v1/invites/***/accept"
+        );
         assert_eq!(redacted_query(""), "");
         assert_eq!(redacted_query("after=3"), "after=3");
         assert_eq!(

@@ -197,7 +197,8 @@ pub struct GameStreamEvent {
 /// whose content is a [`PlayerStreamData`].
 #[derive(Debug, Clone, ToSchema)]
 pub struct PlayerStreamEvent {
-    /// `your_turn`, `seek_matched`, `seat_taken`, `game_started` or `game_over`.
+    /// `your_turn`, `seek_matched`, `challenge`, `seat_taken`, `game_started` or
+    /// `game_over`.
     pub event: String,
     /// The stream's position after this event: an opaque cursor to resume
     /// from (`Last-Event-ID` or `?after=`).
@@ -227,18 +228,20 @@ fn json_text(schema: &str) -> utoipa::openapi::Object {
 }
 
 /// The `data:` of one `stream_player` event: `your_turn`, `seek_matched`,
-/// or `seat_taken`, `game_started`, `game_over`.
+/// `challenge`, or `seat_taken`, `game_started`, `game_over`.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum PlayerStreamData {
     YourTurn(YourTurn),
     Notice(GameNotice),
     SeekMatched(super::seeks::SeekMatched),
+    Challenge(Box<super::challenges::ChallengeResource>),
 }
 
 /// The games where the caller must act, the longest-waiting first; the
 /// rematches waiting for the caller to take their reserved seat; the
-/// tables formed for the caller's seeks.
+/// tables formed for the caller's seeks; the challenges waiting for the
+/// caller's answer.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Inbox {
     pub games: Vec<YourTurn>,
@@ -248,6 +251,9 @@ pub struct Inbox {
     /// Tables formed for the caller's seeks in the last day (quick play,
     /// docs/quick-play.md), newest first, at most 20.
     pub seeks: Vec<super::seeks::SeekMatched>,
+    /// Challenges waiting for the caller's answer (pending, not expired),
+    /// newest first, at most 20 (docs/invites-and-challenges.md).
+    pub challenges: Vec<super::challenges::ChallengeResource>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

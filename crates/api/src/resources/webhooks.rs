@@ -26,6 +26,9 @@ pub enum WebhookEvent {
     Chat,
     /// A table formed for a seek of yours (quick play): you are seated.
     SeekMatched,
+    /// A challenge you sent or were asked to was made, answered or ended
+    /// (docs/invites-and-challenges.md).
+    Challenge,
 }
 
 impl WebhookEvent {
@@ -37,6 +40,7 @@ impl WebhookEvent {
             WebhookEvent::GameOver => DeliveryEvent::GameOver,
             WebhookEvent::Chat => DeliveryEvent::Chat,
             WebhookEvent::SeekMatched => DeliveryEvent::SeekMatched,
+            WebhookEvent::Challenge => DeliveryEvent::Challenge,
         }
     }
 
@@ -48,6 +52,7 @@ impl WebhookEvent {
             DeliveryEvent::GameOver => WebhookEvent::GameOver,
             DeliveryEvent::Chat => WebhookEvent::Chat,
             DeliveryEvent::SeekMatched => WebhookEvent::SeekMatched,
+            DeliveryEvent::Challenge => WebhookEvent::Challenge,
             DeliveryEvent::Test => return None,
         })
     }
@@ -120,6 +125,7 @@ pub enum DeliveryEventName {
     GameOver,
     Chat,
     SeekMatched,
+    Challenge,
     Test,
 }
 
@@ -132,6 +138,7 @@ impl From<DeliveryEvent> for DeliveryEventName {
             DeliveryEvent::GameOver => DeliveryEventName::GameOver,
             DeliveryEvent::Chat => DeliveryEventName::Chat,
             DeliveryEvent::SeekMatched => DeliveryEventName::SeekMatched,
+            DeliveryEvent::Challenge => DeliveryEventName::Challenge,
             DeliveryEvent::Test => DeliveryEventName::Test,
         }
     }

@@ -4,12 +4,14 @@
 
 pub mod analysis;
 pub mod answers;
+pub mod challenges;
 pub(crate) mod doc;
 pub mod docs;
 pub mod events;
 pub mod games;
 pub mod health;
 pub mod idempotent;
+pub mod invites;
 pub mod messages;
 pub mod moves;
 pub mod players;
@@ -52,11 +54,24 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(games::resign_game::resign_game)
         .service(games::rematch_game::rematch_game)
         .service(series::get_series::get_series)
+        .service(invites::create_invite::create_invite)
+        .service(invites::list_invites::list_invites)
+        .service(invites::revoke_invite::revoke_invite)
+        .service(invites::get_invite::get_invite)
+        .service(invites::accept_invite::accept_invite)
         .service(seeks::create_seek::create_seek)
         .service(seeks::list_seeks::list_seeks)
         .service(seeks::get_seek::get_seek)
         .service(seeks::cancel_seek::cancel_seek)
         .service(seeks::count_seekers::count_seekers)
+        .service(challenges::create_challenge::create_challenge)
+        .service(challenges::list_challenges::list_challenges)
+        .service(challenges::get_challenge::get_challenge)
+        .service(challenges::accept_challenge::accept_challenge)
+        .service(challenges::decline_challenge::decline_challenge)
+        .service(challenges::withdraw_challenge::withdraw_challenge)
+        .service(players::get_settings::get_settings)
+        .service(players::set_settings::set_settings)
         .service(players::get_inbox::get_inbox)
         .service(players::stream_player::stream_player)
         .service(tickets::create_stream_ticket::create_stream_ticket)

@@ -26,14 +26,14 @@ const RECOVERY: Duration = Duration::from_secs(15);
 /// A TCP relay to Postgres standing for one host of a multi-host URL:
 /// cut, it closes every connection it carries and refuses new ones, as a
 /// database machine that died does.
-struct HostRelay {
-    address: std::net::SocketAddr,
+pub(crate) struct HostRelay {
+    pub(crate) address: std::net::SocketAddr,
     cut: Arc<AtomicBool>,
     closing: tokio::sync::watch::Sender<bool>,
 }
 
 impl HostRelay {
-    async fn start(upstream: String) -> HostRelay {
+    pub(crate) async fn start(upstream: String) -> HostRelay {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
         let cut = Arc::new(AtomicBool::new(false));
@@ -66,7 +66,7 @@ impl HostRelay {
     }
 
     /// The host dies: every connection through it closes, new ones fail.
-    fn cut(&self) {
+    pub(crate) fn cut(&self) {
         self.cut.store(true, Ordering::SeqCst);
         self.closing.send_replace(true);
     }

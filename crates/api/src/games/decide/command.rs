@@ -9,7 +9,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::db::models::{GameRow, NewEvent, PlayerRow, SeatChange, SeatWithName};
+use crate::db::models::{GameRow, InviteUse, NewEvent, PlayerRow, SeatChange, SeatWithName};
 use crate::games::any_game::AnyGame;
 use crate::games::bot_plan::BotPlan;
 use crate::games::status::{BotLevel, GameStatus};
@@ -29,6 +29,15 @@ pub enum Command<'a> {
         player: &'a PlayerRow,
         seat: Option<u8>,
         entropy: Option<String>,
+    },
+    /// A player takes a seat through an invite link: the seat it names, or
+    /// (none named) the one a plain join would take; the link's use is
+    /// counted in the seat's transaction.
+    JoinByInvite {
+        player: &'a PlayerRow,
+        seat: Option<u8>,
+        entropy: Option<String>,
+        invite: InviteUse,
     },
     /// A player gives up their seat before the game starts.
     Leave { player_id: &'a str },

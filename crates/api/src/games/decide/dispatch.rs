@@ -18,6 +18,12 @@ pub fn decide(command: &Command<'_>, state: &State<'_>) -> Result<Decision, Serv
             seat,
             entropy,
         } => join::decide_join(state, player, *seat, entropy.as_deref()),
+        Command::JoinByInvite {
+            player,
+            seat,
+            entropy,
+            invite,
+        } => join::decide_join_by_invite(state, player, *seat, entropy.as_deref(), invite),
         Command::Leave { player_id } => leave::decide_leave(state, player_id),
         Command::Autoplay {
             player_id,

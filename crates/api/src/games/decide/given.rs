@@ -91,6 +91,7 @@ pub(super) fn open_game(kind: &str, config: Value) -> Given {
         series_id: None,
         previous_game_id: None,
         rated: false,
+        players_may_invite: false,
     };
     Given {
         row,
@@ -372,6 +373,7 @@ fn code_and_rule(e: &ServiceError) -> (&'static str, Option<&'static str>) {
         | ServiceError::BadQuery(r)
         | ServiceError::NotFound(r) => (r.code, r.rule),
         ServiceError::NotSeated => ("not_seated", None),
+        ServiceError::Forbidden(r) => (r.code, None),
         ServiceError::PreconditionFailed { .. } => ("precondition_failed", None),
         other => panic!("not a refusal: {other:?}"),
     }

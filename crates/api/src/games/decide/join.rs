@@ -7,7 +7,7 @@ use cards::Seat;
 
 use super::command::{Change, Decision, State};
 use super::shared::{game_expired, redeal};
-use crate::db::models::{PlayerRow, SeatChange, SeatWithName};
+use crate::db::models::{InviteUse, PlayerRow, SeatChange, SeatWithName};
 use crate::games::log::{self, Actor};
 use crate::games::seats::seat_of;
 use crate::games::status::GameStatus;
@@ -69,10 +69,30 @@ pub(super) fn decide_join(
             seat: seat_number,
             player_id: player.id.clone(),
             entropy: entropy.map(str::to_owned),
+            invite: None,
         }),
         // The last seat filled: a bot may open the game.
         wakes_bots: full,
     }))
+}
+
+/// Joining through an invite link: decided as a join for the seat the
+/// link names (or, naming none, the seat a plain join takes), and the
+/// link's use is counted with the seat (`SeatChange::Take`'s `invite`).
+pub(super) fn decide_join_by_invite(
+    state: &State<'_>,
+    player: &PlayerRow,
+    seat: Option<u8>,
+    entropy: Option<&str>,
+    invite: &InviteUse,
+) -> Result<Decision, ServiceError> {
+    let mut decision = decide_join(state, player, seat, entropy)?;
+    if let Decision::Change(change) = &mut decision
+        && let Some(SeatChange::Take { invite: used, .. }) = &mut change.seat_change
+    {
+        *used = Some(invite.clone());
+    }
+    Ok(decision)
 }
 
 /// A seat nobody holds and no bot plays.

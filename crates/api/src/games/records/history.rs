@@ -10,7 +10,9 @@ use game_record::{Actor as RecordActor, GameInfo, GameKind as RecordKind, Record
 
 use crate::db::event::{GameEvent, MovePlayed};
 use crate::db::models::{EventRow, GameRow, SeatWithName};
+use crate::db::replica::ReadConsistency;
 use crate::db::status::{BotLevel, GameStatus, ResignPolicy};
+use crate::db::{Db, DbError};
 use crate::games::error::ServiceError;
 use crate::games::finished::Finished;
 use crate::games::log;
@@ -142,22 +144,23 @@ impl History {
 impl GameService {
     /// The game's row, seats and whole log up to the row's version.
     pub async fn history(&self, game_id: &str) -> Result<History, ServiceError> {
-        let (row, seats) = self.row_and_seats(game_id).await?;
-        let mut events = Vec::with_capacity(usize::try_from(row.version).unwrap_or(0));
-        let mut after = 0;
-        while after < row.version {
-            let page = self
-                .db
-                .events(&row.id, after, PAGE.min(row.version - after))
-                .await?;
-            let Some(last) = page.last() else { break };
-            after = last.seq;
-            events.extend(page);
-        }
-        Ok(History { row, seats, events })
+        let read = read_history(&self.db, game_id).await?;
+        self.found(game_id, read)
     }
+
+    /// The history read, or a 404 (and no cache slot kept).
+    fn found(&self, game_id: &str, read: Option<History>) -> Result<History, ServiceError> {
+        read.ok_or_else(|| {
+            self.cache.forget(game_id);
+            ServiceError::GameNotFound
+        })
+    }
+
     /// A finished game's derived answers, from the cache or (once) from its
-    /// log; any other game's history as read (`Err`).
+    /// log; any other game's history as read (`Err`). A finished game
+    /// never changes, so its log is read from the replica when the
+    /// replica holds it finished (exact, whatever its lag); else, and for a
+    /// game still running, from the primary.
     pub(in crate::games) async fn finished_or_history(
         &self,
         game_id: &str,
@@ -165,7 +168,15 @@ impl GameService {
         if let Some(game) = self.finished.get(game_id) {
             return Ok(Ok(game));
         }
-        let history = self.history(game_id).await?;
+        let read = self
+            .db
+            .read_where(
+                ReadConsistency::Settled,
+                |db| async move { read_history(&db, game_id).await },
+                |read| read.as_ref().is_some_and(History::finished),
+            )
+            .await?;
+        let history = self.found(game_id, read)?;
         if !history.finished() {
             return Ok(Err(history));
         }
@@ -185,6 +196,27 @@ impl GameService {
         self.finished.insert(game.clone());
         Ok(Ok(game))
     }
+}
+
+/// The game's row, seats and whole log up to the row's version, read from
+/// `db` (`None`: no such game). Read in that order on one database, so the
+/// log holds every event up to the row's version.
+async fn read_history(db: &Db, game_id: &str) -> Result<Option<History>, DbError> {
+    let Some(row) = db.game(game_id).await? else {
+        return Ok(None);
+    };
+    let seats = db.seats(std::slice::from_ref(&row.id)).await?;
+    let mut events = Vec::with_capacity(usize::try_from(row.version).unwrap_or(0));
+    let mut after = 0;
+    while after < row.version {
+        let page = db
+            .events(&row.id, after, PAGE.min(row.version - after))
+            .await?;
+        let Some(last) = page.last() else { break };
+        after = last.seq;
+        events.extend(page);
+    }
+    Ok(Some(History { row, seats, events }))
 }
 
 /// [`recorded_moves`], each with its event's seq.

@@ -172,6 +172,7 @@ fn imported_rows(
         previous_game_id: None,
         // Never played here: never rated (docs/ratings.md).
         rated: false,
+        players_may_invite: false,
     };
     let new_game = NewGame {
         id: row.id.clone(),
@@ -191,6 +192,7 @@ fn imported_rows(
         previous_game_id: None,
         // Never played here: never rated (docs/ratings.md).
         rated: false,
+        players_may_invite: false,
     };
     (row, new_game)
 }

@@ -182,7 +182,13 @@ impl GameService {
     /// How many players seek a table of each kind now, every kind listed
     /// (in the registry's order).
     pub async fn seekers_by_kind(&self) -> Result<Vec<(&'static str, i64)>, ServiceError> {
-        let counts = self.db.seekers_by_kind().await?;
+        // A count for a waiting screen: the replica's, within its lag bound.
+        let counts = self
+            .db
+            .read(self.recent_for(None), |db| async move {
+                db.seekers_by_kind().await
+            })
+            .await?;
         Ok(crate::games::kinds::all()
             .iter()
             .map(|kind| {
@@ -475,6 +481,7 @@ fn new_game(
         on_deadline: None,
         on_resign: ResignPolicy::default(),
         rated: table.rated,
+        players_may_invite: false,
         rematch: None,
     };
     let seated: Vec<Seated<'_>> = members

@@ -8,6 +8,7 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use crate::db::challenges::{Challenge, ChallengeAnswer};
 use crate::db::models::{GameRow, SeatWithName};
 use crate::db::status::GameStatus;
 use crate::db::webhooks::{DeliveryEvent, NewOutbox};
@@ -123,6 +124,54 @@ pub(crate) fn table_formed_outbox(
         0,
     ));
     out
+}
+
+/// The outbox candidates of a change of challenge `c` (as it stands after
+/// it): `challenge` to each of its players but `actor` (who made the
+/// change; none for the sweep's expiry), naming `actor`'s answer if the
+/// change was one.
+pub(crate) fn challenge_outbox(
+    c: &Challenge,
+    actor: Option<&str>,
+    answer: Option<ChallengeAnswer>,
+) -> Vec<NewOutbox> {
+    let fields = ChallengeFields {
+        challenge_id: &c.row.id,
+        kind: &c.row.kind,
+        challenger_id: &c.row.challenger_id,
+        status: c.row.status.as_str(),
+        player_id: answer.and(actor),
+        answer: answer.map(ChallengeAnswer::as_str),
+        game_id: c.row.game_id.as_deref(),
+    };
+    let payload = serde_json::to_string(&fields).unwrap_or_else(|_| "{}".to_owned());
+    std::iter::once(c.row.challenger_id.as_str())
+        .chain(c.players.iter().map(|(p, _)| p.player_id.as_str()))
+        .filter(|p| Some(*p) != actor)
+        .map(|p| {
+            NewOutbox::new(
+                p,
+                DeliveryEvent::Challenge,
+                c.row.game_id.as_deref(),
+                payload.clone(),
+            )
+        })
+        .collect()
+}
+
+/// The stored fields of `challenge`.
+#[derive(Serialize)]
+struct ChallengeFields<'a> {
+    challenge_id: &'a str,
+    kind: &'a str,
+    challenger_id: &'a str,
+    status: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    player_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    answer: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game_id: Option<&'a str>,
 }
 
 /// The stored fields of `seek_matched`.

@@ -50,10 +50,10 @@ mod worker;
 
 pub use address_guard::{Lookup, MAX_URL_LEN, address_refusal, may_connect, system_lookup};
 pub use candidates::chat_outbox;
-pub(super) use candidates::{outbox_for, table_formed_outbox};
+pub(super) use candidates::{challenge_outbox, outbox_for, table_formed_outbox};
 pub use schema::{
-    ChatDelivery, GameDelivery, SeekMatchedDelivery, TestDelivery, TurnDelivery, WebhookDelivery,
-    body_of,
+    ChallengeDelivery, ChatDelivery, GameDelivery, SeekMatchedDelivery, TestDelivery, TurnDelivery,
+    WebhookDelivery, body_of,
 };
 pub use send::{EVENT_ID_HEADER, EVENT_TYPE_HEADER, MAX_RESPONSE_BYTES, SIGNATURE_HEADER};
 pub use signing::{hmac_sha256, signature};

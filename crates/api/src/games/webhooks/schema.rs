@@ -32,6 +32,11 @@ pub enum WebhookDelivery {
     /// A table formed for a seek of the receiver's (quick play): they are
     /// seated at `game_id`, seat `seat` (docs/quick-play.md).
     SeekMatched(SeekMatchedDelivery),
+    /// A challenge the receiver sent or was asked to was made (`pending`),
+    /// answered (`player_id`, `answer`) or ended (`accepted` with its
+    /// `game_id`, `declined`, `withdrawn`, `expired`;
+    /// docs/invites-and-challenges.md).
+    Challenge(ChallengeDelivery),
     /// A ping asked for with `test_webhook`.
     Test(TestDelivery),
 }
@@ -92,6 +97,31 @@ pub struct SeekMatchedDelivery {
     pub seat: u8,
     /// The game's version when it formed.
     pub version: i64,
+}
+
+/// `challenge`.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ChallengeDelivery {
+    pub event_id: String,
+    pub created_at: DateTime<Utc>,
+    pub challenge_id: String,
+    #[schema(value_type = game_record::GameKind)]
+    pub kind: String,
+    pub challenger_id: String,
+    /// The challenge's status after the change.
+    #[schema(value_type = crate::db::challenges::ChallengeStatus)]
+    pub status: String,
+    /// The player whose answer this was (absent: the challenge was made,
+    /// withdrawn or expired).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<String>,
+    /// Their answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<crate::db::challenges::ChallengeAnswer>)]
+    pub answer: Option<String>,
+    /// The game made when everyone accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_id: Option<String>,
 }
 
 /// `test`.

@@ -41,28 +41,7 @@ pub async fn join_game(
     game_id: GameId,
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    // The body is optional, so it is parsed here rather than by `web::Json`
-    // (whose `Option` form would hide a malformed body); JSON `null` is no
-    // body too, as the document says.
-    let request: JoinGameRequest = if body.iter().all(u8::is_ascii_whitespace) {
-        JoinGameRequest::default()
-    } else {
-        serde_json::from_slice::<Option<JoinGameRequest>>(&body)
-            .map(Option::unwrap_or_default)
-            .map_err(|e| {
-                if e.is_data() {
-                    ApiError::unprocessable(
-                        "invalid_body",
-                        format!("the JSON body does not fit: {e}"),
-                    )
-                } else {
-                    ApiError::bad_request(
-                        "malformed_json",
-                        format!("the body is not valid JSON: {e}"),
-                    )
-                }
-            })?
-    };
+    let request: JoinGameRequest = optional_body(&body)?;
     let player = known_player(&state, &auth.player_id).await?;
     let fingerprint = serde_json::to_value(&request).map_err(ApiError::internal)?;
     let idem = IdemRequest::new(
@@ -83,4 +62,24 @@ pub async fn join_game(
         )
         .await?;
     respond(answer)
+}
+
+/// An optional JSON body. It is parsed here rather than by `web::Json`
+/// (whose `Option` form would hide a malformed body); JSON `null` is no
+/// body too, as the document says.
+pub(crate) fn optional_body<T: serde::de::DeserializeOwned + Default>(
+    body: &[u8],
+) -> Result<T, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(T::default());
+    }
+    serde_json::from_slice::<Option<T>>(body)
+        .map(Option::unwrap_or_default)
+        .map_err(|e| {
+            if e.is_data() {
+                ApiError::unprocessable("invalid_body", format!("the JSON body does not fit: {e}"))
+            } else {
+                ApiError::bad_request("malformed_json", format!("the body is not valid JSON: {e}"))
+            }
+        })
 }

@@ -115,6 +115,7 @@ pub async fn list_games(
             after,
             limit,
             offset,
+            reader: auth.0.as_ref().map(|me| me.player_id.clone()),
         })
         .await?;
     // A full page may have a next one; a short page is the last.

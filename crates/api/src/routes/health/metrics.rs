@@ -59,6 +59,7 @@ pub async fn metrics(
             cache_capacity,
             active_games,
             worker_pools: state.probe.worker_pools(),
+            replica: state.probe.replica(),
         },
     );
     HttpResponse::Ok()

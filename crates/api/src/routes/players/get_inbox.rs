@@ -13,7 +13,8 @@ use crate::state::AppState;
 /// `bid`, `pass_cards`, `play` …) and the move deadline, if any; the
 /// open rematches with a seat reserved for the caller (`invitations`); and
 /// the tables formed for the caller's seeks in the last day (`seeks`,
-/// quick play).
+/// quick play); the challenges waiting for the caller's answer
+/// (`challenges`).
 #[utoipa::path(
     tag = "players",
     operation_id = "get_inbox",
@@ -32,9 +33,14 @@ pub async fn get_inbox(
     let games = turns.into_iter().map(YourTurn::from).collect();
     let invitations = state.games.invitations(&auth.player_id).await?;
     let seeks = state.games.matched_seeks(&auth.player_id).await?;
+    let challenges = state.games.challenges_to_answer(&auth.player_id).await?;
     Ok(HttpResponse::Ok().json(Inbox {
         games,
         invitations,
         seeks: seeks.into_iter().map(Into::into).collect(),
+        challenges: challenges
+            .iter()
+            .map(crate::routes::challenges::resource)
+            .collect::<Result<_, _>>()?,
     }))
 }

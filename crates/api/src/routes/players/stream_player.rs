@@ -5,6 +5,7 @@ use utoipa::IntoParams;
 use crate::auth::StreamCaller;
 use crate::error::{ApiError, Problem};
 use crate::games::watch::{PlayerCursor, PlayerStreamEntry, PlayerStreamItem};
+use crate::resources::challenges::ChallengeResource;
 use crate::resources::streams::{PlayerStreamData, PlayerStreamEvent};
 use crate::routes::games::known_player;
 use crate::routes::{doc, sse};
@@ -58,7 +59,9 @@ pub struct PlayerStreamQuery {
     operation_id = "stream_player",
     responses(
         (status = 200, description = "The stream. Each event's `data:` is JSON: a `YourTurn` \
-            (`event: your_turn`), a `SeekMatched` (`event: seek_matched`) or a `GameNotice` \
+            (`event: your_turn`), a `SeekMatched` (`event: seek_matched`), a `ChallengeResource` \
+            (`event: challenge`: a challenge the caller sent or was asked to changed; live only, \
+            not replayed on resume) or a `GameNotice` \
             (`seat_taken`, `game_started`, `game_over`). \
             Every event has an `id:` (an opaque cursor); the stream opens with an id alone. \
             On the wire:\n\n```\nid: 1.0b6f…n13\n\nid: 1.0b6f…a14\nevent: your_turn\n\
@@ -147,6 +150,13 @@ fn item_bytes(entry: PlayerStreamEntry) -> actix_web::web::Bytes {
         PlayerStreamItem::SeekMatched(notice) => {
             ("seek_matched", PlayerStreamData::SeekMatched(notice.into()))
         }
+        PlayerStreamItem::Challenge(challenge) => match ChallengeResource::build(&challenge) {
+            Ok(resource) => ("challenge", PlayerStreamData::Challenge(Box::new(resource))),
+            Err(e) => {
+                tracing::warn!(error = %e, "a stored challenge could not be read");
+                return sse::heartbeat();
+            }
+        },
         PlayerStreamItem::SeatTaken(notice) => {
             ("seat_taken", PlayerStreamData::Notice(notice.into()))
         }

@@ -47,7 +47,7 @@ pub fn errors_against(name: &str, value: &Value) -> Vec<String> {
 pub enum Stream {
     /// `stream_game`: `snapshot`, `state`, `message`, or a log event named by its type.
     Game,
-    /// `stream_player`: `your_turn`, `seek_matched`, or a notice.
+    /// `stream_player`: `your_turn`, `seek_matched`, `challenge`, or a notice.
     Player,
 }
 
@@ -71,6 +71,7 @@ pub fn check_frame(stream: Stream, event: &str, data: &Value) {
         (Stream::Game, _) => "EventResource",
         (Stream::Player, "your_turn") => "YourTurn",
         (Stream::Player, "seek_matched") => "SeekMatched",
+        (Stream::Player, "challenge") => "ChallengeResource",
         (Stream::Player, _) => "GameNotice",
     };
     let what = format!("stream event `{event}`");

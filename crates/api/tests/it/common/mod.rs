@@ -34,6 +34,7 @@ impl Backend {
         let target = match &owner {
             DatabaseOwner::Postgres(db) => DatabaseTarget::Postgres(db.url().to_owned()),
             DatabaseOwner::Sqlite(file) => DatabaseTarget::Sqlite(file.path().to_path_buf()),
+            DatabaseOwner::Elsewhere => unreachable!("a fresh database is owned here"),
         };
         TestDatabase {
             target,
@@ -56,9 +57,20 @@ pub struct TestDatabase {
 enum DatabaseOwner {
     Postgres(test_db::PostgresDatabase),
     Sqlite(test_db::SqliteFile),
+    /// Owned by the test (`TestDatabase::unowned`).
+    Elsewhere,
 }
 
 impl TestDatabase {
+    /// A database another guard owns (a replicated pair's, which the test
+    /// holds): the handle only names it.
+    pub fn unowned(target: DatabaseTarget) -> TestDatabase {
+        TestDatabase {
+            target,
+            _owner: Arc::new(DatabaseOwner::Elsewhere),
+        }
+    }
+
     /// The same database (kept alive as long as this handle) reached
     /// through `target`, e.g. a relay in front of it.
     pub fn reached_through(&self, target: DatabaseTarget) -> TestDatabase {

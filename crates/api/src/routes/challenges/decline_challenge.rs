@@ -1,0 +1,60 @@
+use actix_web::{HttpResponse, post, web};
+
+use crate::auth::Authenticated;
+use crate::error::{ApiError, Problem};
+use crate::games::challenges::ChallengeMove;
+use crate::idempotency::IdemRequest;
+use crate::input::ChallengeId;
+use crate::resources::challenges::ChallengeResource;
+use crate::routes::challenges::ChallengeAnswered;
+use crate::routes::idempotent::{IdempotencyKey, respond};
+use crate::routes::{doc, games::known_player};
+use crate::state::AppState;
+
+/// Decline a challenge
+///
+/// Declines a challenge the caller was asked to: it ends for everyone
+/// (`declined`) and nothing else changes: no game is made.
+#[utoipa::path(
+    tag = "challenges",
+    operation_id = "decline_challenge",
+    params(
+        ("challenge_id" = String, Path, description = "The challenge's id"),
+        ("Idempotency-Key" = Option<String>, Header, description = doc::IDEMPOTENCY_KEY),
+    ),
+    responses(
+        (status = 200, description = "The challenge as it stands after", body = ChallengeResource),
+        (status = 401, description = "Missing, invalid or expired token", body = Problem, content_type = doc::PROBLEM),
+        (status = 403, description = "`not_challenged`: the challenger answers nothing", body = Problem, content_type = doc::PROBLEM),
+        (status = 404, description = "`challenge_not_found`: none of the caller's has this id", body = Problem, content_type = doc::PROBLEM),
+        (status = 409, description = "`challenge_accepted`, `challenge_declined`, `challenge_withdrawn`, `challenge_expired`: it has ended", body = Problem, content_type = doc::PROBLEM),
+        (status = 422, description = "`idempotency_key_reused`; a configuration the kind refuses", body = Problem, content_type = doc::PROBLEM),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/challenges/{challenge_id}/decline")]
+pub async fn decline_challenge(
+    state: web::Data<AppState>,
+    auth: Authenticated,
+    key: IdempotencyKey,
+    challenge_id: ChallengeId,
+) -> Result<HttpResponse, ApiError> {
+    let player = known_player(&state, &auth.player_id).await?;
+    let idem = IdemRequest::new(
+        Some(&player.id),
+        key.0,
+        &format!("decline_challenge {}", &*challenge_id),
+        &serde_json::Value::Null,
+    );
+    let answer = state
+        .games
+        .change_challenge(
+            &challenge_id,
+            &player,
+            ChallengeMove::Decline,
+            idem.as_ref(),
+            &ChallengeAnswered { created: false },
+        )
+        .await?;
+    respond(answer)
+}

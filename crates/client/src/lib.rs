@@ -1,0 +1,24 @@
+//! A client of the card table server, on its document's wire format: typed
+//! calls and typed, resumable streams, retries with idempotency keys,
+//! `If-Match` on moves, refusals as typed problems, and a bot runner
+//! (`run_bot`), the Rust counterpart of the TypeScript and Python SDKs in
+//! `clients/`.
+
+mod client;
+mod moves;
+mod problem;
+mod retry;
+mod runner;
+mod sse;
+mod types;
+
+pub use client::Client;
+pub use moves::any_legal_move;
+pub use problem::{Error, Problem};
+pub use retry::RetryPolicy;
+pub use runner::{RunOptions, RunSummary, run_bot};
+pub use sse::{EventStream, RawEvent, SseParser};
+pub use types::{
+    Frame, GameFrame, GameNotice, GameState, Inbox, LegalMoves, LogEvent, PlayerFrame, SeekMatched,
+    YourTurn,
+};

@@ -1,0 +1,311 @@
+//! A Server-Sent Events reader: the HTML standard's event stream parser
+//! (fields `event`, `data`, `id`, `retry`; comments), fed chunks as they
+//! arrive, and a follower that reconnects with backoff and resumes from the
+//! last `id:` handed to its consumer (`Last-Event-ID`), so every event
+//! arrives once across dropped connections and server restarts.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use crate::problem::{Error, Problem};
+use crate::retry::RetryPolicy;
+
+/// Where a stream connects, and as whom.
+#[derive(Debug, Clone)]
+pub(crate) struct StreamSource {
+    pub http: reqwest::Client,
+    pub url: String,
+    pub token: Option<String>,
+    pub retry: RetryPolicy,
+}
+
+/// One dispatched event as it came off the wire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawEvent {
+    /// `event:`; "message" when the frame named none.
+    pub event: String,
+    /// The frame's own `id:`, when it had one.
+    pub id: Option<String>,
+    pub data: String,
+}
+
+/// An incremental parser: chunks in, dispatched events out.
+#[derive(Debug, Default)]
+pub struct SseParser {
+    pending: Vec<u8>,
+    event: String,
+    data: Vec<String>,
+    id: Option<String>,
+    /// The last `retry:` the server sent, milliseconds.
+    pub retry_ms: Option<u64>,
+}
+
+impl SseParser {
+    /// Feeds a chunk (split anywhere, even inside a character); returns the events it completed.
+    pub fn push(&mut self, chunk: &[u8]) -> Vec<RawEvent> {
+        self.pending.extend_from_slice(chunk);
+        let mut events = Vec::new();
+        while let Some((line_end, separator)) = self.line_end() {
+            let line = String::from_utf8_lossy(&self.pending[..line_end]).into_owned();
+            self.pending.drain(..line_end + separator);
+            if let Some(event) = self.line(&line) {
+                events.push(event);
+            }
+        }
+        events
+    }
+
+    /// Where the first complete line ends and how long its separator is
+    /// (`\r\n`, `\n` or `\r`; a `\r` last in the buffer waits for a possible `\n`).
+    fn line_end(&self) -> Option<(usize, usize)> {
+        let at = self
+            .pending
+            .iter()
+            .position(|b| *b == b'\n' || *b == b'\r')?;
+        if self.pending[at] == b'\n' {
+            return Some((at, 1));
+        }
+        match self.pending.get(at + 1) {
+            None => None,
+            Some(b'\n') => Some((at, 2)),
+            Some(_) => Some((at, 1)),
+        }
+    }
+
+    fn line(&mut self, line: &str) -> Option<RawEvent> {
+        if line.is_empty() {
+            let had_something = !self.data.is_empty() || self.id.is_some();
+            let name = std::mem::take(&mut self.event);
+            let event = RawEvent {
+                event: if name.is_empty() {
+                    "message".to_owned()
+                } else {
+                    name
+                },
+                id: self.id.take(),
+                data: std::mem::take(&mut self.data).join("\n"),
+            };
+            return had_something.then_some(event);
+        }
+        if line.starts_with(':') {
+            return None; // a comment: a heartbeat
+        }
+        let (field, value) = line.split_once(':').unwrap_or((line, ""));
+        let value = value.strip_prefix(' ').unwrap_or(value);
+        match field {
+            "event" => self.event = value.to_owned(),
+            "data" => self.data.push(value.to_owned()),
+            "id" if !value.contains('\0') => self.id = Some(value.to_owned()),
+            "retry" => self.retry_ms = value.parse().ok().or(self.retry_ms),
+            _ => {}
+        }
+        None
+    }
+}
+
+/// How a stream's frames are read from its events.
+pub(crate) type Decode<F> = fn(&str, &str) -> Option<Result<F, String>>;
+
+/// A resumable stream of typed frames: `next().await` until None (the
+/// server ended it: 204, or a final frame), reconnecting with backoff by
+/// itself. A refusal other than 429/5xx (a 401 after revocation, a 404)
+/// comes out as `Err` and ends it.
+#[derive(Debug)]
+pub struct EventStream<F> {
+    source: StreamSource,
+    /// The id to resume from: the last `id:` handed to the consumer.
+    pub last_event_id: Option<String>,
+    /// Connections made after the first.
+    pub reconnects: u32,
+    decode: Decode<F>,
+    is_final: fn(&F) -> bool,
+    response: Option<reqwest::Response>,
+    parser: SseParser,
+    queued: VecDeque<(Option<String>, Option<F>)>,
+    failures: u32,
+    connected_once: bool,
+    done: bool,
+}
+
+/// Heartbeats come every 15 s: a connection quiet for longer is dead.
+const READ_TIMEOUT: Duration = Duration::from_secs(45);
+
+impl<F> EventStream<F> {
+    pub(crate) fn new(
+        source: StreamSource,
+        last_event_id: Option<String>,
+        decode: Decode<F>,
+        is_final: fn(&F) -> bool,
+    ) -> Self {
+        EventStream {
+            source,
+            last_event_id,
+            reconnects: 0,
+            decode,
+            is_final,
+            response: None,
+            parser: SseParser::default(),
+            queued: VecDeque::new(),
+            failures: 0,
+            connected_once: false,
+            done: false,
+        }
+    }
+
+    /// The next frame; None once the stream is over.
+    pub async fn next(&mut self) -> Option<Result<F, Error>> {
+        loop {
+            if let Some((id, frame)) = self.queued.pop_front() {
+                if id.is_some() {
+                    self.last_event_id = id;
+                }
+                let Some(frame) = frame else { continue };
+                if (self.is_final)(&frame) {
+                    self.done = true;
+                    self.queued.clear();
+                }
+                return Some(Ok(frame));
+            }
+            if self.done {
+                return None;
+            }
+            if let Err(error) = self.read_more().await {
+                self.done = true;
+                return Some(Err(error));
+            }
+        }
+    }
+
+    /// Reads the next chunk, connecting first when needed.
+    async fn read_more(&mut self) -> Result<(), Error> {
+        let Some(response) = self.response.as_mut() else {
+            return self.connect().await;
+        };
+        match tokio::time::timeout(READ_TIMEOUT, response.chunk()).await {
+            Ok(Ok(Some(chunk))) => {
+                self.failures = 0;
+                for raw in self.parser.push(&chunk) {
+                    let frame = match (self.decode)(&raw.event, &raw.data) {
+                        _ if raw.data.is_empty() => None, // an id alone: the position moved
+                        Some(Ok(frame)) => Some(frame),
+                        Some(Err(e)) => return Err(Error::Decode(e)),
+                        None => None, // an event a newer server added
+                    };
+                    self.queued.push_back((raw.id, frame));
+                }
+            }
+            Ok(Ok(None)) => self.lost(false), // the server closed it (a restart, a revocation)
+            Ok(Err(_)) | Err(_) => self.lost(true),
+        }
+        Ok(())
+    }
+
+    fn lost(&mut self, failed: bool) {
+        self.response = None;
+        self.parser = SseParser {
+            retry_ms: self.parser.retry_ms,
+            ..SseParser::default()
+        };
+        if failed {
+            self.failures += 1;
+        }
+        self.reconnects += 1;
+    }
+
+    async fn connect(&mut self) -> Result<(), Error> {
+        if self.connected_once {
+            let floor = Duration::from_millis(self.parser.retry_ms.unwrap_or(0) / 4);
+            tokio::time::sleep(floor.max(self.source.retry.backoff(self.failures))).await;
+        }
+        self.connected_once = true;
+        let mut request = self
+            .source
+            .http
+            .get(&self.source.url)
+            .header("Accept", "text/event-stream");
+        if let Some(token) = &self.source.token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(id) = &self.last_event_id {
+            request = request.header("Last-Event-ID", id);
+        }
+        let response = match request.send().await {
+            Ok(response) => response,
+            Err(_) => {
+                self.lost(true);
+                return Ok(());
+            }
+        };
+        let status = response.status().as_u16();
+        if status == 204 {
+            self.done = true; // over, and the cursor is at its end
+            return Ok(());
+        }
+        if !response.status().is_success() {
+            let transient = matches!(status, 429 | 502 | 503 | 504);
+            let body = response.text().await.unwrap_or_default();
+            if !transient {
+                return Err(Error::Problem(Box::new(Problem::from_body(status, &body))));
+            }
+            self.lost(true);
+            return Ok(());
+        }
+        self.response = Some(response);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WIRE: &str = "retry: 2000\r\n\r\nid: 3\nevent: snapshot\ndata: {\"a\":\n\
+        data: 1}\n\n: heartbeat\n\nid: 1.abc\n\nevent: state\ndata: {}\r\n\r\n";
+
+    fn parse_in_chunks(size: usize) -> (Vec<RawEvent>, Option<u64>) {
+        let mut parser = SseParser::default();
+        let mut events = Vec::new();
+        for chunk in WIRE.as_bytes().chunks(size) {
+            events.extend(parser.push(chunk));
+        }
+        (events, parser.retry_ms)
+    }
+
+    #[test]
+    fn frames_are_the_same_however_the_bytes_are_cut() {
+        let (whole, retry) = parse_in_chunks(WIRE.len());
+        assert_eq!(retry, Some(2000));
+        assert_eq!(
+            whole,
+            vec![
+                RawEvent {
+                    event: "snapshot".into(),
+                    id: Some("3".into()),
+                    data: "{\"a\":\n1}".into()
+                },
+                RawEvent {
+                    event: "message".into(),
+                    id: Some("1.abc".into()),
+                    data: String::new()
+                },
+                RawEvent {
+                    event: "state".into(),
+                    id: None,
+                    data: "{}".into()
+                },
+            ]
+        );
+        for size in 1..WIRE.len() {
+            assert_eq!(parse_in_chunks(size).0, whole, "chunks of {size}");
+        }
+    }
+
+    #[test]
+    fn a_character_split_between_chunks_survives() {
+        let mut parser = SseParser::default();
+        let bytes = "data: é\n\n".as_bytes();
+        let mut events = parser.push(&bytes[..7]);
+        events.extend(parser.push(&bytes[7..]));
+        assert_eq!(events[0].data, "é");
+    }
+}
