@@ -248,6 +248,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a post-game analysis
+         * @description The analysis `request_analysis` started, as stored: its status and,
+         *     once `done`, per seat (or only `seat`) every decision (the move played,
+         *     the expert's, their expected standings, the loss and its mark: `good`,
+         *     `inaccuracy`, `mistake`, or `forced` and `unjudged`, never judged) and a
+         *     summary (mean loss, accuracy, the costliest decisions). Anyone may read
+         *     it: the game is finished, and its record public (G-2). 404
+         *     `analysis_not_requested` when nobody asked for this budget; 422
+         *     `no_such_seat`, `bad_playouts`.
+         */
+        get: operations["get_analysis"];
+        put?: never;
+        /**
+         * Request a post-game analysis
+         * @description Asks the server to analyse a finished game: for every seat, at each of
+         *     its decisions, the move played, the move the expert bot prefers and the
+         *     expected standing of each, from that seat's view only (docs/analysis.md).
+         *     Computed in the background on the bots' thinkers, shared fairly between
+         *     players; read it with `get_analysis` (the `Location`). One analysis per
+         *     game and budget: asking again answers the same one (202 while it is
+         *     `queued` or `running`, 200 once `done` or `failed`). A finished game is
+         *     public (G-2), so any registered player may ask. Refused with 409
+         *     `game_not_finished` before the end, 422 `bad_playouts`, and 429
+         *     `too_many_analyses` when the caller has 2 analyses being computed (or
+         *     the server 32).
+         */
+        post: operations["request_analysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/autoplay": {
         parameters: {
             query?: never;
@@ -1384,6 +1425,43 @@ export interface components {
          * @enum {string}
          */
         AllCancelled: "extend" | "carry_over";
+        /** @description `POST /v1/games/{game_id}/analysis`'s body (may be empty: `{}`). */
+        AnalysisRequest: {
+            /**
+             * Format: int32
+             * @description Playouts per searched decision (1 to 24000); default: the engine's
+             *     expert budget (Lost Heir 600, Cancellation Hearts 2400). One
+             *     analysis per game and budget: asking again answers the same one.
+             */
+            playouts?: number | null;
+        };
+        /**
+         * @description A post-game analysis: where it is and, once `done`, what it found.
+         *
+         *     Values are expected *standings* at the end of the round: the seat's
+         *     (side's) score less the mean of the others', in the game's own points
+         *     (negated in Cancellation Hearts, where fewer points are better), plus
+         *     a win bonus when the round ends the game; an expected score margin,
+         *     not a win share, because the expert's playouts stop at the round's end.
+         */
+        AnalysisResource: {
+            analysis?: components["schemas"]["GameAnalysis"] | null;
+            /** @description Why it failed (`failed` only). */
+            error?: string | null;
+            /** Format: date-time */
+            finished_at?: string | null;
+            game_id: string;
+            /** Format: int32 */
+            playouts: number;
+            /** Format: date-time */
+            requested_at: string;
+            status: components["schemas"]["AnalysisStatus"];
+        };
+        /**
+         * @description Where an analysis is.
+         * @enum {string}
+         */
+        AnalysisStatus: "queued" | "running" | "done" | "failed";
         /** @description A player handed their seat to the server's bot, or took it back. */
         Autoplay: {
             enabled: boolean;
@@ -1694,6 +1772,15 @@ export interface components {
             to_act: components["schemas"]["SeatSet"];
             trick?: components["schemas"]["CancellationHeartsTrickView"] | null;
         };
+        /** @description One candidate move and its expected standing. */
+        CandidateValue: {
+            move: components["schemas"]["Move"];
+            /**
+             * Format: double
+             * @description Expected standing at the round's end after this move.
+             */
+            value: number;
+        };
         /**
          * @description A challenged player's answer.
          * @enum {string}
@@ -1990,6 +2077,54 @@ export interface components {
          */
         DeadlinePolicy: "bot" | "forfeit";
         /**
+         * @description How a decision is judged.
+         * @enum {string}
+         */
+        DecisionMark: "forced" | "unjudged" | "good" | "inaccuracy" | "mistake";
+        /** @description One decision of a seat. */
+        DecisionReport: {
+            best: components["schemas"]["Move"];
+            /**
+             * Format: double
+             * @description Expected standing after the best move (null when not searched).
+             */
+            best_value?: number | null;
+            /** @description Every candidate's expected standing (empty when not searched). */
+            candidates: components["schemas"]["CandidateValue"][];
+            /** @description How many legal moves the seat had. */
+            choices: number;
+            /**
+             * Format: double
+             * @description `best_value - played_value`, never negative; 0 when not searched.
+             */
+            loss: number;
+            mark: components["schemas"]["DecisionMark"];
+            played: components["schemas"]["Move"];
+            /**
+             * Format: double
+             * @description Expected standing after the played move (null when not searched).
+             */
+            played_value?: number | null;
+            /** Format: int32 */
+            playouts: number;
+            /**
+             * @description The move's place among the game's moves (0 = the first), as in the
+             *     record's move list.
+             */
+            ply: number;
+            /**
+             * Format: int32
+             * @description The round it was made in, from 1.
+             */
+            round: number;
+            /**
+             * Format: int64
+             * @description The move's event in the game's log (`get_events`, `get_replay`'s
+             *     `seq`), when the analysis was made from one.
+             */
+            seq?: number | null;
+        };
+        /**
          * @description What a delivery is about.
          * @enum {string}
          */
@@ -2233,6 +2368,21 @@ export interface components {
              * @enum {string}
              */
             type: "seat_taken";
+        };
+        /** @description What an analysis of a game says, per seat asked for. */
+        GameAnalysis: {
+            /**
+             * Format: int32
+             * @description Playouts per searched decision, over all its candidate moves.
+             */
+            playouts: number;
+            /** @description One report per analysed seat, by seat number. */
+            seats: components["schemas"]["SeatReport"][];
+            /**
+             * @description Where a loss becomes an inaccuracy and a mistake, in this game's
+             *     points of standing.
+             */
+            thresholds: components["schemas"]["MarkThresholds"];
         };
         /** @description A game's configuration, by kind, defaults resolved */
         GameConfig: components["schemas"]["LostHeirConfig"] | components["schemas"]["CancellationHeartsConfig"];
@@ -3114,6 +3264,13 @@ export interface components {
             /** @description The winning seats, once the game is over. */
             winners?: components["schemas"]["Seat"][] | null;
         };
+        /** @description The engine's thresholds (`Determinize::MARKS`). */
+        MarkThresholds: {
+            /** Format: double */
+            inaccuracy: number;
+            /** Format: double */
+            mistake: number;
+        };
         /** @description A page of a game's messages as the caller may read them. */
         MessageList: {
             messages: components["schemas"]["MessageResource"][];
@@ -3363,7 +3520,7 @@ export interface components {
          * @description A problem's stable code: the api's own, a record's, or a kind's refusal of a move or configuration (then `rule` names the ruling).
          * @enum {string}
          */
-        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "bad_bots" | "bad_challenge_expiry" | "bad_challenged" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_invite_expiry" | "bad_invite_uses" | "bad_last_event_id" | "bad_path" | "bad_query" | "bad_rating_range" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "challenge_accepted" | "challenge_declined" | "challenge_expired" | "challenge_not_found" | "challenge_pending" | "challenge_withdrawn" | "challenges_refused" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "delivery_not_found" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "invalid_webhook_events" | "invalid_webhook_url" | "invite_expired" | "invite_not_found" | "invite_revoked" | "invite_used" | "invites_creator_only" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "no_table_size" | "not_challenged" | "not_challenger" | "not_invite_owner" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "rating_range_excludes_you" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "seek_cancelled" | "seek_expired" | "seek_matched" | "seek_not_found" | "series_not_found" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "too_many_bot_games" | "too_many_challenges" | "too_many_invites" | "too_many_seeks" | "too_many_streams" | "too_many_webhooks" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unknown_variant" | "unsupported_media_type" | "version_mismatch" | "webhook_address_refused" | "webhook_not_found" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
+        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "analysis_not_requested" | "bad_bots" | "bad_challenge_expiry" | "bad_challenged" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_invite_expiry" | "bad_invite_uses" | "bad_last_event_id" | "bad_path" | "bad_playouts" | "bad_query" | "bad_rating_range" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "challenge_accepted" | "challenge_declined" | "challenge_expired" | "challenge_not_found" | "challenge_pending" | "challenge_withdrawn" | "challenges_refused" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "delivery_not_found" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "invalid_webhook_events" | "invalid_webhook_url" | "invite_expired" | "invite_not_found" | "invite_revoked" | "invite_used" | "invites_creator_only" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "no_table_size" | "not_challenged" | "not_challenger" | "not_invite_owner" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "rating_range_excludes_you" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "seek_cancelled" | "seek_expired" | "seek_matched" | "seek_not_found" | "series_not_found" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "too_many_analyses" | "too_many_bot_games" | "too_many_challenges" | "too_many_invites" | "too_many_seeks" | "too_many_streams" | "too_many_webhooks" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unknown_variant" | "unsupported_media_type" | "version_mismatch" | "webhook_address_refused" | "webhook_not_found" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
         /**
          * @description What a seat is asked to do, by kind (the `prompt` of `Legal`). Lost Heir: `bid`, `decide` (the dealer accepts or rejects), `name_trumps`, `play_card`; Cancellation Hearts: `pass_cards`, `play`, `discard`, `moon`.
          * @enum {string}
@@ -3680,6 +3837,13 @@ export interface components {
             /** Format: int32 */
             seat: number;
         };
+        /** @description One seat's decisions and their summary. */
+        SeatReport: {
+            decisions: components["schemas"]["DecisionReport"][];
+            /** Format: int32 */
+            seat: number;
+            summary: components["schemas"]["SeatSummary"];
+        };
         /**
          * @description A seated player resigned; the game's `policy` applies: `bot` (the bot
          *     plays the seat, forfeited, to the end) or `end_game` (`game_finished`
@@ -3725,6 +3889,35 @@ export interface components {
          * @enum {string}
          */
         SeatSpec: "open" | "bot" | "bot_random" | "bot_sensible" | "bot_expert";
+        /** @description A seat's decisions summed up; means and shares over the judged ones. */
+        SeatSummary: {
+            /**
+             * Format: double
+             * @description Percent of judged decisions marked good (100 with none).
+             */
+            accuracy: number;
+            /**
+             * @description The `ply` of the judged decisions that lost most (at most three),
+             *     costliest first.
+             */
+            costliest: number[];
+            decisions: number;
+            forced: number;
+            good: number;
+            inaccuracies: number;
+            /** @description Searched and marked good, inaccuracy or mistake. */
+            judged: number;
+            /**
+             * Format: double
+             * @description Mean loss per judged decision, in points of standing.
+             */
+            mean_loss: number;
+            mistakes: number;
+            /** Format: int64 */
+            playouts: number;
+            /** @description Too wide to search (a pass of three cards, a wide bid). */
+            unjudged: number;
+        };
         /** @description A seat was filled: by a player, or (`player_id` null) by the server's bot. */
         SeatTaken: {
             bot: boolean;
@@ -6171,6 +6364,433 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_analysis: {
+        parameters: {
+            query?: {
+                /** @description The budget of the analysis to read (default: the engine's). */
+                playouts?: number;
+                /** @description Only this seat's report (default: every seat). */
+                seat?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The analysis as it stands */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisResource"];
+                };
+            };
+            /** @description Bad query parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_query",
+                     *       "detail": "Bad query parameters",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:bad_query"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game, or `analysis_not_requested` at this budget */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "analysis_not_requested",
+                     *       "detail": "No such game, or `analysis_not_requested` at this budget",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:analysis_not_requested"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_finished`: the game is not over */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_finished",
+                     *       "detail": "`game_not_finished`: the game is not over",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:game_not_finished"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `no_such_seat`: the game has no such seat; `bad_playouts` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "no_such_seat",
+                     *       "detail": "`no_such_seat`: the game has no such seat; `bad_playouts`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:no_such_seat"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "rate_limited",
+                     *       "detail": "Too many requests for this token (or, without one, this address): `rate_limited`; `Retry-After` says how many seconds to wait",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    request_analysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description May be `{}` */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalysisRequest"];
+            };
+        };
+        responses: {
+            /** @description The analysis, `done` or `failed` already */
+            200: {
+                headers: {
+                    /** @description `/v1/games/{game_id}/analysis?playouts={playouts}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisResource"];
+                };
+            };
+            /** @description The analysis, `queued` or `running` */
+            202: {
+                headers: {
+                    /** @description `/v1/games/{game_id}/analysis?playouts={playouts}` */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalysisResource"];
+                };
+            };
+            /** @description Malformed JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Malformed JSON",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `game_not_finished`: the game is not over, its hands are secret */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_finished",
+                     *       "detail": "`game_not_finished`: the game is not over, its hands are secret",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:game_not_finished"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the server takes (`body_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "body_too_large",
+                     *       "detail": "The body is larger than the server takes (`body_too_large`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 413,
+                     *       "title": "Payload Too Large",
+                     *       "type": "urn:cards:problem:body_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Not JSON",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 415,
+                     *       "title": "Unsupported Media Type",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `bad_playouts`: outside 1 to 24000; or `invalid_body` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "bad_playouts",
+                     *       "detail": "`bad_playouts`: outside 1 to 24000; or `invalid_body`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:bad_playouts"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `too_many_analyses`: the caller's 2 (or the server's 32) analyses are being computed (with `Retry-After`), or too many requests */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "too_many_analyses",
+                     *       "detail": "`too_many_analyses`: the caller's 2 (or the server's 32) analyses are being computed (with `Retry-After`), or too many requests",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:too_many_analyses"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
