@@ -805,6 +805,16 @@ async function challengeByName() {
   });
   const played = await (await post("/v1/games", adaToken, { kind: "lost-heir", config: { players: 2 }, seats: ["open", "open"], take_seat: 0, on_resign: "end_game" })).json();
   await post(`/v1/games/${played.id}/join`, benToken, { seat: 1 });
+  // A first trick through the api (a resignation before it would leave the game unrated), then Ada resigns.
+  for (let plays = 0, i = 0; plays < 2 && i < 100; i++) {
+    for (const t of [adaToken, benToken]) {
+      const legal = await api(`/v1/games/${played.id}/legal-moves`, t);
+      const move = legal.moves?.[0];
+      if (!move) continue;
+      check((await post(`/v1/games/${played.id}/moves`, t, move)).ok, `(m) a move through the api: ${JSON.stringify(move)}`);
+      if (move.type === "play") plays++;
+    }
+  }
   check((await post(`/v1/games/${played.id}/resign`, adaToken)).ok, "(m) Ada resigns the game they played");
 
   // The end screen: Challenge by Ben's name, never by Ada's own.
@@ -821,7 +831,7 @@ async function challengeByName() {
   await ada.waitForSelector("#end-challenge-f", { state: "detached" });
   check(await ada.$eval(`#standings .challenge-open[data-challenge-to='${benId}']`, (b) => b === document.activeElement), "(m) Escape closes the form and focus returns to the button");
   await ada.click(`#standings .challenge-open[data-challenge-to='${benId}']`);
-  await ada.fill("#end-challenge-f-target", "1000");
+  await ada.fill("#end-challenge-f-target", "20000");
   await ada.selectOption("#end-challenge-f-clock", "3600");
   await axeCheck(ada, "the challenge form");
   await ada.click("#end-challenge-f-send");
@@ -848,6 +858,7 @@ async function challengeByName() {
   for (let i = 0; i < 100; i++) {
     const board = await api("/v1/leaderboards/lost-heir?limit=200");
     if (board.entries?.some((e) => e.subject === adaId) && board.entries?.some((e) => e.subject === benId)) break;
+    check(i < 99, "(m) the finished rated game put Ada and Ben on the leaderboard");
     await ben.waitForTimeout(100);
   }
   await ben.goto(`${API}/#/`);
