@@ -31,11 +31,17 @@
 //      waiting screen and the player stream); the waiting screen survives
 //      a reload, counts who has been found, is reached again from the
 //      lobby, and Cancel ends the seek (quickPlay).
+//  (m) challenge by name: from a finished game's end screen (keyboard,
+//      Escape, a refusal's detail and ruling) and from the lobby's
+//      leaderboard; the challenger's header lists it with Withdraw; the
+//      challenged accepts in his header and both reach the new table
+//      (challengeByName).
 // axe-core runs on every page along the way (front door, lobby, both
 // tables, the round summary, the end screen, the replay, the rules, the
-// invitation, a waiting table, quick play's options and waiting screen):
+// invitation, a waiting table, quick play's options and waiting screen,
+// the challenge form on the end screen and on the leaderboard):
 // no violation of any rule.
-// WEB_TEST_ONLY=layout,keyboard,invite,quick runs those parts alone.
+// WEB_TEST_ONLY=layout,keyboard,invite,quick,challenge runs those parts alone.
 // Along the way: the deadline countdown, the your-turn badge and inbox, a
 // refused move's detail and ruling (a real 422), partners (4 players),
 // autoplay on and off, leaving an open game, no CSP violation on any page,
@@ -772,7 +778,125 @@ async function quickPlay() {
 }
 
 const started = Date.now();
-// WEB_TEST_ONLY=layout,keyboard,invite,quick: only those parts (while working on the page).
+/**
+ * (m) Challenge by name. Ada and Ben finish a rated 2-player Lost Heir
+ * game (made through the api: Ada resigns, the game ends). On its end
+ * screen Ada clicks "Challenge Ben" (not offered by her own name): the
+ * form (axe-clean) defaults to the game's kind and offers Cancellation
+ * Hearts disabled (6 to 10 players); an impossible target is refused with
+ * the problem's detail and ruling (LH-3) and sends nothing; sent, it shows
+ * in Ada's header list with Withdraw. Ben's lobby leaderboard offers
+ * Challenge by Ada's name (not his own); he challenges her and withdraws
+ * it. Then Ben accepts Ada's challenge in his header list: both end at the
+ * same new table (Ada through the player stream's challenge frame).
+ */
+async function challengeByName() {
+  console.log("== (m) Challenge by a player's name: end screen, leaderboard, header list");
+  const ada = await newPage("ada");
+  await register(ada, "Ada");
+  const adaToken = await tokenOf(ada);
+  const ben = await newPage("ben", { width: 390, height: 844 });
+  await register(ben, "Ben");
+  const benToken = await tokenOf(ben);
+  const idOf = (page) => page.evaluate(() => JSON.parse(localStorage.getItem("cardgames.me") ?? "{}").player_id);
+  const [adaId, benId] = [await idOf(ada), await idOf(ben)];
+  const post = async (path, token, body) => fetch(`${API}${path}`, {
+    method: "POST", headers: { Authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body ?? {}),
+  });
+  const played = await (await post("/v1/games", adaToken, { kind: "lost-heir", config: { players: 2 }, seats: ["open", "open"], take_seat: 0, on_resign: "end_game" })).json();
+  await post(`/v1/games/${played.id}/join`, benToken, { seat: 1 });
+  // A first trick through the api (a resignation before it would leave the game unrated), then Ada resigns.
+  for (let plays = 0, i = 0; plays < 2 && i < 100; i++) {
+    for (const t of [adaToken, benToken]) {
+      const legal = await api(`/v1/games/${played.id}/legal-moves`, t);
+      const move = legal.moves?.[0];
+      if (!move) continue;
+      check((await post(`/v1/games/${played.id}/moves`, t, move)).ok, `(m) a move through the api: ${JSON.stringify(move)}`);
+      if (move.type === "play") plays++;
+    }
+  }
+  check((await post(`/v1/games/${played.id}/resign`, adaToken)).ok, "(m) Ada resigns the game they played");
+
+  // The end screen: Challenge by Ben's name, never by Ada's own.
+  await ada.goto(`${API}/#/game/${played.id}`);
+  await ada.waitForSelector(".table-wrap[data-status=finished] #end-screen");
+  const offered = await ada.$$eval("#standings .challenge-open", (bs) => bs.map((b) => b.getAttribute("data-challenge-to")));
+  check(JSON.stringify(offered) === JSON.stringify([benId]), `(m) the end screen offers to challenge Ben only: ${offered}`);
+  await ada.focus(`#standings .challenge-open[data-challenge-to='${benId}']`);
+  await ada.keyboard.press("Enter");
+  await ada.waitForSelector("#end-challenge-f");
+  check(await ada.$eval("#end-challenge-f-kind", (s) => s === document.activeElement && s.value === "lost-heir"), "(m) the form opens focused on the game, the finished game's kind");
+  check(await ada.$eval("#end-challenge-f-kind option[value=cancellation-hearts]", (o) => o.disabled), "(m) Cancellation Hearts is offered disabled for two players");
+  await ada.keyboard.press("Escape");
+  await ada.waitForSelector("#end-challenge-f", { state: "detached" });
+  check(await ada.$eval(`#standings .challenge-open[data-challenge-to='${benId}']`, (b) => b === document.activeElement), "(m) Escape closes the form and focus returns to the button");
+  await ada.click(`#standings .challenge-open[data-challenge-to='${benId}']`);
+  await ada.fill("#end-challenge-f-target", "20000");
+  await ada.selectOption("#end-challenge-f-clock", "3600");
+  await axeCheck(ada, "the challenge form");
+  await ada.click("#end-challenge-f-send");
+  await ada.waitForFunction(() => (document.querySelector("#end-challenge-f-error")?.textContent ?? "") !== "");
+  const refused = await ada.textContent("#end-challenge-f-error");
+  check(refused.includes("LH-3"), `(m) a refused challenge shows the problem's detail and ruling: ${refused}`);
+  const none = await (await fetch(`${API}/v1/challenges`, { headers: { Authorization: `Bearer ${adaToken}` } })).json();
+  check(none.challenges.length === 0, `(m) the refused challenge stored nothing: ${JSON.stringify(none)}`);
+  await ada.fill("#end-challenge-f-target", "");
+  await ada.screenshot({ path: `${SHOTS}/challenge-form.png`, fullPage: true });
+  await ada.click("#end-challenge-f-send");
+  await ada.waitForSelector("#end-challenge-f-sent");
+  await ada.click(".inbox summary");
+  await ada.waitForSelector("#inbox-list li[data-sent-challenge] .withdraw-challenge");
+  const sentId = await ada.getAttribute("#inbox-list li[data-sent-challenge]", "data-sent-challenge");
+  check((await ada.textContent("#inbox-list li[data-sent-challenge]")).includes("waiting for Ben"), "(m) Ada's header lists her challenge, waiting for Ben");
+  await ada.screenshot({ path: `${SHOTS}/challenge-sent.png` });
+  await ada.click(".inbox summary");
+  const sent = await (await fetch(`${API}/v1/challenges/${sentId}`, { headers: { Authorization: `Bearer ${adaToken}` } })).json();
+  check(sent.kind === "lost-heir" && sent.move_deadline_secs === 3600 && sent.rated === true && sent.challenged[0].player_id === benId,
+    `(m) the challenge sent is the form's: ${JSON.stringify(sent)}`);
+
+  // Ben's leaderboard: Challenge by Ada's name (the rated game put both on it); sent, then withdrawn.
+  for (let i = 0; i < 100; i++) {
+    const board = await api("/v1/leaderboards/lost-heir?limit=200");
+    if (board.entries?.some((e) => e.subject === adaId) && board.entries?.some((e) => e.subject === benId)) break;
+    check(i < 99, "(m) the finished rated game put Ada and Ben on the leaderboard");
+    await ben.waitForTimeout(100);
+  }
+  await ben.goto(`${API}/#/`);
+  await ben.waitForSelector(`#leaderboard tr[data-subject='${adaId}'] .challenge-open`);
+  check((await ben.$$(`#leaderboard tr[data-subject='${benId}'] .challenge-open`)).length === 0, "(m) no Challenge by one's own name on the leaderboard");
+  await ben.click(`#leaderboard tr[data-subject='${adaId}'] .challenge-open`);
+  await ben.waitForSelector("#leaderboard-challenge-f");
+  await axeCheck(ben, "the leaderboard with the challenge form");
+  await ben.screenshot({ path: `${SHOTS}/leaderboard-challenge-phone.png`, fullPage: true });
+  await ben.click("#leaderboard-challenge-f-send");
+  await ben.waitForSelector("#leaderboard-challenge-f-sent");
+  await ben.click(".inbox summary");
+  await ben.waitForSelector("#inbox-list li[data-sent-challenge] .withdraw-challenge");
+  const benSent = await ben.getAttribute("#inbox-list li[data-sent-challenge]", "data-sent-challenge");
+  await ben.click("#inbox-list li[data-sent-challenge] .withdraw-challenge");
+  await ben.waitForSelector("#inbox-list li[data-sent-challenge]", { state: "detached" });
+  const withdrawn = await (await fetch(`${API}/v1/challenges/${benSent}`, { headers: { Authorization: `Bearer ${benToken}` } })).json();
+  check(withdrawn.status === "withdrawn" && !withdrawn.game_id, `(m) Ben withdrew his challenge: ${withdrawn.status}`);
+
+  // Ben accepts Ada's challenge from his header list; both end at the same new table.
+  await ben.waitForSelector(`#inbox-list li[data-challenge='${sentId}'] .accept-challenge`);
+  check((await ben.textContent(`#inbox-list li[data-challenge='${sentId}']`)).includes("Ada challenges you"), "(m) Ben's header names who challenges him");
+  await ben.click(`#inbox-list li[data-challenge='${sentId}'] .accept-challenge`);
+  await ben.waitForURL(/#\/game\/[0-9a-f-]{36}$/);
+  const made = ben.url().split("/game/")[1];
+  check(made !== played.id, "(m) the accepted challenge made a new game");
+  await ben.waitForSelector(".table-wrap[data-status=in_progress]");
+  await ada.waitForURL(`${API}/#/game/${made}`);
+  await ada.waitForSelector(".table-wrap[data-status=in_progress]");
+  const game = await api(`/v1/games/${made}`, adaToken);
+  check(game.seats[0].player_id === adaId && game.seats[1].player_id === benId && game.move_deadline_secs === 3600,
+    `(m) Ada at seat 0, Ben at seat 1, an hour per move: ${JSON.stringify(game.seats.map((s) => s.player_id))}`);
+  log(`(m) Ada challenged Ben from ${played.id}'s end screen; Ben withdrew his own from the leaderboard, accepted hers; both at ${made}`);
+  for (const p of [ada, ben]) check(p.cspViolations.length === 0, `(m) CSP violations: ${p.cspViolations}`);
+  await ben.context().close();
+  await ada.context().close();
+}
+// WEB_TEST_ONLY=layout,keyboard,invite,quick,challenge: only those parts (while working on the page).
 const only = new Set((env.WEB_TEST_ONLY ?? "").split(",").filter(Boolean));
 const part = (name) => only.size === 0 || only.has(name);
 try {
@@ -780,6 +904,7 @@ try {
   if (part("keyboard")) await keyboardTrick();
   if (part("invite")) await invitation();
   if (part("quick")) await quickPlay();
+  if (part("challenge")) await challengeByName();
   if (only.size) throw new Error("skip");
   // ---------------------------------------------------------------- (a)
   console.log("== (a) Lost Heir, 3 players, against two bots, to the end");

@@ -1,10 +1,15 @@
 // "Your turn, everywhere": the player stream (stream_player, with a stream
 // ticket) drives a badge and the list of games waiting for me (get_inbox).
 // Each your_turn, notice or challenge re-reads the inbox; nothing polls.
-// Challenges waiting for my answer are listed with Accept and Decline.
-import { api, problemText, streamTicket, token, type Schemas, type YourTurn } from "./api";
+// Challenges waiting for my answer are listed with Accept and Decline; the
+// ones I sent and still wait for, with Withdraw (list_challenges). When one
+// I sent is accepted by everyone, its game opens here.
+import { api, me, problemText, streamTicket, token, type Schemas, type YourTurn } from "./api";
+import { CHALLENGES_CHANGED } from "./challenge";
 import { clear, h } from "./dom";
 import { notice } from "./notice";
+
+type Challenge = Schemas["ChallengeResource"];
 
 const KIND: Record<string, string> = { "lost-heir": "Lost Heir", "cancellation-hearts": "Cancellation Hearts" };
 const ASKED: Record<string, string> = {
@@ -19,6 +24,8 @@ export class Inbox {
   private source: EventSource | null = null;
   private lastId = "";
   private running = false;
+  /** My sent challenges pending at the last read: one of them accepted since means its game just started. */
+  private sentPending = new Set<string>();
 
   constructor() {
     this.badge = h("span", { class: "badge", id: "turn-badge", "aria-live": "polite" });
@@ -32,6 +39,7 @@ export class Inbox {
       if (!this.running || timer) return;
       timer = setTimeout(() => { timer = null; void this.refresh(); }, 300);
     });
+    window.addEventListener(CHALLENGES_CHANGED, () => { if (this.running) void this.refresh(); });
   }
 
   start(): void {
@@ -47,6 +55,7 @@ export class Inbox {
     this.source?.close();
     this.source = null;
     this.lastId = "";
+    this.sentPending.clear();
     this.element.hidden = true;
     notice.setWaiting(0);
   }
@@ -75,24 +84,51 @@ export class Inbox {
   }
 
   private async refresh(): Promise<void> {
-    const { data } = await api.GET("/v1/players/me/inbox");
+    const [{ data }, sent] = await Promise.all([api.GET("/v1/players/me/inbox"), this.sentChallenges()]);
     if (!data) return;
-    this.render(data.games, data.challenges);
+    this.render(data.games, data.challenges, sent ?? []);
   }
 
-  private render(games: YourTurn[], challenges: Schemas["ChallengeResource"][]): void {
+  /** My sent challenges still pending; opens the game of one accepted since the last read. */
+  private async sentChallenges(): Promise<Challenge[] | null> {
+    const mine = me()?.player_id;
+    const { data } = await api.GET("/v1/challenges");
+    if (!data || !mine) return null;
+    const sent = data.challenges.filter((c) => c.challenger.player_id === mine);
+    const started = sent.find((c) => c.status === "accepted" && c.game_id && this.sentPending.has(c.id));
+    const pending = sent.filter((c) => c.status === "pending");
+    this.sentPending = new Set(pending.map((c) => c.id));
+    if (started?.game_id) location.hash = `#/game/${started.game_id}`;
+    return pending;
+  }
+
+  private render(games: YourTurn[], challenges: Challenge[], sent: Challenge[]): void {
     const waiting = games.length + challenges.length;
     this.badge.textContent = String(waiting);
     this.badge.classList.toggle("hot", waiting > 0);
     notice.setWaiting(games.length);
     const turns = games.map((g) => h("li", {}, h("a", { href: `#/game/${g.game_id}` }, `${KIND[g.kind] ?? g.kind}: ${ASKED[g.prompt ?? ""] ?? "your move"}`)));
-    clear(this.list, waiting
-      ? [...challenges.map((c) => this.challengeEntry(c)), ...turns]
+    clear(this.list, waiting || sent.length
+      ? [...challenges.map((c) => this.challengeEntry(c)), ...turns, ...sent.map((c) => this.sentEntry(c))]
       : h("li", { class: "muted" }, "nothing waiting"));
   }
 
+  /** A challenge I sent, waiting for answers: who has not answered yet, and Withdraw (withdraw_challenge). */
+  private sentEntry(c: Challenge): HTMLElement {
+    const waitingFor = c.challenged.filter((p) => p.answer !== "accepted").map((p) => p.display_name);
+    const problem = h("span", { class: "error", role: "alert" });
+    const withdraw = async () => {
+      const { data, error } = await api.DELETE("/v1/challenges/{challenge_id}", { params: { path: { challenge_id: c.id } } });
+      if (!data) { problem.textContent = problemText(error); return; }
+      void this.refresh();
+    };
+    return h("li", { class: "challenge sent", "data-sent-challenge": c.id },
+      `Your ${KIND[c.kind] ?? c.kind} challenge: waiting for ${waitingFor.join(", ") || "the game to start"} `,
+      h("button", { type: "button", class: "withdraw-challenge", onclick: () => void withdraw() }, "Withdraw"), " ", problem);
+  }
+
   /** A challenge to answer: who asks, to what, and Accept / Decline (accept_challenge, decline_challenge). */
-  private challengeEntry(c: Schemas["ChallengeResource"]): HTMLElement {
+  private challengeEntry(c: Challenge): HTMLElement {
     const others = c.challenged.length > 1 ? ` with ${c.challenged.length - 1} more` : "";
     const problem = h("span", { class: "error", role: "alert" });
     const path = { params: { path: { challenge_id: c.id } } };

@@ -6,12 +6,13 @@
 import { api, me, problemText, type Kind, type Schemas, type Summary } from "./api";
 import { clear, h } from "./dom";
 import { KIND_NAME } from "./words";
+import { ChallengeBox } from "./challenge";
 import { activeSeeks, BOTS_AFTER_MINUTES, seekForm, startSeek } from "./seek";
 
 type SeatSpec = Schemas["SeatSpec"];
 
 export function lobby(main: HTMLElement): () => void {
-  clear(main, h("h1", { class: "lobby-title" }, `Welcome, ${me()?.display_name ?? ""}`), quickPlay(), createForm(), lists());
+  clear(main, h("h1", { class: "lobby-title" }, `Welcome, ${me()?.display_name ?? ""}`), quickPlay(), createForm(), lists(), leaderboard());
   return () => {};
 }
 
@@ -189,4 +190,40 @@ async function fillMine(list: HTMLElement): Promise<void> {
   clear(list, data.games.length
     ? data.games.map((g) => summaryLine(g, g.status === "finished" ? "replay" : "open"))
     : h("li", { class: "muted" }, "none yet"));
+}
+
+/** How many of a leaderboard's rows the lobby shows. */
+const LEADERBOARD_ROWS = 10;
+
+/**
+ * The leaderboard of a kind (get_leaderboard): rank, name, rating, games,
+ * and a Challenge button by each other person (not me, not the bots).
+ */
+function leaderboard(): HTMLElement {
+  const kind = h("select", { id: "leaderboard-kind" }, (Object.keys(KIND_NAME) as Kind[]).map((k) => h("option", { value: k }, KIND_NAME[k])));
+  const body = h("div", { id: "leaderboard-rows", "aria-live": "polite" });
+  const show = async () => {
+    const k = kind.value as Kind;
+    const box = new ChallengeBox("leaderboard-challenge", k);
+    const { data, error } = await api.GET("/v1/leaderboards/{kind}", { params: { path: { kind: k }, query: { limit: LEADERBOARD_ROWS } } });
+    if (!data) { clear(body, h("p", { class: "error" }, problemText(error))); return; }
+    if (!data.entries.length) { clear(body, h("p", { class: "muted" }, "No rated game of this kind has finished yet.")); return; }
+    const mine = me()?.player_id;
+    clear(body, h("table", { class: "summary-table leaderboard" },
+      h("caption", { class: "sr-only" }, `${KIND_NAME[k]} ratings, highest first`),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Games"), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Challenge")))),
+      h("tbody", {}, data.entries.map((e, i) => h("tr", { "data-subject": e.subject },
+        h("td", {}, String(i + 1)),
+        h("th", { scope: "row" }, e.display_name, e.subject === mine ? " (you)" : ""),
+        h("td", {}, `${Math.round(e.rating)} ±${Math.round(2 * e.deviation)}`),
+        h("td", {}, String(e.games)),
+        h("td", {}, e.is_bot || e.subject === mine ? "" : box.button([{ player_id: e.subject, display_name: e.display_name }], "Challenge")))))),
+    box.element);
+  };
+  kind.addEventListener("change", () => void show());
+  void show();
+  return h("div", { class: "card-panel", id: "leaderboard" },
+    h("h2", { id: "leaderboard-title" }, "Leaderboard"),
+    h("div", { class: "field" }, h("label", { for: "leaderboard-kind" }, "Game"), kind),
+    body);
 }

@@ -6,7 +6,8 @@
 // "Go to a trick" shows the table just after that trick's last card: the
 // whole trick on the felt, with who takes it (the record's tricks say so);
 // stepping back from there walks through it card by card.
-import { api, problemText, type EventResource, type Game, type HeartsView, type LostHeirView } from "./api";
+import { api, problemText, type EventResource, type Game, type HeartsView, type Kind, type LostHeirView } from "./api";
+import { ChallengeBox, otherPlayers } from "./challenge";
 import { clear, h } from "./dom";
 import { sorted } from "./cards";
 import { chip } from "./faces";
@@ -98,6 +99,7 @@ export function replay(main: HTMLElement, id: string): () => void {
       h("div", { class: "card-panel" },
         h("h1", {}, `Replay: ${game.kind === "lost-heir" ? "Lost Heir" : "Cancellation Hearts"}`),
         h("p", {}, render.finishedText(game)),
+        playAgain(game),
         verify, download),
       h("div", { class: "card-panel replay-controls", role: "toolbar", "aria-label": "replay" },
         first, back, forward, last, counter, select, trickSelect),
@@ -165,4 +167,15 @@ export function replay(main: HTMLElement, id: string): () => void {
     closed = true;
     if (objectUrl) URL.revokeObjectURL(objectUrl);
   };
+}
+
+/** The replay's header: a Challenge button by each other person who sat at the game, and one for them all. */
+function playAgain(game: Game): HTMLElement | null {
+  const others = otherPlayers(game);
+  if (!others.length) return null;
+  const box = new ChallengeBox("replay-challenge", game.kind as Kind);
+  return h("div", { class: "play-again" },
+    h("p", {}, "Play them again: ", others.map((o) => [box.button([o]), " "]),
+      others.length > 1 ? box.button(others, "Challenge everyone at this table again") : null),
+    box.element);
 }

@@ -207,9 +207,12 @@ export function chSeries(g: Game, v: HeartsView): Series[] {
 
 /**
  * The end of the game: who won, everyone's final place and score, the
- * chart; `extra` holds the rematch and replay controls.
+ * chart; `extra` holds the rematch and replay controls; `beside(seats)`
+ * what follows a standing's name (the Challenge buttons), `after` what
+ * follows the standings (the challenge form).
  */
-export function endScreen(g: Game, standings: { name: string; score: number; seats: number[] }[], lowWins: boolean, chart: HTMLElement | null, extra: Children[]): HTMLElement {
+export function endScreen(g: Game, standings: { name: string; score: number; seats: number[] }[], lowWins: boolean, chart: HTMLElement | null, extra: Children[],
+  beside: (seats: number[]) => Children = () => null, after: Children = null): HTMLElement {
   const o = g.outcome;
   const winners = new Set(o?.winners ?? []);
   const forfeited = new Set(o?.forfeited ?? []);
@@ -226,7 +229,8 @@ export function endScreen(g: Game, standings: { name: string; score: number; sea
     h("p", { class: "headline", id: "end-headline" }, headline),
     h("ol", { class: "standings", id: "standings" }, ranked.map((s) => h("li", { class: s.seats.some((x) => winners.has(x)) ? "winner" : "" },
       h("span", { class: "who" }, s.name), " ", h("span", { class: "score" }, plural(s.score, "point")),
-      s.seats.some((x) => forfeited.has(x)) ? h("span", { class: "muted" }, " (forfeited)") : null))),
+      s.seats.some((x) => forfeited.has(x)) ? h("span", { class: "muted" }, " (forfeited)") : null, beside(s.seats)))),
+    after,
     chart,
     h("div", { class: "end-actions" }, extra));
 }

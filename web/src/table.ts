@@ -10,9 +10,10 @@
 // less (prefers-reduced-motion); what it shows stays in words.
 import {
   api, me, problemText, UNREACHABLE, publicApi, streamTicket, token,
-  type EventResource, type Game, type HeartsView, type LegalMoves, type LostHeirView, type Move, type Schemas,
+  type EventResource, type Game, type HeartsView, type Kind, type LegalMoves, type LostHeirView, type Move, type Schemas,
 } from "./api";
 import { face } from "./cards";
+import { ChallengeBox, otherPlayers } from "./challenge";
 import { chat } from "./chat";
 import { clear, countdown, h, patchChildren } from "./dom";
 import { inviteBox } from "./invite";
@@ -47,6 +48,8 @@ export function table(main: HTMLElement, id: string): () => void {
   let refreshing = false;
   let dirty = false;
   let error = "";
+  /** The end screen's challenge form, kept across renders so an open form keeps what was typed. */
+  let challenges: ChallengeBox | null = null;
   const selected = new Set<string>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const later = (ms: number, run: () => void) => {
@@ -442,6 +445,14 @@ export function table(main: HTMLElement, id: string): () => void {
 
   /** The end of the game: winners, standings, the chart, the last round's summary, rematch and replay. */
   function finale(g: Game): HTMLElement {
+    challenges ??= new ChallengeBox("end-challenge", g.kind as Kind);
+    const box = challenges;
+    const others = otherPlayers(g);
+    // Beside a standing: a Challenge button for each other person of it (never me, never a bot).
+    const beside = (seats: number[]) => seats.flatMap((s) => others.filter((o) => o.player_id === g.seats[s]?.player_id))
+      .map((o) => [" ", box.button([o])]);
+    const again = others.length > 1 ? h("p", { class: "challenge-again" }, box.button(others, "Challenge everyone at this table again")) : null;
+    const after = [again, box.element];
     const extra = [
       seriesPanel(g, render, (text) => { error = text; render(); }),
       h("p", { class: "end-links" }, h("a", { href: `#/replay/${g.id}`, id: "replay-link" }, "Replay this game"), " · ", h("a", { href: "#/" }, "Back to the lobby")),
@@ -450,12 +461,12 @@ export function table(main: HTMLElement, id: string): () => void {
       const lv = g.view as LostHeirView;
       const standings = lv.sides.map((s, i) => ({ name: sideNames(g, lv, i), score: s.score, seats: s.seats }));
       const last = lv.score_sheet.length ? roundSummary(g, lv.score_sheet.length - 1, null) : null;
-      return endScreen(g, standings, false, lv.score_sheet.length > 1 ? scoreChart(lhSeries(g, lv), lv.target, false) : null, [last, ...extra]);
+      return endScreen(g, standings, false, lv.score_sheet.length > 1 ? scoreChart(lhSeries(g, lv), lv.target, false) : null, [last, ...extra], beside, after);
     }
     const hv = g.view as HeartsView;
     const standings = [...Array(hv.config.players).keys()].map((s) => ({ name: seatName(g, s), score: hv.scores[s] ?? 0, seats: [s] }));
     const last = hv.score_sheet.length ? roundSummary(g, hv.score_sheet.length - 1, null) : null;
-    return endScreen(g, standings, true, hv.score_sheet.length > 1 ? scoreChart(chSeries(g, hv), hv.config.target, true) : null, [last, ...extra]);
+    return endScreen(g, standings, true, hv.score_sheet.length > 1 ? scoreChart(chSeries(g, hv), hv.config.target, true) : null, [last, ...extra], beside, after);
   }
 
   /** Before the deal (no view yet): who sits where, and the invitation. */
