@@ -16,6 +16,10 @@
 #      check through the api that the account's game finished and was rated;
 #   5. the Rust client crate (crates/client): its examples built (the bot and
 #      the stream check, run in 4 and 6 beside the others) and `cargo package`;
+#   5b. a challenge: the three example bots (SEEK=0 ACCEPT_CHALLENGES=1) are
+#      challenged to one Lost Heir game through the api, accept it (two by the
+#      player stream's `challenge` frame, one from its inbox at start) and
+#      play it to the end, the challenger's seat resigned to the server's bot;
 #   6. the stream across a restart: each SDK's stream check follows a game
 #      while its runner plays a seat; the server (SQLite, one DATA_DIR) is
 #      killed (SIGKILL) mid-game and started again on the same port; the
@@ -219,6 +223,63 @@ for kind in lost-heir cancellation-hearts; do
   grep -q '^rust bot: 1 games over, [1-9][0-9]* moves' "$RUN/rs-$kind.out" || fail "the Rust example bot did not finish a game ($kind)"
   check_played "rust bot" "$T" "$kind" || exit 1
 done
+
+# ---- the example bots answer a challenge made through the api and play its game
+# A 4-seat Lost Heir challenge from another account to the three example bots
+# (SEEK=0 ACCEPT_CHALLENGES=1): the TypeScript and Python bots, already
+# running, accept on the player stream's `challenge` frame; the Rust bot,
+# started after the challenge was made, finds it in its inbox. The challenger
+# resigns once the game is made (its seat goes to the server's bot), and the
+# three bots play the game to the end.
+echo "== the example bots accept a challenge made through the api and play its game"
+player_for() {  # NAME: "<token> <player id>"
+  curl -fs "$BASE_URL/v1/players" -H 'content-type: application/json' -d "{\"display_name\":\"$1\"}" \
+    | python3 -c 'import json,sys; p=json.load(sys.stdin); print(p["token"], p["player_id"])'
+}
+read -r CH_T _ <<<"$(player_for "Challenger")"
+read -r TS_T TS_ID <<<"$(player_for "TypeScript challenged")"
+read -r PY_T PY_ID <<<"$(player_for "Python challenged")"
+read -r RS_T RS_ID <<<"$(player_for "Rust challenged")"
+(cd "$TS_APP" && SEEK=0 ACCEPT_CHALLENGES=1 TOKEN=$TS_T GAMES=1 exec timeout 300 node dist-examples/examples/bot.js) \
+  >"$RUN/ts-challenge.out" 2>&1 &
+TS_BOT=$!
+SEEK=0 ACCEPT_CHALLENGES=1 TOKEN=$PY_T GAMES=1 run_py -u project/examples/bot.py >"$RUN/py-challenge.out" 2>&1 &
+PY_BOT=$!
+sleep 2   # both on the player stream before the challenge is made
+CHALLENGE=$(curl -fs "$BASE_URL/v1/challenges" -H "authorization: Bearer $CH_T" -H 'content-type: application/json' \
+  -d "{\"kind\":\"lost-heir\",\"config\":{\"players\":4},\"rated\":true,\"challenged\":[\"$TS_ID\",\"$PY_ID\",\"$RS_ID\"]}" \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])') || fail "the challenge was refused"
+SEEK=0 ACCEPT_CHALLENGES=1 TOKEN=$RS_T GAMES=1 timeout 300 "$RUST_EXAMPLES/bot" >"$RUN/rs-challenge.out" 2>&1 &
+RS_BOT=$!
+CH_GAME=
+for _ in $(seq 300); do
+  CH_GAME=$(curl -fs "$BASE_URL/v1/challenges/$CHALLENGE" -H "authorization: Bearer $CH_T" \
+    | python3 -c 'import json,sys; c=json.load(sys.stdin); print(c["game_id"] or "" if c["status"] == "accepted" else "")')
+  [ -n "$CH_GAME" ] && break
+  sleep 0.1
+done
+[ -n "$CH_GAME" ] || { tail -5 "$RUN"/*-challenge.out; fail "the example bots did not accept challenge $CHALLENGE"; }
+curl -fs -o /dev/null -X POST "$BASE_URL/v1/games/$CH_GAME/resign" -H "authorization: Bearer $CH_T" \
+  || fail "the challenger could not resign game $CH_GAME"
+for bot in "typescript:$TS_BOT:ts" "python:$PY_BOT:py" "rust:$RS_BOT:rs"; do
+  IFS=: read -r label pid short <<<"$bot"
+  wait "$pid" || { cat "$RUN/$short-challenge.out"; fail "the $label example bot failed in the challenge's game"; }
+  grep -q "challenge $CHALLENGE: accepted" "$RUN/$short-challenge.out" \
+    || { cat "$RUN/$short-challenge.out"; fail "the $label example bot did not accept challenge $CHALLENGE"; }
+  grep -q "^$label bot: 1 games over, [1-9][0-9]* moves" "$RUN/$short-challenge.out" \
+    || { cat "$RUN/$short-challenge.out"; fail "the $label example bot did not play the challenge's game to the end"; }
+done
+for token in "$TS_T" "$PY_T" "$RS_T"; do
+  curl -fs "$BASE_URL/v1/games?mine=true" -H "authorization: Bearer $token" | python3 -c '
+import json, sys
+games = json.load(sys.stdin)["games"]
+seen = [(g["id"], g["status"]) for g in games]
+if seen != [(sys.argv[1], "finished")]:
+    sys.exit(f"sdks: expected only the challenge game {sys.argv[1]}, finished; got {seen}")
+' "$CH_GAME" || exit 1
+done
+echo "   challenge $CHALLENGE accepted by the three bots (TypeScript and Python running before it was made, Rust started after);" \
+  "game $CH_GAME finished: $(grep -h ' games over' "$RUN"/{ts,py,rs}-challenge.out | tr '\n' ';')"
 
 # ---- each stream reader across a server restart
 stream_across_restart() {  # LABEL LOG COMMAND...

@@ -5933,6 +5933,8 @@ export interface operations {
             /** @description A page of games */
             200: {
                 headers: {
+                    /** @description `<url>; rel="next"` (RFC 8288): this request for the next page, its cursor set to the answer's `next`; absent on the last page */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10807,6 +10809,8 @@ export interface operations {
             /** @description A page of the leaderboard */
             200: {
                 headers: {
+                    /** @description `<url>; rel="next"` (RFC 8288): this request for the next page, its cursor set to the answer's `next`; absent on the last page */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12686,6 +12690,8 @@ export interface operations {
             /** @description A page of deliveries */
             200: {
                 headers: {
+                    /** @description `<url>; rel="next"` (RFC 8288): this request for the next page, its cursor set to the answer's `next`; absent on the last page */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {

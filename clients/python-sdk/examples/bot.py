@@ -1,6 +1,7 @@
 """A bot in 20 lines: seeks a rated table (bots fill the empty seats after a
-second), plays every game its account sits in, passes when it may, and
-otherwise plays any legal move. KIND=cancellation-hearts for the other game."""
+second; SEEK=0: no seek), accepts the challenges made to it
+(ACCEPT_CHALLENGES=1), plays every game its account sits in, passes when it
+may, and otherwise plays any legal move. KIND=cancellation-hearts for the other game."""
 
 import os
 
@@ -19,6 +20,13 @@ def choose(game: GameResource, legal: LegalMovesResource) -> Move | None:
     return next((m for m in listed_moves(legal) if m.type_ == "pass"), None) or any_legal_move(legal)
 
 
-seek = CreateSeekRequest(kind=KIND, rated=True, bots=BotsFallback(after_secs=1))
-summary = run_bot(client, choose, seek=seek, games=int(os.environ.get("GAMES", "1")), log=lambda line: print(f"  {line}"))
+seek = None if os.environ.get("SEEK") == "0" else CreateSeekRequest(kind=KIND, rated=True, bots=BotsFallback(after_secs=1))
+summary = run_bot(
+    client,
+    choose,
+    seek=seek,
+    games=int(os.environ.get("GAMES", "1")),
+    accept_challenges=os.environ.get("ACCEPT_CHALLENGES") == "1",
+    log=lambda line: print(f"  {line}"),
+)
 print(f"python bot: {summary.games_over} games over, {summary.moves} moves, {summary.refusals} refused")

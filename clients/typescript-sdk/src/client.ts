@@ -28,6 +28,7 @@ export type CreateGameRequest = Schemas["CreateGameRequest"];
 export type CreateSeekRequest = Schemas["CreateSeekRequest"];
 export type SeekResource = Schemas["SeekResource"];
 export type Inbox = Schemas["Inbox"];
+export type ChallengeResource = Schemas["ChallengeResource"];
 export type GameKindName = Schemas["GameKindName"];
 
 export interface ClientOptions {
@@ -113,6 +114,20 @@ export class CardClient {
 
   createSeek(request: CreateSeekRequest): Promise<SeekResource> {
     return unwrap(this.api.POST("/v1/seeks", { body: request }));
+  }
+
+  /** Accepts a challenge; the last acceptance makes the game (`game_id`). */
+  acceptChallenge(challengeId: string): Promise<ChallengeResource> {
+    return unwrap(
+      this.api.POST("/v1/challenges/{challenge_id}/accept", { params: { path: { challenge_id: challengeId } } }),
+    );
+  }
+
+  /** Declines a challenge: it ends for everyone, no game. */
+  declineChallenge(challengeId: string): Promise<ChallengeResource> {
+    return unwrap(
+      this.api.POST("/v1/challenges/{challenge_id}/decline", { params: { path: { challenge_id: challengeId } } }),
+    );
   }
 
   inbox(): Promise<Inbox> {

@@ -3,6 +3,7 @@ export type { components, operations, paths } from "./generated/api.js";
 export {
   CardClient,
   unwrap,
+  type ChallengeResource,
   type ClientOptions,
   type CreateGameRequest,
   type CreateSeekRequest,
@@ -28,4 +29,4 @@ export {
   type PlayerStreamEvents,
 } from "./streams.js";
 export { anyLegalMove, type Pick } from "./moves.js";
-export { runBot, type Choose, type RunOptions, type RunSummary } from "./runner.js";
+export { runBot, type AcceptChallenges, type Choose, type RunOptions, type RunSummary } from "./runner.js";

@@ -3,10 +3,13 @@
 // each turn, every waiting game first on connect), so it picks up where it
 // left off after its own restart or the server's; sweeps the inbox now and
 // then in case a notice was missed; re-reads on 412/not_your_turn; falls back
-// to a legal move when its choice is refused; and, given a seek, seeks a
-// table at start and again after each game.
+// to a legal move when its choice is refused; given a seek, seeks a table at
+// start and again after each game; and, given `acceptChallenges`, answers the
+// challenges waiting for it (on the stream's `challenge` frame and on each
+// inbox read) and plays the games they make.
 import {
   type CardClient,
+  type ChallengeResource,
   type CreateSeekRequest,
   type GameResource,
   type LegalMovesResource,
@@ -18,6 +21,15 @@ import { sleep } from "./retry.js";
 import type { StreamOptions } from "./client.js";
 
 export type Choose = (game: GameResource, legal: LegalMovesResource) => Move | undefined | Promise<Move | undefined>;
+
+/**
+ * Which challenges the runner accepts: `true` all, a predicate those it
+ * allows. The others are left pending (another program or person may still
+ * answer them) unless `declineOthers` is set.
+ */
+export type AcceptChallenges =
+  | boolean
+  | { accept: (challenge: ChallengeResource) => boolean; declineOthers?: boolean };
 
 export interface RunOptions {
   /** Decides a move from the game as the seat sees it and the legal moves; undefined: any legal move. */
@@ -34,6 +46,8 @@ export interface RunOptions {
   concurrency?: number;
   /** How often to read the inbox for turns a stream might have missed (default 30 s). */
   sweepSecs?: number;
+  /** Answer the challenges waiting for this account (default: leave them). */
+  acceptChallenges?: AcceptChallenges;
 }
 
 export interface RunSummary {
@@ -44,6 +58,9 @@ export interface RunSummary {
   refusals: number;
   reconnects: number;
   gameIds: string[];
+  /** Challenges this runner accepted (and declined, with `declineOthers`). */
+  challengesAccepted: number;
+  challengesDeclined: number;
 }
 
 /** Tries a turn this many times (re-reading each time) before leaving it to the next notice or sweep. */
@@ -54,7 +71,15 @@ export async function runBot(client: CardClient, options: RunOptions): Promise<R
   options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
   const signal = controller.signal;
   const log = options.log ?? (() => undefined);
-  const summary: RunSummary = { gamesOver: 0, moves: 0, refusals: 0, reconnects: 0, gameIds: [] };
+  const summary: RunSummary = {
+    gamesOver: 0,
+    moves: 0,
+    refusals: 0,
+    reconnects: 0,
+    gameIds: [],
+    challengesAccepted: 0,
+    challengesDeclined: 0,
+  };
   const seekIds: string[] = [];
 
   const playTurn = async (gameId: string): Promise<void> => {
@@ -102,16 +127,46 @@ export async function runBot(client: CardClient, options: RunOptions): Promise<R
     }
   };
 
+  // The inbox lists exactly the challenges waiting for this account's answer; each is answered once.
+  const answered = new Set<string>();
+  const answerChallenge = async (challenge: ChallengeResource): Promise<void> => {
+    const decision = challengeDecision(options.acceptChallenges, challenge);
+    if (decision === "leave" || answered.has(challenge.id)) return;
+    try {
+      if (decision === "accept") {
+        const after = await client.acceptChallenge(challenge.id);
+        summary.challengesAccepted += 1;
+        log(`challenge ${challenge.id}: accepted (${after.status}${after.game_id ? `, game ${after.game_id}` : ""})`);
+      } else {
+        await client.declineChallenge(challenge.id);
+        summary.challengesDeclined += 1;
+        log(`challenge ${challenge.id}: declined`);
+      }
+      answered.add(challenge.id);
+    } catch (error) {
+      if (error instanceof ProblemError) answered.add(challenge.id);
+      // A refusal: ended meanwhile (withdrawn, expired, declined by another), nothing to play;
+      // anything else (the server away) is tried again on the next inbox read.
+      log(`challenge ${challenge.id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  const readInbox = async (): Promise<void> => {
+    try {
+      const inbox = await client.inbox();
+      for (const waiting of inbox.games) turns.schedule(waiting.game_id);
+      for (const challenge of inbox.challenges ?? []) await answerChallenge(challenge);
+    } catch (error) {
+      log(`inbox: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
   const sweep = (async () => {
     const every = 1000 * (options.sweepSecs ?? 30);
     while (!signal.aborted) {
       await sleep(every, signal);
       if (signal.aborted) return;
-      try {
-        for (const waiting of (await client.inbox()).games) turns.schedule(waiting.game_id);
-      } catch (error) {
-        log(`inbox: ${error instanceof Error ? error.message : String(error)}`);
-      }
+      await readInbox();
     }
   })();
 
@@ -126,6 +181,8 @@ export async function runBot(client: CardClient, options: RunOptions): Promise<R
   });
   try {
     await seek();
+    // Challenges made while the runner was away have no frame coming.
+    if (options.acceptChallenges) await readInbox();
     for await (const frame of stream) {
       switch (frame.event) {
         case "your_turn":
@@ -144,6 +201,11 @@ export async function runBot(client: CardClient, options: RunOptions): Promise<R
             await seek();
           }
           break;
+        case "challenge":
+          // The frame comes to every player of it, on each answer too; the inbox
+          // says which wait for this account's answer.
+          if (options.acceptChallenges && frame.data.status === "pending") await readInbox();
+          break;
         case "seat_taken":
         case "game_started":
           break;
@@ -156,6 +218,15 @@ export async function runBot(client: CardClient, options: RunOptions): Promise<R
     await cancelSeeks(client, seekIds);
   }
   return summary;
+}
+
+type ChallengeDecision = "accept" | "decline" | "leave";
+
+function challengeDecision(option: AcceptChallenges | undefined, challenge: ChallengeResource): ChallengeDecision {
+  if (option === undefined || option === false) return "leave";
+  if (option === true) return "accept";
+  if (option.accept(challenge)) return "accept";
+  return option.declineOthers ? "decline" : "leave";
 }
 
 function isOver(error: ProblemError): boolean {

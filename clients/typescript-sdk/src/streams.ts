@@ -20,6 +20,7 @@ export type GameStreamEvents = {
 export interface PlayerStreamEvents {
   your_turn: Schemas["YourTurn"];
   seek_matched: Schemas["SeekMatched"];
+  challenge: Schemas["ChallengeResource"];
   seat_taken: Schemas["GameNotice"];
   game_started: Schemas["GameNotice"];
   game_over: Schemas["GameNotice"];
@@ -50,6 +51,7 @@ export const GAME_STREAM_EVENTS = ["snapshot", "state", "message", ...LOG_EVENTS
 export const PLAYER_STREAM_EVENTS = [
   "your_turn",
   "seek_matched",
+  "challenge",
   "seat_taken",
   "game_started",
   "game_over",

@@ -1,7 +1,8 @@
 //! A bot in 20 lines: seeks a rated table (bots fill the empty seats after a
-//! second), plays every game its account sits in, passes when it may, and
-//! otherwise plays any legal move. KIND=cancellation-hearts for the other game.
-use cardgames_client::{Client, RunOptions, any_legal_move, run_bot};
+//! second; SEEK=0: no seek), accepts the challenges made to it
+//! (ACCEPT_CHALLENGES=1), plays every game its account sits in, passes when it
+//! may, and otherwise plays any legal move. KIND=cancellation-hearts for the other game.
+use cardgames_client::{AcceptChallenges, Client, RunOptions, any_legal_move, run_bot};
 
 #[tokio::main]
 async fn main() -> Result<(), cardgames_client::Error> {
@@ -13,9 +14,13 @@ async fn main() -> Result<(), cardgames_client::Error> {
         Err(_) => Client::register(&base_url, "Rust example bot").await?,
     };
     let options = RunOptions {
-        seek: Some(
-            serde_json::json!({"kind": env("KIND", "lost-heir"), "rated": true, "bots": {"after_secs": 1}}),
-        ),
+        seek: (env("SEEK", "1") != "0").then(|| {
+            serde_json::json!({"kind": env("KIND", "lost-heir"), "rated": true, "bots": {"after_secs": 1}})
+        }),
+        accept_challenges: match env("ACCEPT_CHALLENGES", "0").as_str() {
+            "1" => AcceptChallenges::All,
+            _ => AcceptChallenges::Leave,
+        },
         games: Some(env("GAMES", "1").parse().unwrap_or(1)),
         log: |line| println!("  {line}"),
         ..RunOptions::default()

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::problem::{Error, Problem};
 use crate::retry::RetryPolicy;
 use crate::sse::{EventStream, StreamSource};
-use crate::types::{GameFrame, Inbox, LegalMoves, PlayerFrame};
+use crate::types::{Challenge, GameFrame, Inbox, LegalMoves, PlayerFrame};
 
 /// A player's (or an anonymous) connection to the server.
 #[derive(Debug, Clone)]
@@ -157,6 +157,18 @@ impl Client {
     pub async fn cancel_seek(&self, seek_id: &str) -> Result<Value, Error> {
         let path = format!("/v1/seeks/{seek_id}");
         self.call(Method::DELETE, &path, None, &[]).await
+    }
+
+    /// Accepts a challenge; the last acceptance makes the game (`game_id`).
+    pub async fn accept_challenge(&self, challenge_id: &str) -> Result<Challenge, Error> {
+        let path = format!("/v1/challenges/{challenge_id}/accept");
+        self.call(Method::POST, &path, None, &[]).await
+    }
+
+    /// Declines a challenge: it ends for everyone, no game.
+    pub async fn decline_challenge(&self, challenge_id: &str) -> Result<Challenge, Error> {
+        let path = format!("/v1/challenges/{challenge_id}/decline");
+        self.call(Method::POST, &path, None, &[]).await
     }
 
     pub async fn inbox(&self) -> Result<Inbox, Error> {

@@ -16,9 +16,9 @@ pub use client::Client;
 pub use moves::any_legal_move;
 pub use problem::{Error, Problem};
 pub use retry::RetryPolicy;
-pub use runner::{RunOptions, RunSummary, run_bot};
+pub use runner::{AcceptChallenges, RunOptions, RunSummary, run_bot};
 pub use sse::{EventStream, RawEvent, SseParser};
 pub use types::{
-    Frame, GameFrame, GameNotice, GameState, Inbox, LegalMoves, LogEvent, PlayerFrame, SeekMatched,
-    YourTurn,
+    Challenge, ChallengePlayer, Frame, GameFrame, GameNotice, GameState, Inbox, LegalMoves,
+    LogEvent, PlayerFrame, SeekMatched, YourTurn,
 };

@@ -3,7 +3,10 @@
 //! turn, every waiting game first on connect, so it picks up where it left
 //! off after a restart), reads the inbox now and then for anything missed,
 //! re-reads on 412 / `not_your_turn`, replaces a refused choice by a legal
-//! move, and with a seek looks for a table at start and after each game.
+//! move, with a seek looks for a table at start and after each game, and
+//! with `accept_challenges` answers the challenges waiting for the account
+//! (on the stream's `challenge` frame and on each inbox read) and plays the
+//! games they make.
 
 use std::time::Duration;
 
@@ -14,7 +17,44 @@ use tokio::time::Instant;
 use crate::client::Client;
 use crate::moves::any_legal_move;
 use crate::problem::Error;
-use crate::types::{LegalMoves, PlayerFrame};
+use crate::types::{Challenge, LegalMoves, PlayerFrame};
+
+/// Which challenges the runner answers, and how.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum AcceptChallenges {
+    /// Leave them all pending (another program or person may answer them).
+    #[default]
+    Leave,
+    /// Accept every challenge.
+    All,
+    /// Accept those the predicate allows; leave the others pending, or decline
+    /// them when `decline_others`.
+    Matching {
+        accept: fn(&Challenge) -> bool,
+        decline_others: bool,
+    },
+}
+
+impl AcceptChallenges {
+    /// Some(true): accept; Some(false): decline; None: leave it.
+    fn decide(self, challenge: &Challenge) -> Option<bool> {
+        match self {
+            AcceptChallenges::Leave => None,
+            AcceptChallenges::All => Some(true),
+            AcceptChallenges::Matching {
+                accept,
+                decline_others,
+            } => {
+                let accepted = accept(challenge);
+                (accepted || decline_others).then_some(accepted)
+            }
+        }
+    }
+
+    fn answers(self) -> bool {
+        !matches!(self, AcceptChallenges::Leave)
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct RunOptions {
@@ -26,6 +66,8 @@ pub struct RunOptions {
     pub sweep: Duration,
     /// Progress lines.
     pub log: fn(&str),
+    /// The challenges waiting for the account's answer (default: leave them).
+    pub accept_challenges: AcceptChallenges,
 }
 
 impl Default for RunOptions {
@@ -35,6 +77,7 @@ impl Default for RunOptions {
             games: None,
             sweep: Duration::from_secs(30),
             log: |_| {},
+            accept_challenges: AcceptChallenges::Leave,
         }
     }
 }
@@ -46,6 +89,9 @@ pub struct RunSummary {
     /// Moves the server refused (each turn still got a legal move after).
     pub refusals: u32,
     pub game_ids: Vec<String>,
+    /// Challenges this runner accepted, and declined (only with `decline_others`).
+    pub challenges_accepted: u32,
+    pub challenges_declined: u32,
 }
 
 /// Tries a turn this many times (re-reading each time) before leaving it to the next notice or sweep.
@@ -83,6 +129,10 @@ where
     });
     seek(client, &options, &mut seek_ids).await;
     let mut pending: Vec<String> = Vec::new();
+    if options.accept_challenges.answers() {
+        // Challenges made while the runner was away have no frame coming.
+        read_inbox(client, &options, &mut pending, &mut summary).await;
+    }
     let mut next_sweep = Instant::now() + options.sweep;
     let outcome = loop {
         if let Some(game_id) = pending.first().cloned() {
@@ -93,9 +143,13 @@ where
         match tokio::time::timeout_at(next_sweep, received.recv()).await {
             Err(_) => {
                 next_sweep = Instant::now() + options.sweep;
-                match client.inbox().await {
-                    Ok(inbox) => pending.extend(inbox.games.into_iter().map(|g| g.game_id)),
-                    Err(error) => log(&format!("inbox: {error}")),
+                read_inbox(client, &options, &mut pending, &mut summary).await;
+            }
+            Ok(Some(Ok(PlayerFrame::Challenge(challenge)))) => {
+                // The frame comes to every player of it, on each answer too;
+                // the inbox says which wait for this account's answer.
+                if options.accept_challenges.answers() && challenge.status == "pending" {
+                    read_inbox(client, &options, &mut pending, &mut summary).await;
                 }
             }
             Ok(None) => break Ok(()),
@@ -131,6 +185,65 @@ where
         let _ = client.cancel_seek(&seek_id).await;
     }
     outcome.map(|()| summary)
+}
+
+/// The inbox's waiting games queued, and its challenges (exactly those waiting
+/// for this account's answer) answered as the options say.
+async fn read_inbox(
+    client: &Client,
+    options: &RunOptions,
+    pending: &mut Vec<String>,
+    summary: &mut RunSummary,
+) {
+    let inbox = match client.inbox().await {
+        Ok(inbox) => inbox,
+        Err(error) => return (options.log)(&format!("inbox: {error}")),
+    };
+    for turn in inbox.games {
+        if !pending.contains(&turn.game_id) {
+            pending.push(turn.game_id);
+        }
+    }
+    for challenge in &inbox.challenges {
+        answer_challenge(client, options, challenge, summary).await;
+    }
+}
+
+async fn answer_challenge(
+    client: &Client,
+    options: &RunOptions,
+    challenge: &Challenge,
+    summary: &mut RunSummary,
+) {
+    let Some(accept) = options.accept_challenges.decide(challenge) else {
+        return;
+    };
+    let id = &challenge.id;
+    let answered = if accept {
+        client.accept_challenge(id).await
+    } else {
+        client.decline_challenge(id).await
+    };
+    match answered {
+        Ok(after) if accept => {
+            summary.challenges_accepted += 1;
+            let game = after
+                .game_id
+                .map(|g| format!(", game {g}"))
+                .unwrap_or_default();
+            (options.log)(&format!(
+                "challenge {id}: accepted ({}{game})",
+                after.status
+            ));
+        }
+        Ok(_) => {
+            summary.challenges_declined += 1;
+            (options.log)(&format!("challenge {id}: declined"));
+        }
+        // Ended meanwhile (withdrawn, expired, declined by another), or the
+        // server away: a challenge still pending comes back on the next inbox read.
+        Err(error) => (options.log)(&format!("challenge {id}: {error}")),
+    }
 }
 
 async fn seek(client: &Client, options: &RunOptions, seek_ids: &mut Vec<String>) {
@@ -217,4 +330,44 @@ where
     Ok(chosen
         .or_else(|| any_legal_move(&legal))
         .map(|mv| (mv, legal.version)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `challenge` frame as the server sends it (docs/invites-and-challenges.md).
+    fn challenge(kind: &str) -> Challenge {
+        let data = serde_json::json!({
+            "id": "c1", "kind": kind, "status": "pending", "rated": true, "on_resign": "bot",
+            "config": {"players": 2}, "created_at": "2026-01-01T00:00:00Z",
+            "expires_at": "2026-01-02T00:00:00Z", "game_id": null,
+            "challenger": {"player_id": "a", "display_name": "A", "seat": 0, "answer": "accepted"},
+            "challenged": [{"player_id": "b", "display_name": "B", "seat": 1, "answer": "pending"}],
+        });
+        match PlayerFrame::decode("challenge", &data.to_string()) {
+            Some(Ok(PlayerFrame::Challenge(c))) => c,
+            other => panic!("not a challenge frame: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn decides_by_the_option() {
+        let lost_heir = challenge("lost-heir");
+        let hearts = challenge("cancellation-hearts");
+        assert_eq!(AcceptChallenges::Leave.decide(&lost_heir), None);
+        assert_eq!(AcceptChallenges::All.decide(&hearts), Some(true));
+        let only_lost_heir = |c: &Challenge| c.kind == "lost-heir";
+        let leave_others = AcceptChallenges::Matching {
+            accept: only_lost_heir,
+            decline_others: false,
+        };
+        assert_eq!(leave_others.decide(&lost_heir), Some(true));
+        assert_eq!(leave_others.decide(&hearts), None);
+        let decline_others = AcceptChallenges::Matching {
+            accept: only_lost_heir,
+            decline_others: true,
+        };
+        assert_eq!(decline_others.decide(&hearts), Some(false));
+    }
 }

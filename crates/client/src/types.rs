@@ -80,10 +80,41 @@ pub struct LegalMoves {
     pub prompt: Option<String>,
 }
 
+/// A player in a challenge (`ChallengePlayer`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChallengePlayer {
+    pub player_id: String,
+    pub display_name: String,
+    pub seat: u32,
+    /// `pending`, `accepted` or `declined` (the challenger's is always `accepted`).
+    pub answer: String,
+}
+
+/// A challenge as it stands (`ChallengeResource`, the part a bot reads): on
+/// the player stream's `challenge` frame and in the inbox.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Challenge {
+    pub id: String,
+    pub kind: String,
+    /// `pending`, `accepted`, `declined`, `withdrawn` or `expired`.
+    pub status: String,
+    pub challenger: ChallengePlayer,
+    pub challenged: Vec<ChallengePlayer>,
+    pub rated: bool,
+    /// The kind's configuration, as the challenger asked it.
+    pub config: Value,
+    /// The game made once everyone accepted.
+    #[serde(default)]
+    pub game_id: Option<String>,
+}
+
 /// `get_inbox`' answer, the part a bot reads.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Inbox {
     pub games: Vec<YourTurn>,
+    /// Challenges waiting for the caller's answer.
+    #[serde(default)]
+    pub challenges: Vec<Challenge>,
 }
 
 /// A frame's `id:` (None when it had none) and its typed data.
@@ -110,6 +141,8 @@ pub enum GameFrame {
 pub enum PlayerFrame {
     YourTurn(YourTurn),
     SeekMatched(SeekMatched),
+    /// A challenge of the caller's made, answered or ended.
+    Challenge(Challenge),
     SeatTaken(GameNotice),
     GameStarted(GameNotice),
     GameOver(GameNotice),
@@ -142,6 +175,7 @@ impl PlayerFrame {
         let parsed = match event {
             "your_turn" => serde_json::from_str(data).map(PlayerFrame::YourTurn),
             "seek_matched" => serde_json::from_str(data).map(PlayerFrame::SeekMatched),
+            "challenge" => serde_json::from_str(data).map(PlayerFrame::Challenge),
             "seat_taken" => serde_json::from_str(data).map(PlayerFrame::SeatTaken),
             "game_started" => serde_json::from_str(data).map(PlayerFrame::GameStarted),
             "game_over" => serde_json::from_str(data).map(PlayerFrame::GameOver),

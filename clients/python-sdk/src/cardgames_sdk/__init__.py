@@ -5,7 +5,7 @@ from .client import CardClient, expect
 from .moves import Move, any_legal_move, listed_moves
 from .problem import ProblemError
 from .retry import RetryPolicy, RetryTransport, new_idempotency_key
-from .runner import Choose, RunSummary, run_bot
+from .runner import AcceptChallenges, Choose, RunSummary, run_bot
 from .sse import EventStream, RawEvent, parse_event_stream
 from .streams import (
     GAME_STREAM_TYPES,
@@ -21,6 +21,7 @@ from .streams import (
 __all__ = [
     "GAME_STREAM_TYPES",
     "PLAYER_STREAM_TYPES",
+    "AcceptChallenges",
     "CardClient",
     "Choose",
     "EventStream",

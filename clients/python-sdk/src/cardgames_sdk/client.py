@@ -11,12 +11,14 @@ from urllib.parse import quote, urlencode
 
 import httpx
 from cardgames_client import AuthenticatedClient, Client
+from cardgames_client.api.challenges import accept_challenge, decline_challenge
 from cardgames_client.api.games import create_game, get_game
 from cardgames_client.api.moves import get_legal_moves, post_move
 from cardgames_client.api.players import get_inbox, register_player
 from cardgames_client.api.seeks import cancel_seek, create_seek
 from cardgames_client.api.streams import create_stream_ticket
 from cardgames_client.models import (
+    ChallengeResource,
     CreateGameRequest,
     CreateSeekRequest,
     GameResource,
@@ -130,6 +132,14 @@ class CardClient:
 
     def cancel_seek(self, seek_id: str) -> SeekResource:
         return expect(cancel_seek.sync_detailed(seek_id, client=self.api), SeekResource)
+
+    def accept_challenge(self, challenge_id: str) -> ChallengeResource:
+        """Accepts a challenge; the last acceptance makes the game (``game_id``)."""
+        return expect(accept_challenge.sync_detailed(challenge_id, client=self.api), ChallengeResource)
+
+    def decline_challenge(self, challenge_id: str) -> ChallengeResource:
+        """Declines a challenge: it ends for everyone, no game."""
+        return expect(decline_challenge.sync_detailed(challenge_id, client=self.api), ChallengeResource)
 
     def inbox(self) -> Inbox:
         return expect(get_inbox.sync_detailed(client=self.api), Inbox)

@@ -3,8 +3,10 @@ game the account sits in. It follows the player stream (``your_turn`` for each
 turn, every waiting game first on connect), so it picks up where it left off
 after its own restart or the server's; reads the inbox now and then in case a
 notice was missed; re-reads on 412 / not_your_turn; falls back to a legal move
-when its choice is refused; and, given a seek, seeks a table at start and
-again after each game."""
+when its choice is refused; given a seek, seeks a table at start and again
+after each game; and, given ``accept_challenges``, answers the challenges
+waiting for it (on the stream's ``challenge`` frame and on each inbox read)
+and plays the games they make."""
 
 from __future__ import annotations
 
@@ -13,8 +15,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Union
 
-from cardgames_client.models import CreateSeekRequest, GameNotice, GameResource, LegalMovesResource, SeekMatched, YourTurn
+from cardgames_client.models import ChallengeResource, CreateSeekRequest, GameNotice, GameResource, LegalMovesResource, SeekMatched, YourTurn
 
 from .client import CardClient
 from .moves import Move, any_legal_move
@@ -23,6 +26,11 @@ from .streams import PlayerFrame
 
 Choose = Callable[[GameResource, LegalMovesResource], "Move | None"]
 """Decides a move from the game as the seat sees it and the legal moves; None: any legal move."""
+
+AcceptChallenges = Union[bool, Callable[[ChallengeResource], bool]]
+"""Which challenges the runner accepts: True all, a predicate those it allows.
+The others are left pending (another program or person may still answer them)
+unless ``decline_others`` is set."""
 
 ATTEMPTS_PER_TURN = 5
 """Tries a turn this many times (re-reading each time) before leaving it to the next notice or sweep."""
@@ -39,6 +47,9 @@ class RunSummary:
     """Moves the server refused (each turn still got a legal move after)."""
     reconnects: int = 0
     game_ids: list[str] = field(default_factory=list)
+    challenges_accepted: int = 0
+    challenges_declined: int = 0
+    """Challenges this runner answered (declined only with ``decline_others``)."""
 
 
 class _StreamEnded:
@@ -54,6 +65,8 @@ def run_bot(
     log: Callable[[str], None] = lambda _line: None,
     sweep_secs: float = 30.0,
     stop: threading.Event | None = None,
+    accept_challenges: AcceptChallenges = False,
+    decline_others: bool = False,
 ) -> RunSummary:
     """Plays until ``games`` of the account's games are over (default: until ``stop`` is set)."""
     summary = RunSummary()
@@ -89,9 +102,48 @@ def run_bot(
         except ProblemError as refused:
             log(f"seek refused: {refused}")
 
+    # The inbox lists exactly the challenges waiting for this account's answer; each is answered once.
+    answered: set[str] = set()
+
+    def answer_challenge(challenge: ChallengeResource) -> None:
+        accept = accept_challenges if isinstance(accept_challenges, bool) else accept_challenges(challenge)
+        if challenge.id in answered or not (accept or decline_others):
+            return
+        try:
+            if accept:
+                after = client.accept_challenge(challenge.id)
+                summary.challenges_accepted += 1
+                log(f"challenge {challenge.id}: accepted ({after.status}{f', game {after.game_id}' if after.game_id else ''})")
+            else:
+                client.decline_challenge(challenge.id)
+                summary.challenges_declined += 1
+                log(f"challenge {challenge.id}: declined")
+            answered.add(challenge.id)
+        except ProblemError as refused:  # ended meanwhile (withdrawn, expired, declined by another)
+            answered.add(challenge.id)
+            log(f"challenge {challenge.id}: {refused}")
+        except Exception as error:  # the server away: tried again on the next inbox read
+            log(f"challenge {challenge.id}: {error!r}")
+
+    def read_inbox() -> None:
+        try:
+            inbox = client.inbox()
+        except ProblemError as refused:
+            log(f"inbox: {refused}")
+            return
+        pending.extend(g.game_id for g in inbox.games if g.game_id not in pending)
+        if accept_challenges or decline_others:
+            for challenge in inbox.challenges:
+                answer_challenge(challenge)
+
     def handle(frame: PlayerFrame) -> None:
         data = frame.data
-        if isinstance(data, YourTurn):
+        if isinstance(data, ChallengeResource):
+            # The frame comes to every player of it, on each answer too; the inbox
+            # says which wait for this account's answer.
+            if (accept_challenges or decline_others) and data.status == "pending":
+                read_inbox()
+        elif isinstance(data, YourTurn):
             if data.game_id not in pending:
                 pending.append(data.game_id)
         elif isinstance(data, SeekMatched):
@@ -106,6 +158,8 @@ def run_bot(
 
     try:
         do_seek()
+        if accept_challenges or decline_others:
+            read_inbox()  # challenges made while the runner was away have no frame coming
         next_sweep = time.monotonic() + sweep_secs
         while not stop.is_set():
             try:
@@ -123,7 +177,7 @@ def run_bot(
                 _play_turn(client, pending.pop(0), choose, summary, log)
             elif time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + sweep_secs
-                pending.extend(g.game_id for g in _inbox_games(client, log) if g.game_id not in pending)
+                read_inbox()
     finally:
         stream.close()
         for seek_id in seek_ids:
@@ -132,14 +186,6 @@ def run_bot(
             except ProblemError:
                 pass  # matched or expired already
     return summary
-
-
-def _inbox_games(client: CardClient, log: Callable[[str], None]) -> list[YourTurn]:
-    try:
-        return list(client.inbox().games)
-    except ProblemError as refused:
-        log(f"inbox: {refused}")
-        return []
 
 
 def _play_turn(

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, Union
 
 from cardgames_client.models import (
+    ChallengeResource,
     EventAutoplay,
     EventDeadlineExpired,
     EventGameExpired,
@@ -44,7 +45,7 @@ LogEvent = Union[
     EventSeatResigned,
 ]
 GameStreamData = Union[GameResource, GameStateResource, MessageResource, LogEvent]
-PlayerStreamData = Union[YourTurn, SeekMatched, GameNotice]
+PlayerStreamData = Union[YourTurn, SeekMatched, ChallengeResource, GameNotice]
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ GAME_STREAM_TYPES: Mapping[str, Callable[[Mapping[str, Any]], GameStreamData]] =
 PLAYER_STREAM_TYPES: Mapping[str, Callable[[Mapping[str, Any]], PlayerStreamData]] = {
     "your_turn": YourTurn.from_dict,
     "seek_matched": SeekMatched.from_dict,
+    "challenge": ChallengeResource.from_dict,
     "seat_taken": GameNotice.from_dict,
     "game_started": GameNotice.from_dict,
     "game_over": GameNotice.from_dict,

@@ -8,7 +8,8 @@
 //! may be sent, or 403 problem+json `cors_origin_not_allowed`. Every other
 //! answer to an allowed origin carries `Access-Control-Allow-Origin` and
 //! exposes the headers a client reads (`ETag`, `Location`, `X-Request-Id`,
-//! `Retry-After`, `Idempotent-Replayed`, `RateLimit`, `RateLimit-Policy`),
+//! `Retry-After`, `Idempotent-Replayed`, `RateLimit`, `RateLimit-Policy`,
+//! `Link`),
 //! errors and 429s included.
 
 use actix_web::body::{EitherBody, MessageBody};
@@ -28,8 +29,7 @@ const METHODS: &str = "GET, POST, PUT, DELETE, OPTIONS";
 /// The request headers a client may send beyond the CORS-safelisted ones.
 const ALLOWED_HEADERS: &str = "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Last-Event-ID, X-Request-Id";
 /// The response headers a client may read beyond the safelisted ones.
-const EXPOSED_HEADERS: &str =
-    "ETag, Location, X-Request-Id, Retry-After, Idempotent-Replayed, RateLimit, RateLimit-Policy";
+const EXPOSED_HEADERS: &str = "ETag, Location, X-Request-Id, Retry-After, Idempotent-Replayed, RateLimit, RateLimit-Policy, Link";
 /// How long a browser may cache a preflight's answer, in seconds.
 const MAX_AGE: &str = "86400";
 

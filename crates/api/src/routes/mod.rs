@@ -14,6 +14,7 @@ pub mod idempotent;
 pub mod invites;
 pub mod messages;
 pub mod moves;
+pub(crate) mod paging;
 pub mod players;
 mod preconditions;
 pub mod ratings;

@@ -3,7 +3,8 @@
 //! draft's `RateLimit` and `RateLimit-Policy`) on limited answers, with
 //! `Retry-After` on a 429; `RedactedMove.type` as an enum that every redacted
 //! payload of a played game fits; `NoView` closed, and an open game's view
-//! fitting it.
+//! fitting it; `Link: <…>; rel="next"` on the cursor-paged lists, declared
+//! in the document and followed to the end.
 
 use std::time::Duration;
 
@@ -111,7 +112,7 @@ async fn the_rate_limit_fields_are_exposed_cross_origin() {
         )
         .await;
     let exposed = answer.header("access-control-expose-headers").unwrap_or("");
-    for name in ["RateLimit", "RateLimit-Policy", "Retry-After"] {
+    for name in ["RateLimit", "RateLimit-Policy", "Retry-After", "Link"] {
         assert!(
             exposed.split(',').any(|h| h.trim() == name),
             "{name} not in {exposed}"
@@ -203,3 +204,98 @@ async fn an_open_games_view_is_the_closed_no_view(backend: Backend) {
     assert!(!errors_against("CancellationHeartsView", &game["view"]).is_empty());
 }
 on_both_backends!(an_open_games_view_is_the_closed_no_view);
+
+/// The `Link` target of an answer's `rel="next"`, if it has one.
+fn next_link(answer: &Answer) -> Option<String> {
+    let link = answer.header("link")?;
+    let (target, rel) = link.split_once(';')?;
+    assert_eq!(rel.trim(), "rel=\"next\"", "{link}");
+    Some(
+        target
+            .trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>')
+            .to_owned(),
+    )
+}
+
+/// Following `Link: rel="next"` from the first page of a filtered list walks
+/// every game once, the filter kept and the offset dropped after the first
+/// page; the last page has no link (and no `next`).
+async fn paged_lists_link_to_their_next_page(backend: Backend) {
+    let ts = start(backend).await;
+    let ann = ts.register("Ann").await;
+    let mut created = Vec::new();
+    for _ in 0..5 {
+        let game = ts
+            .create_game(
+                &ann,
+                "lost-heir",
+                json!({ "players": 2 }),
+                &["open", "open"],
+                Some(0),
+            )
+            .await;
+        created.push(game["id"].as_str().unwrap().to_owned());
+    }
+    // Another kind's game, which the filter must keep out of every page.
+    ts.create_game(
+        &ann,
+        "cancellation-hearts",
+        json!({ "players": 6 }),
+        &["open"; 6],
+        Some(0),
+    )
+    .await;
+    let mut seen = Vec::new();
+    let mut path = Some("/v1/games?kind=lost-heir&limit=2&offset=1".to_owned());
+    let mut pages = 0;
+    while let Some(next) = path.take() {
+        let answer = ts.get(&next, None).await;
+        assert_eq!(answer.status, 200, "{next}: {}", answer.text);
+        let body: Value = serde_json::from_str(&answer.text).unwrap();
+        for game in body["games"].as_array().unwrap() {
+            assert_eq!(game["kind"], "lost-heir");
+            seen.push(game["id"].as_str().unwrap().to_owned());
+        }
+        path = next_link(&answer);
+        assert_eq!(
+            path.is_some(),
+            !body["next"].is_null(),
+            "Link and `next` agree"
+        );
+        if let Some(link) = &path {
+            assert!(
+                link.starts_with("/v1/games?") && link.contains("kind=lost-heir"),
+                "{link}"
+            );
+            assert!(
+                !link.contains("offset="),
+                "the cursor replaces the offset: {link}"
+            );
+        }
+        pages += 1;
+        assert!(pages <= 5, "the links never end");
+    }
+    // Newest first, the first skipped by the offset.
+    let expected: Vec<String> = created.iter().rev().skip(1).cloned().collect();
+    assert_eq!(seen, expected);
+}
+on_both_backends!(paged_lists_link_to_their_next_page);
+
+/// Each cursor-paged operation declares the `Link` header on its 200.
+#[test]
+fn the_paged_operations_declare_link() {
+    let doc: Value = serde_json::from_str(&api::openapi::spec_json()).unwrap();
+    for (path, method) in [
+        ("/v1/games", "get"),
+        ("/v1/leaderboards/{kind}", "get"),
+        ("/v1/players/me/webhooks/{webhook_id}/deliveries", "get"),
+    ] {
+        let headers = &doc["paths"][path][method]["responses"]["200"]["headers"];
+        assert!(
+            headers["Link"].is_object(),
+            "{method} {path}: no Link in {headers}"
+        );
+    }
+}

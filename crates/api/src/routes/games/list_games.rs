@@ -1,4 +1,4 @@
-use actix_web::{get, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -8,7 +8,7 @@ use crate::error::{ApiError, Problem};
 use crate::games::ListQuery;
 use crate::input::GameId;
 use crate::resources::{GameKind, GameList, GameStatus, GameSummary};
-use crate::routes::doc;
+use crate::routes::{doc, paging};
 use crate::state::AppState;
 
 const DEFAULT_LIMIT: i64 = 50;
@@ -82,7 +82,8 @@ fn caller_if(
     operation_id = "list_games",
     params(ListGamesQuery),
     responses(
-        (status = 200, description = "A page of games", body = GameList),
+        (status = 200, description = "A page of games", body = GameList,
+            headers(("Link" = String, description = "`<url>; rel=\"next\"` (RFC 8288): this request for the next page, its cursor set to the answer's `next`; absent on the last page"))),
         (status = 400, description = "Bad query parameters", body = Problem, content_type = doc::PROBLEM),
         (status = 401, description = "`mine` or `mine_to_act` without a token, or a bad token", body = Problem, content_type = doc::PROBLEM),
     ),
@@ -90,10 +91,11 @@ fn caller_if(
 )]
 #[get("/games")]
 pub async fn list_games(
+    req: HttpRequest,
     state: web::Data<AppState>,
     auth: MaybeAuthenticated,
     query: web::Query<ListGamesQuery>,
-) -> Result<web::Json<GameList>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
     let offset = query.offset.unwrap_or(0);
     if !(1..=MAX_LIMIT).contains(&limit) || offset < 0 {
@@ -125,7 +127,7 @@ pub async fn list_games(
         }
         _ => None,
     };
-    Ok(web::Json(GameList {
+    let list = GameList {
         next,
         games: rows
             .iter()
@@ -133,5 +135,8 @@ pub async fn list_games(
             .collect(),
         limit,
         offset,
-    }))
+    };
+    // The cursor replaces the offset: the next page's link skips nothing more.
+    let next = list.next.as_deref();
+    Ok(paging::page(&req, &list, next, "cursor", &["offset"]))
 }

@@ -1,11 +1,11 @@
-use actix_web::{get, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
 use crate::error::{ApiError, Problem};
 use crate::resources::GameKind;
 use crate::resources::ratings::{Leaderboard, LeaderboardEntry};
-use crate::routes::doc;
+use crate::routes::{doc, paging};
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -48,7 +48,8 @@ fn decode_cursor(raw: &str) -> Result<(f64, String), ApiError> {
         LeaderboardQuery,
     ),
     responses(
-        (status = 200, description = "A page of the leaderboard", body = Leaderboard),
+        (status = 200, description = "A page of the leaderboard", body = Leaderboard,
+            headers(("Link" = String, description = "`<url>; rel=\"next\"` (RFC 8288): this request for the next page, its cursor set to the answer's `next`; absent on the last page"))),
         (status = 400, description = "Bad query parameters", body = Problem, content_type = doc::PROBLEM),
         (status = 404, description = "No such kind", body = Problem, content_type = doc::PROBLEM),
     ),
@@ -56,10 +57,11 @@ fn decode_cursor(raw: &str) -> Result<(f64, String), ApiError> {
 )]
 #[get("/leaderboards/{kind}")]
 pub async fn get_leaderboard(
+    req: HttpRequest,
     state: web::Data<AppState>,
     kind: web::Path<GameKind>,
     query: web::Query<LeaderboardQuery>,
-) -> Result<web::Json<Leaderboard>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let limit = super::limit(query.limit)?;
     let after = query.after.as_deref().map(decode_cursor).transpose()?;
     let rows = state
@@ -76,11 +78,18 @@ pub async fn get_leaderboard(
         }
         _ => None,
     };
-    Ok(web::Json(Leaderboard {
+    let board = Leaderboard {
         kind: kind.code().to_owned(),
         entries: rows.iter().map(LeaderboardEntry::build).collect(),
         next,
-    }))
+    };
+    Ok(paging::page(
+        &req,
+        &board,
+        board.next.as_deref(),
+        "after",
+        &[],
+    ))
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-use actix_web::{get, web};
+use actix_web::{HttpRequest, HttpResponse, get, web};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -6,7 +6,7 @@ use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::webhooks::Webhooks;
 use crate::resources::webhooks::{DeliveryList, DeliveryResource};
-use crate::routes::doc;
+use crate::routes::{doc, paging};
 
 const DEFAULT_LIMIT: i64 = 50;
 const MAX_LIMIT: i64 = 200;
@@ -32,7 +32,8 @@ pub struct DeliveriesQuery {
     operation_id = "list_deliveries",
     params(("webhook_id" = String, Path, description = "The webhook's id"), DeliveriesQuery),
     responses(
-        (status = 200, description = "A page of deliveries", body = DeliveryList),
+        (status = 200, description = "A page of deliveries", body = DeliveryList,
+            headers(("Link" = String, description = "`<url>; rel=\"next\"` (RFC 8288): this request for the next page, its cursor set to the answer's `next`; absent on the last page"))),
         (status = 400, description = "`bad_query`: a bad `limit` or `cursor`", body = Problem, content_type = doc::PROBLEM),
         (status = 401, description = "Missing, invalid, expired or revoked token", body = Problem, content_type = doc::PROBLEM),
         (status = 404, description = "`webhook_not_found`", body = Problem, content_type = doc::PROBLEM),
@@ -41,11 +42,12 @@ pub struct DeliveriesQuery {
 )]
 #[get("/players/me/webhooks/{webhook_id}/deliveries")]
 pub async fn list_deliveries(
+    req: HttpRequest,
     webhooks: web::Data<Webhooks>,
     auth: Authenticated,
     path: web::Path<String>,
     query: web::Query<DeliveriesQuery>,
-) -> Result<web::Json<DeliveryList>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
     if !(1..=MAX_LIMIT).contains(&limit) {
         return Err(ApiError::bad_request("bad_query", "limit is 1 to 200"));
@@ -53,12 +55,19 @@ pub async fn list_deliveries(
     let page = webhooks
         .deliveries(&auth.player_id, &path, query.cursor.as_deref(), limit)
         .await?;
-    Ok(web::Json(DeliveryList {
+    let list = DeliveryList {
         deliveries: page
             .deliveries
             .into_iter()
             .map(DeliveryResource::from)
             .collect(),
         next: page.next,
-    }))
+    };
+    Ok(paging::page(
+        &req,
+        &list,
+        list.next.as_deref(),
+        "cursor",
+        &[],
+    ))
 }
