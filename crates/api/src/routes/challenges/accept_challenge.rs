@@ -3,12 +3,10 @@ use actix_web::{HttpResponse, post, web};
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::challenges::ChallengeMove;
-use crate::idempotency::IdemRequest;
 use crate::input::ChallengeId;
 use crate::resources::challenges::ChallengeResource;
-use crate::routes::challenges::ChallengeAnswered;
-use crate::routes::idempotent::{IdempotencyKey, respond};
-use crate::routes::{doc, games::known_player};
+use crate::routes::doc;
+use crate::routes::idempotent::IdempotencyKey;
 use crate::state::AppState;
 
 /// Accept a challenge
@@ -42,22 +40,13 @@ pub async fn accept_challenge(
     key: IdempotencyKey,
     challenge_id: ChallengeId,
 ) -> Result<HttpResponse, ApiError> {
-    let player = known_player(&state, &auth.player_id).await?;
-    let idem = IdemRequest::new(
-        Some(&player.id),
-        key.0,
-        &format!("accept_challenge {}", &*challenge_id),
-        &serde_json::Value::Null,
-    );
-    let answer = state
-        .games
-        .change_challenge(
-            &challenge_id,
-            &player,
-            ChallengeMove::Accept,
-            idem.as_ref(),
-            &ChallengeAnswered { created: false },
-        )
-        .await?;
-    respond(answer)
+    super::change(
+        &state,
+        &auth.player_id,
+        key,
+        &challenge_id,
+        ChallengeMove::Accept,
+        "accept_challenge",
+    )
+    .await
 }

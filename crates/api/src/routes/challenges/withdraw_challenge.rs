@@ -3,12 +3,10 @@ use actix_web::{HttpResponse, delete, web};
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
 use crate::games::challenges::ChallengeMove;
-use crate::idempotency::IdemRequest;
 use crate::input::ChallengeId;
 use crate::resources::challenges::ChallengeResource;
-use crate::routes::challenges::ChallengeAnswered;
-use crate::routes::idempotent::{IdempotencyKey, respond};
-use crate::routes::{doc, games::known_player};
+use crate::routes::doc;
+use crate::routes::idempotent::IdempotencyKey;
 use crate::state::AppState;
 
 /// Withdraw a challenge
@@ -39,22 +37,13 @@ pub async fn withdraw_challenge(
     key: IdempotencyKey,
     challenge_id: ChallengeId,
 ) -> Result<HttpResponse, ApiError> {
-    let player = known_player(&state, &auth.player_id).await?;
-    let idem = IdemRequest::new(
-        Some(&player.id),
-        key.0,
-        &format!("withdraw_challenge {}", &*challenge_id),
-        &serde_json::Value::Null,
-    );
-    let answer = state
-        .games
-        .change_challenge(
-            &challenge_id,
-            &player,
-            ChallengeMove::Withdraw,
-            idem.as_ref(),
-            &ChallengeAnswered { created: false },
-        )
-        .await?;
-    respond(answer)
+    super::change(
+        &state,
+        &auth.player_id,
+        key,
+        &challenge_id,
+        ChallengeMove::Withdraw,
+        "withdraw_challenge",
+    )
+    .await
 }
