@@ -6418,7 +6418,10 @@ export interface operations {
             query?: {
                 /** @description The budget of the analysis to read (default: the engine's). */
                 playouts?: number;
-                /** @description Only this seat's report (default: every seat). */
+                /**
+                 * @description Only this seat's report (default: every seat); seats count from 0,
+                 *     and no game has more than ten (CH-1).
+                 */
                 seat?: number;
             };
             header?: never;
