@@ -145,6 +145,7 @@ pub struct HintCandidate {
     #[schema(value_type = crate::openapi::AnyMove)]
     pub mv: serde_json::Value,
     /// Its expected standing at the round's end (null when not searched).
+    #[schema(required = true)]
     pub value: Option<f64>,
 }
 
@@ -156,7 +157,7 @@ pub struct HintCandidate {
     "move": {"type": "play", "card": "toronto-mayor"},
     "candidates": [
         {"move": {"type": "play", "card": "toronto-mayor"}, "value": 3.25},
-        {"move": {"type": "play", "card": "toronto-3"}, "value": 1.5}
+        {"move": {"type": "play", "card": "toronto-detective"}, "value": 1.5}
     ],
     "value_kind": "expected_standing",
     "playouts": 600,
