@@ -990,7 +990,11 @@ async function analysisMarks() {
     await jo.waitForSelector("#decision .card.better-move");
     const wide = await jo.evaluate(() => document.documentElement.scrollWidth);
     check(wide <= 390, `(n) the analysis fits a phone's width: ${wide}px`);
-    await jo.screenshot({ path: `${SHOTS}/analysis-phone.png`, fullPage: true });
+    // What the phone shows from the analysis down: the summary, the strip, the decision.
+    await jo.$eval("#analysis", (e) => e.scrollIntoView());
+    await jo.screenshot({ path: `${SHOTS}/analysis-phone.png` });
+    await jo.$eval("#decision", (e) => e.scrollIntoView());
+    await jo.screenshot({ path: `${SHOTS}/analysis-phone-decision.png` });
     check(jo.cspViolations.length === 0, `(n) CSP violations: ${jo.cspViolations}`);
     await jo.context().close();
   }

@@ -211,7 +211,9 @@ export class AnalysisPanel {
       this.summaryTable(analysis),
       h("div", { class: "analysis-seat" }, h("label", {}, "Decisions of ", seatSelect), report ? this.jumps(report) : null),
       report ? this.strip(report) : null,
-      h("p", { class: "muted small", id: "value-meaning" }, valueMeaning(this.game, analysis.thresholds, analysis.playouts)));
+      h("details", { class: "muted small", id: "value-meaning" },
+        h("summary", {}, "Values are expected points ahead of the others at the round's end; what the marks mean"),
+        h("p", {}, valueMeaning(this.game, analysis.thresholds, analysis.playouts))));
   }
 
   private who(seat: number): string {
@@ -224,14 +226,14 @@ export class AnalysisPanel {
     return h("div", { class: "table-scroll" }, h("table", { class: "analysis-summary", id: "analysis-summary" },
       h("caption", { class: "sr-only" }, "Each seat's decisions summed up"),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Accuracy"),
-        h("th", { scope: "col" }, "Good · ?! · ?"), h("th", { scope: "col" }, "Avg. loss"), h("th", { scope: "col" }, "Costliest"))),
+        h("th", { scope: "col" }, "Marks"), h("th", { scope: "col" }, "Avg. loss"), h("th", { scope: "col" }, "Costliest"))),
       h("tbody", {}, analysis.seats.map((r) => h("tr", { "data-seat": r.seat, class: r.seat === this.game.your_seat ? "mine" : "" },
         h("th", { scope: "row" }, this.who(r.seat)),
-        h("td", {}, `${r.summary.accuracy.toFixed(0)} %`),
-        h("td", { title: `${r.summary.judged} judged, ${r.summary.forced} forced, ${r.summary.unjudged} too wide to judge` },
-          `${r.summary.good} · ${r.summary.inaccuracies} · ${r.summary.mistakes}`),
-        h("td", {}, r.summary.mean_loss.toFixed(2)),
-        h("td", { class: "costliest" }, r.summary.costliest.length
+        h("td", { "data-label": "Accuracy" }, `${r.summary.accuracy.toFixed(0)} %`),
+        h("td", { "data-label": "Marks", title: `${r.summary.judged} judged, ${r.summary.forced} forced, ${r.summary.unjudged} too wide to judge` },
+          `${r.summary.good} good · ${r.summary.inaccuracies} ?! · ${r.summary.mistakes} ?`),
+        h("td", { "data-label": "Avg. loss" }, r.summary.mean_loss.toFixed(2)),
+        h("td", { class: "costliest", "data-label": "Costliest" }, r.summary.costliest.length
           ? r.summary.costliest.map((ply) => {
             const d = byPly(r, ply);
             return d ? h("button", { type: "button", class: `link mark-link mark-${d.mark}`, "data-ply": ply, onclick: () => this.goTo(r.seat, d) },
@@ -317,7 +319,7 @@ export class AnalysisPanel {
       h("p", { class: "verdict" }, `${this.who(d.seat)} ${moveText(d.played)}: ${verdict}.`),
       handRow,
       judged ? h("table", { class: "decision-values" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), h("th", { scope: "col" }, "move"), h("th", { scope: "col" }, "expected standing"))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "sr-only" }, "whose")), h("th", { scope: "col" }, "move"), h("th", { scope: "col" }, "expected standing"))),
         h("tbody", {}, valueRow("Played", d.played, d.played_value, "played"), same ? null : valueRow("Expert", d.best, d.best_value, "best"))) : null,
       candidates.length > 2 ? h("details", { class: "candidates" }, h("summary", {}, `Every option (${candidates.length})`),
         h("ol", {}, candidates.map((c) => h("li", { class: sameMove(c.move, d.played) ? "played" : sameMove(c.move, d.best) ? "best" : "" },
