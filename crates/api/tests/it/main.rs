@@ -25,6 +25,7 @@ mod fairness;
 mod hardening;
 mod hidden_information;
 mod idempotency;
+mod hints;
 mod invites;
 mod openapi;
 mod ops;

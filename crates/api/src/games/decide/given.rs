@@ -92,6 +92,7 @@ pub(super) fn open_game(kind: &str, config: Value) -> Given {
         previous_game_id: None,
         rated: false,
         players_may_invite: false,
+        hints_allowed: false,
     };
     Given {
         row,
