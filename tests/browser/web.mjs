@@ -40,12 +40,15 @@
 //      decisions marked, forced ones not), the expert's better card outlined
 //      on the hand with both expected values, at desktop and phone width
 //      (analysisMarks).
+//  (o) the Hint button: in a game created with hints, on my turn, the
+//      expert's card outlined on my hand with its expected value and my
+//      hints counted; none in a game without hints (hintButton).
 // axe-core runs on every page along the way (front door, lobby, both
 // tables, the round summary, the end screen, the replay, the rules, the
 // invitation, a waiting table, quick play's options and waiting screen,
 // the challenge form on the end screen and on the leaderboard):
 // no violation of any rule.
-// WEB_TEST_ONLY=layout,keyboard,invite,quick,challenge,analysis runs those parts alone.
+// WEB_TEST_ONLY=layout,keyboard,invite,quick,challenge,analysis,hint runs those parts alone.
 // Along the way: the deadline countdown, the your-turn badge and inbox, a
 // refused move's detail and ruling (a real 422), partners (4 players),
 // autoplay on and off, leaving an open game, no CSP violation on any page,
@@ -1001,7 +1004,64 @@ async function analysisMarks() {
   check(ivy.cspViolations.length === 0, `(n) CSP violations: ${ivy.cspViolations}`);
   await ivy.context().close();
 }
-// WEB_TEST_ONLY=layout,keyboard,invite,quick,challenge,analysis: only those parts (while working on the page).
+/**
+ * (o) The Hint button (issue 35, point 4). Kit (a phone) sits at a 2-player
+ * Lost Heir game created with hints (so unrated) against a bot; once a card
+ * is hers to play, Hint outlines the expert's card on her hand, says the
+ * move and its expected value, and counts her hints. A game created without
+ * hints shows no Hint button on her turn.
+ */
+async function hintButton() {
+  console.log("== (o) the Hint button: a hints-allowed game, Hint on my turn, the card outlined");
+  const kit = await newPage("kit", { width: 390, height: 844 });
+  await register(kit, "Kit");
+  const kitToken = await tokenOf(kit);
+  const post = async (path, body) => fetch(`${API}${path}`, {
+    method: "POST", headers: { Authorization: `Bearer ${kitToken}`, "content-type": "application/json" }, body: JSON.stringify(body ?? {}),
+  });
+  /** Kit's moves through the api until a card is hers to play (the bidding first). */
+  const toFirstCard = async (game) => {
+    for (let i = 0; i < 200; i++) {
+      const legal = await api(`/v1/games/${game}/legal-moves`, kitToken);
+      if (legal.legal?.prompt === "play_card") return true;
+      const move = legal.moves?.[0];
+      if (move) await post(`/v1/games/${game}/moves`, move);
+      else await kit.waitForTimeout(100);
+    }
+    return false;
+  };
+  const made = await (await post("/v1/games", { kind: "lost-heir", config: { players: 2 }, seats: ["open", "bot"], take_seat: 0, hints: true })).json();
+  check(made.hints === true && made.rated === false, `(o) a game with hints is unrated: ${JSON.stringify({ hints: made.hints, rated: made.rated })}`);
+  check(await toFirstCard(made.id), "(o) Kit never had a card to play");
+  await kit.goto(`${API}/#/game/${made.id}`);
+  await kit.waitForSelector(".table-wrap[data-prompt=play_card] #hint");
+  check((await kit.textContent("#hints-allowed")).includes("hints allowed"), "(o) the table says hints are allowed");
+  await kit.click("#hint");
+  await kit.waitForSelector("#hand button.card.hinted", { timeout: 60_000 });
+  const hinted = await kit.$$eval("#hand button.card.hinted", (b) => b.map((x) => x.dataset.card));
+  const said = await kit.textContent("#hint-text");
+  check(hinted.length === 1 && /^The expert would play .+ \(expected [+−]\d+\.\d/.test(said), `(o) the hint names the card outlined: ${hinted} "${said}"`);
+  check((await kit.textContent("#hints-used")) === "hints used: 1", `(o) one hint used: ${await kit.textContent("#hints-used")}`);
+  const legal = await api(`/v1/games/${made.id}/legal-moves`, kitToken);
+  check(legal.legal.cards.includes(hinted[0]), `(o) the card hinted is a legal one: ${hinted[0]}`);
+  await axeCheck(kit, "a table with a hint");
+  await kit.screenshot({ path: `${SHOTS}/hint-phone.png` });
+  // Playing the card hinted: the hint goes with the decision.
+  await kit.click(`#hand button.card[data-card='${hinted[0]}']`);
+  await kit.waitForFunction(() => !document.querySelector("#hand button.card.hinted"), null, { timeout: 10_000 })
+    .catch(() => check(false, "(o) the hint outlived the decision"));
+  log(`(o) ${made.id}: the hint outlined ${hinted[0]}: "${said}"`);
+
+  // Without hints (a rated game by default): no Hint button on my turn.
+  const plain = await (await post("/v1/games", { kind: "lost-heir", config: { players: 2 }, seats: ["open", "bot"], take_seat: 0 })).json();
+  check(await toFirstCard(plain.id), "(o) Kit never had a card to play in the plain game");
+  await kit.goto(`${API}/#/game/${plain.id}`);
+  await kit.waitForSelector(".table-wrap[data-prompt=play_card] #whose-turn");
+  check(!(await kit.$("#hint")) && !(await kit.$("#hints-allowed")), "(o) no Hint button in a game without hints");
+  check(kit.cspViolations.length === 0, `(o) CSP violations: ${kit.cspViolations}`);
+  await kit.context().close();
+}
+// WEB_TEST_ONLY=layout,keyboard,invite,quick,challenge,analysis,hint: only those parts (while working on the page).
 const only = new Set((env.WEB_TEST_ONLY ?? "").split(",").filter(Boolean));
 const part = (name) => only.size === 0 || only.has(name);
 try {
@@ -1011,6 +1071,7 @@ try {
   if (part("quick")) await quickPlay();
   if (part("challenge")) await challengeByName();
   if (part("analysis")) await analysisMarks();
+  if (part("hint")) await hintButton();
   if (only.size) throw new Error("skip");
   // ---------------------------------------------------------------- (a)
   console.log("== (a) Lost Heir, 3 players, against two bots, to the end");
