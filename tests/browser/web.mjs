@@ -1044,6 +1044,8 @@ async function hintButton() {
   check((await kit.textContent("#hints-used")) === "hints used: 1", `(o) one hint used: ${await kit.textContent("#hints-used")}`);
   const legal = await api(`/v1/games/${made.id}/legal-moves`, kitToken);
   check(legal.legal.cards.includes(hinted[0]), `(o) the card hinted is a legal one: ${hinted[0]}`);
+  await kit.waitForFunction(() => (document.querySelector("#log")?.textContent ?? "").includes("Kit asks the expert for a hint"), null, { timeout: 10_000 })
+    .catch(() => check(false, "(o) the table's log never showed the hint asked for"));
   await axeCheck(kit, "a table with a hint");
   await kit.screenshot({ path: `${SHOTS}/hint-phone.png` });
   // Playing the card hinted: the hint goes with the decision.

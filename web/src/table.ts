@@ -322,13 +322,15 @@ export function table(main: HTMLElement, id: string): () => void {
       if (!game) void history(g).then(() => adopt(g));
       else void adopt(g);
     });
-    for (const name of ["seat_taken", "seat_left", "game_started", "move", "autoplay", "deadline_expired", "game_finished", "game_expired", "seat_resigned"]) {
+    for (const name of ["seat_taken", "seat_left", "game_started", "move", "autoplay", "deadline_expired", "game_finished", "game_expired", "seat_resigned", "hint_given"]) {
       source.addEventListener(name, (e) => {
         const m = e as MessageEvent<string>;
         if (m.lastEventId) lastSeq = m.lastEventId;
         const event = JSON.parse(m.data) as EventResource;
         addLog([event]);
         if (game) live.textContent = eventText(game, event);
+        // A hint changes no state (no state frame follows): the log is drawn now.
+        if (event.type === "hint_given" && game) render();
       });
     }
     source.addEventListener("state", () => { void refresh(); });
