@@ -460,7 +460,7 @@ export function table(main: HTMLElement, id: string): () => void {
     const after = [again, box.element];
     const extra = [
       seriesPanel(g, render, (text) => { error = text; render(); }),
-      h("p", { class: "end-links" }, h("a", { href: `#/replay/${g.id}`, id: "replay-link" }, "Replay this game"), " · ", h("a", { href: "#/" }, "Back to the lobby")),
+      h("p", { class: "end-links" }, h("a", { href: `#/replay/${g.id}`, id: "replay-link" }, "Replay and analyse this game"), " · ", h("a", { href: "#/" }, "Back to the lobby")),
     ];
     if (g.kind === "lost-heir") {
       const lv = g.view as LostHeirView;
