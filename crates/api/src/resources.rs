@@ -407,14 +407,15 @@ pub struct ActorResource {
 pub struct EventResource {
     pub seq: i64,
     /// `seat_taken`, `seat_left`, `game_started`, `move`, `autoplay`,
-    /// `deadline_expired`, `seat_resigned`, `game_finished`, `game_expired` (the document
-    /// has one schema per type, `Event{Type}`).
+    /// `deadline_expired`, `seat_resigned`, `hint_given`, `game_finished`, `game_expired`
+    /// (the document has one schema per type, `Event{Type}`).
     #[serde(rename = "type")]
     pub event_type: String,
     pub schema_version: i32,
     pub actor: ActorResource,
     /// The event's content; for a hidden move (another seat's pass or
-    /// discard while the game runs) only its `type`.
+    /// discard while the game runs) only its `type`, for another seat's
+    /// hint only its `seat` and `ply`.
     #[schema(value_type = Object)]
     pub payload: Value,
     /// Whether the payload was cut down for this viewer.

@@ -25,10 +25,10 @@ use cards::{Seat, Seed};
 use sha2::{Digest, Sha256};
 
 use super::any_game::{AnyGame, HintEvaluation};
+use super::decide::{MOVED_ON, hint_allowed, must_act};
 use super::error::ServiceError;
 use super::event::GameEvent;
 use super::service::{GameService, Snapshot};
-use super::decide::{MOVED_ON, hint_allowed, must_act};
 use super::write::{Command, Render};
 use crate::idempotency::{IdemRequest, Stored, committed_answer};
 
@@ -121,7 +121,10 @@ impl GameService {
                 mv: &hint.evaluation.best,
                 version: snapshot.row.version,
             };
-            let rendered = Rendered { render, hint: &hint };
+            let rendered = Rendered {
+                render,
+                hint: &hint,
+            };
             match self.execute(game_id, &command, idem, Some(&rendered)).await {
                 Ok(outcome) => return outcome.answer(),
                 Err(ServiceError::Conflict(refusal)) if refusal.code == MOVED_ON => {
@@ -141,7 +144,11 @@ impl GameService {
         while after < snapshot.row.version {
             let page = self
                 .db
-                .events(&snapshot.row.id, after, PAGE.min(snapshot.row.version - after))
+                .events(
+                    &snapshot.row.id,
+                    after,
+                    PAGE.min(snapshot.row.version - after),
+                )
                 .await?;
             let Some(last) = page.last() else { break };
             after = last.seq;

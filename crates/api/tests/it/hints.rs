@@ -52,7 +52,9 @@ async fn hints_refused_in_rated_games(backend: Backend) {
     assert_eq!(a.json["hints"], true);
     assert_eq!(a.json["rated"], false);
     // A game created without hints (rated by default) refuses them.
-    let a = ts.post("/v1/games", Some(&ann.token), &body(json!({}))).await;
+    let a = ts
+        .post("/v1/games", Some(&ann.token), &body(json!({})))
+        .await;
     assert_eq!(a.status, StatusCode::CREATED, "{}", a.text);
     assert_eq!(a.json["hints"], false);
     assert_eq!(a.json["rated"], true);
@@ -62,7 +64,11 @@ async fn hints_refused_in_rated_games(backend: Backend) {
         .assert_problem(403, "hints_not_allowed");
     // So does an unrated one without them.
     let a = ts
-        .post("/v1/games", Some(&ann.token), &body(json!({"rated": false})))
+        .post(
+            "/v1/games",
+            Some(&ann.token),
+            &body(json!({"rated": false})),
+        )
         .await;
     let id = a.json["id"].as_str().unwrap();
     hint(&ts, Some(&ann), id)
@@ -163,7 +169,8 @@ async fn a_hint_in_an_unrated_game(backend: Backend) {
         .await;
     assert_eq!(text.status, StatusCode::OK, "{}", text.text);
     assert!(
-        text.text.contains(&format!("[Hint0 \"seat {to_act} at 0: ")),
+        text.text
+            .contains(&format!("[Hint0 \"seat {to_act} at 0: ")),
         "{}",
         text.text
     );

@@ -1,9 +1,7 @@
 //! Which decision a command is: one `match`, each arm one file of the core.
 
 use super::command::{Command, Decision, State};
-use super::{
-    autoplay, bot_turn, deadline_fired, expire_if_idle, hint, join, leave, play, resign,
-};
+use super::{autoplay, bot_turn, deadline_fired, expire_if_idle, hint, join, leave, play, resign};
 use crate::service_error::ServiceError;
 
 /// What `command` does to the game as `state` says it is: a change to

@@ -270,7 +270,12 @@ fn imported_log(
             .map(|h| {
                 let ply = u32::try_from(h.ply).map_err(ServiceError::internal)?;
                 let player = player_of(h.seat)?;
-                Ok(log::hint_given(Seat::new(h.seat), &player, ply, h.mv.clone()))
+                Ok(log::hint_given(
+                    Seat::new(h.seat),
+                    &player,
+                    ply,
+                    h.mv.clone(),
+                ))
             })
             .collect()
     };
