@@ -29,6 +29,8 @@ fn hints_are_tags_that_replay_and_verify_pass_over() {
         assert_eq!(parse(&text).unwrap().to_text(), text);
         assert_eq!(parse_json(&record.to_json()).unwrap(), record);
         assert!(verify(&text).is_empty(), "{:?}", verify(&text));
+        let told = game_record::replay::replay_text(&text, false).unwrap();
+        assert!(told.contains(" asked for a hint after 3 moves; "), "{told}");
         // The game itself is the same as without them.
         assert_eq!(record.rounds, plain.rounds);
         assert_eq!(record.result, plain.result);

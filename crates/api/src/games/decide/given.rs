@@ -185,6 +185,13 @@ impl Given {
         self
     }
 
+    /// The game was created with hints (so unrated).
+    pub(super) fn hints(mut self) -> Self {
+        self.row.hints_allowed = true;
+        self.row.rated = false;
+        self
+    }
+
     /// Nobody changed the game since `at`.
     pub(super) fn updated_at(mut self, at: DateTime<Utc>) -> Self {
         self.row.updated_at = at;
