@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::sse::RawEvent;
+
 /// `your_turn` (and an inbox entry): one of the caller's seats must act.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct YourTurn {
@@ -149,8 +151,9 @@ pub enum PlayerFrame {
 }
 
 impl GameFrame {
-    /// The frame for an `event:` name and its data; None for a name this client does not know.
-    pub(crate) fn decode(event: &str, data: &str) -> Option<Result<GameFrame, String>> {
+    /// The frame for an event's name and data; None for a name this client does not know.
+    pub(crate) fn decode(raw: RawEvent) -> Option<Result<GameFrame, String>> {
+        let (event, data) = (raw.event.as_str(), raw.data.as_str());
         let parsed = match event {
             "snapshot" => serde_json::from_str(data).map(GameFrame::Snapshot),
             "state" => serde_json::from_str(data).map(GameFrame::State),
@@ -171,7 +174,8 @@ impl GameFrame {
 }
 
 impl PlayerFrame {
-    pub(crate) fn decode(event: &str, data: &str) -> Option<Result<PlayerFrame, String>> {
+    pub(crate) fn decode(raw: RawEvent) -> Option<Result<PlayerFrame, String>> {
+        let (event, data) = (raw.event.as_str(), raw.data.as_str());
         let parsed = match event {
             "your_turn" => serde_json::from_str(data).map(PlayerFrame::YourTurn),
             "seek_matched" => serde_json::from_str(data).map(PlayerFrame::SeekMatched),
