@@ -151,9 +151,12 @@ pub enum PlayerFrame {
 }
 
 impl GameFrame {
-    /// The frame for an event's name and data; None for a name this client does not know.
     pub(crate) fn decode(raw: RawEvent) -> Option<Result<GameFrame, String>> {
-        let (event, data) = (raw.event.as_str(), raw.data.as_str());
+        GameFrame::from_event(&raw.event, &raw.data)
+    }
+
+    /// The frame for an `event:` name and its data; None for a name this client does not know.
+    pub(crate) fn from_event(event: &str, data: &str) -> Option<Result<GameFrame, String>> {
         let parsed = match event {
             "snapshot" => serde_json::from_str(data).map(GameFrame::Snapshot),
             "state" => serde_json::from_str(data).map(GameFrame::State),
@@ -175,7 +178,10 @@ impl GameFrame {
 
 impl PlayerFrame {
     pub(crate) fn decode(raw: RawEvent) -> Option<Result<PlayerFrame, String>> {
-        let (event, data) = (raw.event.as_str(), raw.data.as_str());
+        PlayerFrame::from_event(&raw.event, &raw.data)
+    }
+
+    pub(crate) fn from_event(event: &str, data: &str) -> Option<Result<PlayerFrame, String>> {
         let parsed = match event {
             "your_turn" => serde_json::from_str(data).map(PlayerFrame::YourTurn),
             "seek_matched" => serde_json::from_str(data).map(PlayerFrame::SeekMatched),
