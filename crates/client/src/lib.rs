@@ -26,3 +26,8 @@ pub use types::{
     Challenge, ChallengePlayer, Frame, GameFrame, GameNotice, GameState, Inbox, LegalMoves,
     LogEvent, PlayerFrame, SeekMatched, YourTurn,
 };
+
+/// The README's examples, compiled as doc tests: it stays true to the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
