@@ -100,8 +100,8 @@ pub async fn ask<T: DeserializeOwned>(
     Ok((attempt.result?, attempt.took))
 }
 
-/// [`ask`] without the time.
-pub async fn get(client: &Client, request: &Request) -> Result<Value, Failure> {
+/// [`ask`] without the time: the answer's JSON.
+pub async fn answer(client: &Client, request: &Request) -> Result<Value, Failure> {
     Ok(ask(client, request).await?.0)
 }
 
@@ -141,7 +141,7 @@ pub async fn try_once<T: DeserializeOwned>(client: &Client, request: &Request) -
 
 /// Registers a player; a client for it (the same pool).
 pub async fn register(client: &Client, name: &str) -> Result<Client, Failure> {
-    let player = get(client, &Request::register_player(name)).await?;
+    let player = answer(client, &Request::register_player(name)).await?;
     let token = player["token"].as_str().unwrap_or_default();
     Ok(client.as_player(token))
 }
@@ -151,7 +151,7 @@ pub async fn all_events(player: &Client, game_id: &str) -> Result<Vec<Value>, Fa
     let mut events = Vec::new();
     let mut after = 0;
     loop {
-        let mut page = get(player, &Request::events(game_id, after, 1000)).await?;
+        let mut page = answer(player, &Request::events(game_id, after, 1000)).await?;
         if let Value::Array(batch) = page["events"].take() {
             events.extend(batch);
         }

@@ -111,7 +111,7 @@ pub async fn check(client: &Client, record: &str) -> CheckReport {
             report.violations.push(format!("{id}: no tokens recorded"));
             continue;
         };
-        let current = match api::get(player0, &Request::game(id)).await {
+        let current = match api::answer(player0, &Request::game(id)).await {
             Ok(g) => g,
             Err(f) => {
                 report
@@ -192,7 +192,7 @@ pub async fn check(client: &Client, record: &str) -> CheckReport {
             && *v == version
             && let Some(player) = players.get(*seat)
         {
-            match api::get(player, &Request::game(id)).await {
+            match api::answer(player, &Request::game(id)).await {
                 Ok(g) if g["view"] == *view => report.views_compared += 1,
                 Ok(g) => report.violations.push(format!(
                     "{id}: at version {v} seat {seat} was shown {view}, the rebuilt state shows {}",
@@ -218,7 +218,7 @@ pub async fn check(client: &Client, record: &str) -> CheckReport {
         let moved = async {
             let (legal, _) = api::ask::<LegalAnswer>(player, &Request::legal_moves(id)).await?;
             let mv = random_move_text(&legal, &mut rng).unwrap_or_else(|| "null".to_owned());
-            api::get(player, &Request::play_json(id, mv)).await
+            api::answer(player, &Request::play_json(id, mv)).await
         }
         .await;
         match moved {

@@ -45,10 +45,10 @@ pub async fn populate(client: &Client, games: usize, parallel: usize) -> Populat
                         json!({"kind": "cancellation-hearts", "config": {"players": 6},
                                "seats": ["open", "bot", "bot", "bot", "bot", "bot"], "take_seat": 0})
                     };
-                    let ok = match api::get(&player, &Request::create_game(&body)).await {
+                    let ok = match api::answer(&player, &Request::create_game(&body)).await {
                         Ok(game) => {
                             let id = game["id"].as_str().unwrap_or_default();
-                            api::get(&player, &Request::game(id)).await.is_ok()
+                            api::answer(&player, &Request::game(id)).await.is_ok()
                         }
                         Err(_) => false,
                     };

@@ -81,7 +81,7 @@ async fn read_forever(
     loop {
         tick.tick().await;
         let asked = Instant::now();
-        let answer = api::get(&client, &lobby).await;
+        let answer = api::answer(&client, &lobby).await;
         let took = asked.elapsed();
         let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
         match answer {

@@ -166,13 +166,13 @@ async fn set_up(
     }
     let open: Vec<&str> = vec!["open"; seats];
     let body = json!({"kind": kind, "config": config, "seats": open, "take_seat": 0});
-    let created = api::get(&players[0], &Request::create_game(&body))
+    let created = api::answer(&players[0], &Request::create_game(&body))
         .await
         .map_err(|e| ("create_game".to_owned(), e))?;
     let id = created["id"].as_str().unwrap_or_default().to_owned();
     let mut last = created;
     for (seat, player) in players.iter().enumerate().skip(1) {
-        last = api::get(player, &Request::join_game(&id, seat))
+        last = api::answer(player, &Request::join_game(&id, seat))
             .await
             .map_err(|e| ("join_game".to_owned(), e))?;
     }
@@ -299,7 +299,7 @@ async fn drive(
                 break;
             }
             let Some(&seat) = table.to_act.first() else {
-                match api::get(&table.players[0], &Request::game(&table.id)).await {
+                match api::answer(&table.players[0], &Request::game(&table.id)).await {
                     Ok(game) if game["status"] == "finished" => {
                         stats.games_finished += 1;
                         stats.finished_ids.push(table.id.clone());

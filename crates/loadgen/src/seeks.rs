@@ -169,7 +169,7 @@ pub async fn run(client: &Client, options: &SeekOptions) -> SeekReport {
     let finals: Vec<Result<Value, Failure>> = futures_util::stream::iter(&stored)
         .map(|(player, seek)| {
             let request = Request::seek(seek["id"].as_str().unwrap_or_default());
-            async move { api::get(player, &request).await }
+            async move { api::answer(player, &request).await }
         })
         .buffered(CONCURRENCY)
         .collect()
