@@ -213,3 +213,56 @@ impl<T> Answer<T> {
         self.result.map_err(|p| crate::Error::Problem(Box::new(p)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(status: u16, body: &str) -> Answer<()> {
+        Answer {
+            status,
+            result: Err(Problem::from_body(status, body.as_bytes())),
+            retry_after: None,
+            replayed: false,
+            took: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn only_not_now_answers_are_transient() {
+        let problem = |code: &str| format!(r#"{{"status":409,"code":"{code}"}}"#);
+        assert!(refused(409, &problem("idempotency_key_in_flight")).is_transient());
+        assert!(!refused(409, &problem("idempotency_key_reused")).is_transient());
+        assert!(refused(503, "<html>busy</html>").is_transient());
+        assert!(!refused(500, r#"{"status":500,"code":"internal_error"}"#).is_transient());
+    }
+
+    #[test]
+    fn a_body_that_is_no_problem_document_says_so() {
+        let proxy = refused(502, "<html>Bad Gateway</html>").result.unwrap_err();
+        assert_eq!(
+            (proxy.code.as_str(), proxy.is_document),
+            ("http_error", false)
+        );
+        assert!(proxy.detail.contains("Bad Gateway"));
+        let server = refused(404, r#"{"status":404,"code":"game_not_found"}"#);
+        let server = server.result.unwrap_err();
+        assert_eq!(
+            (server.code.as_str(), server.is_document),
+            ("game_not_found", true)
+        );
+    }
+
+    #[test]
+    fn requests_that_change_something_are_told_apart() {
+        assert!(!Request::legal_moves("g").changes_something());
+        let play = Request::play_json("g", "{}".to_owned())
+            .if_match(3)
+            .idempotency_key("k");
+        assert!(play.changes_something());
+        assert_eq!(
+            (play.path(), play.key(), play.if_match),
+            ("/v1/games/g/moves", Some("k"), Some(3))
+        );
+    }
+}

@@ -161,3 +161,34 @@ pub async fn all_events(player: &Client, game_id: &str) -> Result<Vec<Value>, Fa
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(code: &str, is_document: bool) -> Problem {
+        Problem {
+            status: 503,
+            code: code.to_owned(),
+            title: String::new(),
+            detail: String::new(),
+            rule: None,
+            request_id: None,
+            is_document,
+        }
+    }
+
+    /// The scripts read these keys: a proxy's own page (no problem
+    /// document) is "503 -", the api's "503 <code>" (failover-test.sh).
+    #[test]
+    fn error_keys_keep_their_format() {
+        let proxy = Failure::refused(503, &problem("http_error", false));
+        let api = Failure::refused(503, &problem("database_unavailable", true));
+        assert_eq!(proxy.to_string(), "503 -");
+        assert_eq!(api.to_string(), "503 database_unavailable");
+        assert!(proxy.is_retryable() && api.is_retryable());
+        assert!(!Failure::Status(500, "internal_error".to_owned()).is_retryable());
+        let body = Failure::from(Error::Decode("post_move".to_owned()));
+        assert_eq!(body.to_string(), "transport: body");
+    }
+}
