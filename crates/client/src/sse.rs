@@ -217,6 +217,22 @@ impl<F> EventStream<F> {
         }
     }
 
+    /// Reads the stream until its connection ends, counting its bytes
+    /// (`counting_bytes_in`) without parsing them: a stream held open for
+    /// what it costs the server rather than for its events (a load test's
+    /// spectators). It connects if not open yet, and does not reconnect.
+    pub async fn drain(mut self) {
+        if self.open().await.is_err() {
+            return;
+        }
+        let Some(mut response) = self.response.take() else {
+            return;
+        };
+        while let Ok(Ok(Some(chunk))) = tokio::time::timeout(READ_TIMEOUT, response.chunk()).await {
+            self.bytes.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+        }
+    }
+
     /// The next frame; None once the stream is over.
     pub async fn next(&mut self) -> Option<Result<F, Error>> {
         loop {

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use futures_util::StreamExt;
 use serde::Serialize;
 
-use cardgames_client::{Client, EventStream, RawEvent};
+use cardgames_client::Client;
 
 use crate::api;
 
@@ -55,7 +55,7 @@ pub async fn open(client: &Client, count: usize, parallel: usize) -> (IdleStream
                     .follow_player_raw(None)
                     .counting_bytes_in(bytes);
                 stream.open().await.ok()?;
-                Some(tokio::spawn(drain(stream)))
+                Some(tokio::spawn(stream.drain()))
             }
         })
         .buffer_unordered(parallel.max(1))
@@ -89,7 +89,7 @@ pub async fn spectate(
         match stream.open().await {
             Ok(()) => {
                 counters.opened.fetch_add(1, Ordering::Relaxed);
-                tasks.push(tokio::spawn(drain(stream)));
+                tasks.push(tokio::spawn(stream.drain()));
             }
             Err(_) => {
                 counters.failed.fetch_add(1, Ordering::Relaxed);
@@ -100,11 +100,6 @@ pub async fn spectate(
         tasks,
         bytes: counters.bytes.clone(),
     }
-}
-
-/// Reads a stream to its end (its bytes counted as they come).
-async fn drain(mut stream: EventStream<RawEvent>) {
-    while let Some(Ok(_)) = stream.next().await {}
 }
 
 /// What the spectator streams of a whole run came to.
