@@ -36,12 +36,19 @@
 //      leaderboard; the challenger's header lists it with Withdraw; the
 //      challenged accepts in his header and both reach the new table
 //      (challengeByName).
+//  (n) the replay's analysis: Analyse, its progress, the marks (judged
+//      decisions marked, forced ones not), the expert's better card outlined
+//      on the hand with both expected values, at desktop and phone width
+//      (analysisMarks).
+//  (o) the Hint button: in a game created with hints, on my turn, the
+//      expert's card outlined on my hand with its expected value and my
+//      hints counted; none in a game without hints (hintButton).
 // axe-core runs on every page along the way (front door, lobby, both
 // tables, the round summary, the end screen, the replay, the rules, the
 // invitation, a waiting table, quick play's options and waiting screen,
 // the challenge form on the end screen and on the leaderboard):
 // no violation of any rule.
-// WEB_TEST_ONLY=layout,keyboard,invite,quick,challenge runs those parts alone.
+// WEB_TEST_ONLY=layout,keyboard,invite,quick,challenge,analysis,hint runs those parts alone.
 // Along the way: the deadline countdown, the your-turn badge and inbox, a
 // refused move's detail and ruling (a real 422), partners (4 players),
 // autoplay on and off, leaving an open game, no CSP violation on any page,
@@ -896,7 +903,167 @@ async function challengeByName() {
   await ben.context().close();
   await ada.context().close();
 }
-// WEB_TEST_ONLY=layout,keyboard,invite,quick,challenge: only those parts (while working on the page).
+/**
+ * (n) The replay's analysis (issue 35, point 4). A 2-player Lost Heir game
+ * between bots (made through the api) is finished; Ivy (desktop) opens its
+ * replay, asks for a quick analysis (a debug build searches slowly), sees
+ * its progress, then the marks: the seats' summary, a strip of every
+ * decision of a seat (judged ones marked, forced ones not: a forced move is
+ * never judged, docs/analysis.md), the event menu annotated. A marked card
+ * play (an inaccuracy or a mistake) shows the expert's better card outlined
+ * on the hand, the card played struck through, both expected values. Jo
+ * (a phone) finds the same analysis without asking; screenshots of both.
+ */
+async function analysisMarks() {
+  console.log("== (n) the replay's analysis: Analyse, progress, marks, the better card on the hand");
+  const ivy = await newPage("ivy");
+  await register(ivy, "Ivy");
+  const ivyToken = await tokenOf(ivy);
+  const made = await (await fetch(`${API}/v1/games`, {
+    method: "POST", headers: { Authorization: `Bearer ${ivyToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ kind: "lost-heir", config: { players: 2, target: 12 }, seats: ["bot", "bot"] }),
+  })).json();
+  for (let i = 0; i < 300 && (await api(`/v1/games/${made.id}`)).status !== "finished"; i++) await ivy.waitForTimeout(100);
+  await ivy.goto(`${API}/#/replay/${made.id}`);
+  await ivy.waitForSelector("#replay-board[data-seq]");
+  await ivy.waitForSelector("#analyse");
+  await ivy.selectOption("#analysis-depth", "60");
+  const asked = Date.now();
+  await ivy.click("#analyse");
+  await ivy.waitForSelector("#analysis-status, #mark-strip", { timeout: 10_000 });
+  const progress = await ivy.$("#analysis-status");
+  if (progress) log(`(n) progress shown: ${(await progress.textContent()).trim()}`);
+  await ivy.waitForSelector("#mark-strip", { timeout: 180_000 });
+  log(`(n) the analysis of ${made.id} came in ${((Date.now() - asked) / 1000).toFixed(1)} s`);
+
+  // Marks: judged decisions marked, forced ones plain; the summary; the menu.
+  const dots = await ivy.$$eval("#analysis-summary tbody tr", (rows) => rows.length);
+  check(dots === 2, `(n) a summary line per seat: ${dots}`);
+  const stored = await api(`/v1/games/${made.id}/analysis?playouts=60`);
+  check(stored.status === "done", `(n) the analysis asked for is the quick one: ${stored.status}`);
+  let seat = null;
+  let target = null;
+  for (const r of stored.analysis.seats) {
+    const d = r.decisions.find((x) => (x.mark === "mistake" || x.mark === "inaccuracy") && x.played.type === "play" && JSON.stringify(x.played) !== JSON.stringify(x.best));
+    if (d && seat === null) { seat = r.seat; target = d; }
+  }
+  const marks = await ivy.$$eval("#mark-strip .mark-dot", (b) => b.map((x) => ({ mark: x.dataset.mark, text: x.textContent })));
+  const judged = marks.filter((m) => ["good", "inaccuracy", "mistake"].includes(m.mark));
+  const forced = marks.filter((m) => m.mark === "forced");
+  check(judged.length >= 1 && judged.every((m) => m.text !== ""), `(n) judged decisions carry a mark: ${judged.length}`);
+  check(forced.length >= 1 && forced.every((m) => m.text === ""), `(n) forced decisions carry none: ${forced.length} forced`);
+  const seat0 = stored.analysis.seats.find((r) => r.seat === 0);
+  check(marks.length === seat0.decisions.length, `(n) a square per decision of seat 0: ${marks.length} of ${seat0.decisions.length}`);
+  const forcedSeq = seat0.decisions.find((d) => d.mark === "forced")?.seq;
+  const menuMarks = await ivy.$$eval("#replay-select option[data-mark]", (o) => o.map((x) => x.value));
+  check(menuMarks.length >= judged.length && !menuMarks.includes(String(forcedSeq)), `(n) the event menu marks judged moves only: ${menuMarks.length}`);
+  const costliest = await ivy.$$("#analysis-summary .costliest .mark-link");
+  check(costliest.length >= 1, "(n) the summary links the costliest decisions");
+
+  check(target !== null, "(n) the analysis found an inaccuracy or a mistake in a card played");
+  if (target) {
+    if (seat !== 0) await ivy.selectOption("#analysis-seat", String(seat));
+    const position = target.seq - 1;
+    await ivy.click(`#mark-strip .mark-dot[data-ply='${target.ply}']`);
+    await ivy.waitForSelector(`#replay-board[data-seq='${position}']`);
+    await ivy.waitForSelector(`#decision[data-mark='${target.mark}']`);
+    const better = await ivy.$$eval("#decision .card.better-move", (c) => c.map((x) => x.dataset.card));
+    const struck = await ivy.$$eval("#decision .card.played-move", (c) => c.map((x) => x.dataset.card));
+    check(JSON.stringify(better) === JSON.stringify([target.best.card]), `(n) the expert's card is outlined on the hand: ${better} (${target.best.card})`);
+    check(JSON.stringify(struck) === JSON.stringify([target.played.card]), `(n) the card played is struck: ${struck} (${target.played.card})`);
+    const onBoard = await ivy.$$eval("#replay-board #every-hand .card.better-move", (c) => c.map((x) => x.dataset.card));
+    check(onBoard.includes(target.best.card), `(n) the better card is outlined in the board's hands too: ${onBoard}`);
+    const values = await ivy.$$eval("#decision .decision-values td.num", (c) => c.map((x) => x.textContent));
+    check(values.length === 2 && values.every((v) => /^[+−]\d+\.\d$/.test(v)), `(n) both expected values shown: ${values}`);
+    check((await ivy.textContent("#value-meaning")).includes("expected standing"), "(n) the page says what a value means");
+    await axeCheck(ivy, "the replay with its analysis");
+    await ivy.screenshot({ path: `${SHOTS}/analysis.png`, fullPage: true });
+    // Forward one step: the move is made, the decision panel goes.
+    await ivy.click("#replay-forward");
+    await ivy.waitForSelector(`#replay-board[data-seq='${position + 1}']`);
+    log(`(n) ${target.mark} at ply ${target.ply} (seat ${seat}): played ${target.played.card}, expert ${target.best.card}, values ${values}`);
+
+    // A phone finds the analysis without asking again, and jumps to a costliest decision.
+    const jo = await newPage("jo", { width: 390, height: 844 });
+    await register(jo, "Jo");
+    await jo.goto(`${API}/#/replay/${made.id}`);
+    await jo.waitForSelector("#mark-strip", { timeout: 15_000 });
+    if (seat !== 0) await jo.selectOption("#analysis-seat", String(seat));
+    await jo.click(`#mark-strip .mark-dot[data-ply='${target.ply}']`);
+    await jo.waitForSelector("#decision .card.better-move");
+    const wide = await jo.evaluate(() => document.documentElement.scrollWidth);
+    check(wide <= 390, `(n) the analysis fits a phone's width: ${wide}px`);
+    // What the phone shows from the analysis down: the summary, the strip, the decision.
+    await jo.$eval("#analysis", (e) => e.scrollIntoView());
+    await jo.screenshot({ path: `${SHOTS}/analysis-phone.png` });
+    await jo.$eval("#decision", (e) => e.scrollIntoView());
+    await jo.screenshot({ path: `${SHOTS}/analysis-phone-decision.png` });
+    check(jo.cspViolations.length === 0, `(n) CSP violations: ${jo.cspViolations}`);
+    await jo.context().close();
+  }
+  check(ivy.cspViolations.length === 0, `(n) CSP violations: ${ivy.cspViolations}`);
+  await ivy.context().close();
+}
+/**
+ * (o) The Hint button (issue 35, point 4). Kit (a phone) sits at a 2-player
+ * Lost Heir game created with hints (so unrated) against a bot; once a card
+ * is hers to play, Hint outlines the expert's card on her hand, says the
+ * move and its expected value, and counts her hints. A game created without
+ * hints shows no Hint button on her turn.
+ */
+async function hintButton() {
+  console.log("== (o) the Hint button: a hints-allowed game, Hint on my turn, the card outlined");
+  const kit = await newPage("kit", { width: 390, height: 844 });
+  await register(kit, "Kit");
+  const kitToken = await tokenOf(kit);
+  const post = async (path, body) => fetch(`${API}${path}`, {
+    method: "POST", headers: { Authorization: `Bearer ${kitToken}`, "content-type": "application/json" }, body: JSON.stringify(body ?? {}),
+  });
+  /** Kit's moves through the api until a card is hers to play (the bidding first). */
+  const toFirstCard = async (game) => {
+    for (let i = 0; i < 200; i++) {
+      const legal = await api(`/v1/games/${game}/legal-moves`, kitToken);
+      if (legal.legal?.prompt === "play_card") return true;
+      const move = legal.moves?.[0];
+      if (move) await post(`/v1/games/${game}/moves`, move);
+      else await kit.waitForTimeout(100);
+    }
+    return false;
+  };
+  const made = await (await post("/v1/games", { kind: "lost-heir", config: { players: 2 }, seats: ["open", "bot"], take_seat: 0, hints: true })).json();
+  check(made.hints === true && made.rated === false, `(o) a game with hints is unrated: ${JSON.stringify({ hints: made.hints, rated: made.rated })}`);
+  check(await toFirstCard(made.id), "(o) Kit never had a card to play");
+  await kit.goto(`${API}/#/game/${made.id}`);
+  await kit.waitForSelector(".table-wrap[data-prompt=play_card] #hint");
+  check((await kit.textContent("#hints-allowed")).includes("hints allowed"), "(o) the table says hints are allowed");
+  await kit.click("#hint");
+  await kit.waitForSelector("#hand button.card.hinted", { timeout: 60_000 });
+  const hinted = await kit.$$eval("#hand button.card.hinted", (b) => b.map((x) => x.dataset.card));
+  const said = await kit.textContent("#hint-text");
+  check(hinted.length === 1 && /^The expert would play .+ \(expected [+−]\d+\.\d/.test(said), `(o) the hint names the card outlined: ${hinted} "${said}"`);
+  check((await kit.textContent("#hints-used")) === "hints used: 1", `(o) one hint used: ${await kit.textContent("#hints-used")}`);
+  const legal = await api(`/v1/games/${made.id}/legal-moves`, kitToken);
+  check(legal.legal.cards.includes(hinted[0]), `(o) the card hinted is a legal one: ${hinted[0]}`);
+  await kit.waitForFunction(() => (document.querySelector("#log")?.textContent ?? "").includes("Kit asks the expert for a hint"), null, { timeout: 10_000 })
+    .catch(() => check(false, "(o) the table's log never showed the hint asked for"));
+  await axeCheck(kit, "a table with a hint");
+  await kit.screenshot({ path: `${SHOTS}/hint-phone.png` });
+  // Playing the card hinted: the hint goes with the decision.
+  await kit.click(`#hand button.card[data-card='${hinted[0]}']`);
+  await kit.waitForFunction(() => !document.querySelector("#hand button.card.hinted"), null, { timeout: 10_000 })
+    .catch(() => check(false, "(o) the hint outlived the decision"));
+  log(`(o) ${made.id}: the hint outlined ${hinted[0]}: "${said}"`);
+
+  // Without hints (a rated game by default): no Hint button on my turn.
+  const plain = await (await post("/v1/games", { kind: "lost-heir", config: { players: 2 }, seats: ["open", "bot"], take_seat: 0 })).json();
+  check(await toFirstCard(plain.id), "(o) Kit never had a card to play in the plain game");
+  await kit.goto(`${API}/#/game/${plain.id}`);
+  await kit.waitForSelector(".table-wrap[data-prompt=play_card] #whose-turn");
+  check(!(await kit.$("#hint")) && !(await kit.$("#hints-allowed")), "(o) no Hint button in a game without hints");
+  check(kit.cspViolations.length === 0, `(o) CSP violations: ${kit.cspViolations}`);
+  await kit.context().close();
+}
+// WEB_TEST_ONLY=layout,keyboard,invite,quick,challenge,analysis,hint: only those parts (while working on the page).
 const only = new Set((env.WEB_TEST_ONLY ?? "").split(",").filter(Boolean));
 const part = (name) => only.size === 0 || only.has(name);
 try {
@@ -905,6 +1072,8 @@ try {
   if (part("invite")) await invitation();
   if (part("quick")) await quickPlay();
   if (part("challenge")) await challengeByName();
+  if (part("analysis")) await analysisMarks();
+  if (part("hint")) await hintButton();
   if (only.size) throw new Error("skip");
   // ---------------------------------------------------------------- (a)
   console.log("== (a) Lost Heir, 3 players, against two bots, to the end");

@@ -386,6 +386,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{game_id}/hints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a hint
+         * @description What the expert would play now for the caller's seat, from that seat's
+         *     view only (it never reads a hidden card, G-2), with every candidate's
+         *     expected standing (docs/analysis.md, "Hints"). Only in a game created
+         *     with `hints: true`, which is never a rated one: else 403
+         *     `hints_not_allowed`. The seat must have a decision to make now (409
+         *     `not_your_turn`); 409 `game_not_started`, `game_over` or `game_expired`
+         *     outside play. Each hint is logged (`hint_given`, private to the seat
+         *     until the game is over, then in its record); asking again for the same
+         *     decision answers the same hint without logging it twice. Computed on
+         *     the bots' thinkers, shared fairly; one hint at a time per player (429
+         *     `hint_in_progress`). No body is read.
+         */
+        post: operations["request_hint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{game_id}/invites": {
         parameters: {
             query?: never;
@@ -1933,6 +1963,13 @@ export interface components {
              *     Private until the game is over.
              */
             entropy?: string | null;
+            /**
+             * @description Whether the seated players may ask the expert what it would play
+             *     (`request_hint`; default false). Never in a rated game: `rated:
+             *     true` with `hints: true` is refused, 422 `hints_not_allowed`
+             *     (docs/analysis.md, "Hints").
+             */
+            hints?: boolean | null;
             kind: components["schemas"]["GameKindName"];
             /**
              * Format: int64
@@ -1950,8 +1987,9 @@ export interface components {
              */
             players_may_invite?: boolean | null;
             /**
-             * @description Whether the game is rated (default true): once finished by play it
-             *     changes its players' ratings (docs/ratings.md).
+             * @description Whether the game is rated (default true, but false with `hints`):
+             *     once finished by play it changes its players' ratings
+             *     (docs/ratings.md).
              */
             rated?: boolean | null;
             /** @description One entry per seat; all open when left out. */
@@ -2262,6 +2300,24 @@ export interface components {
              */
             type: "game_started";
         };
+        /** @description One event of a game's log, as the caller may see it. */
+        EventHintGiven: {
+            actor: components["schemas"]["ActorResource"];
+            /** Format: date-time */
+            created_at: string;
+            payload: components["schemas"]["HintGiven"];
+            /** @description Whether the payload was cut down for this viewer. */
+            redacted: boolean;
+            /** Format: int32 */
+            schema_version: number;
+            /** Format: int64 */
+            seq: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "hint_given";
+        };
         /**
          * @description One event of a game's log, as the caller may see it.
          * @example {
@@ -2314,7 +2370,7 @@ export interface components {
             version: number;
         };
         /** @description One event of a game's log, as the caller may see it. */
-        EventResource: components["schemas"]["EventSeatTaken"] | components["schemas"]["EventSeatLeft"] | components["schemas"]["EventGameStarted"] | components["schemas"]["EventMove"] | components["schemas"]["EventGameFinished"] | components["schemas"]["EventAutoplay"] | components["schemas"]["EventDeadlineExpired"] | components["schemas"]["EventGameExpired"] | components["schemas"]["EventSeatResigned"];
+        EventResource: components["schemas"]["EventSeatTaken"] | components["schemas"]["EventSeatLeft"] | components["schemas"]["EventGameStarted"] | components["schemas"]["EventMove"] | components["schemas"]["EventGameFinished"] | components["schemas"]["EventAutoplay"] | components["schemas"]["EventDeadlineExpired"] | components["schemas"]["EventGameExpired"] | components["schemas"]["EventSeatResigned"] | components["schemas"]["EventHintGiven"];
         /** @description One event of a game's log, as the caller may see it. */
         EventSeatLeft: {
             actor: components["schemas"]["ActorResource"];
@@ -2464,6 +2520,11 @@ export interface components {
             ended?: string | null;
             /** @description Each seat's entropy, by seat. */
             entropy: (string | null)[];
+            /**
+             * @description The hints the expert gave while the game ran (absent when none:
+             *     records written before hints read as before).
+             */
+            hints?: components["schemas"]["RecordHint"][];
             kind: components["schemas"]["GameKindName"];
             /** @description Player names by seat. */
             players: string[];
@@ -2579,6 +2640,7 @@ export interface components {
          *       },
          *       "created_at": "2026-11-30T12:00:00Z",
          *       "deadline_at": "2026-12-01T12:03:10Z",
+         *       "hints": false,
          *       "id": "0b6f3c52-5d0e-4bb4-9b1e-3c1f8f9a2d47",
          *       "kind": "lost-heir",
          *       "move_deadline_secs": 86400,
@@ -2623,6 +2685,11 @@ export interface components {
              * @description When the seats in `to_act` run out of time (null: no clock running).
              */
             deadline_at?: string | null;
+            /**
+             * @description The seated players may ask the expert for hints (`request_hint`);
+             *     never true in a rated game.
+             */
+            hints: boolean;
             id: string;
             /** @description The game kind (`lost-heir`, `cancellation-hearts`). */
             kind: components["schemas"]["GameKindName"];
@@ -2676,6 +2743,91 @@ export interface components {
          * @enum {string}
          */
         HeirCard: "toronto-policeman" | "toronto-sergeant" | "toronto-captain" | "toronto-detective" | "toronto-commissioner" | "toronto-chief" | "toronto-mayor" | "winnipeg-policeman" | "winnipeg-sergeant" | "winnipeg-captain" | "winnipeg-detective" | "winnipeg-commissioner" | "winnipeg-chief" | "winnipeg-mayor" | "halifax-policeman" | "halifax-sergeant" | "halifax-captain" | "halifax-detective" | "halifax-commissioner" | "halifax-chief" | "halifax-mayor" | "montreal-policeman" | "montreal-sergeant" | "montreal-captain" | "montreal-detective" | "montreal-commissioner" | "montreal-chief" | "montreal-mayor" | "heir" | "wrong-boy" | "blank";
+        /**
+         * @description The expert's hint for the caller's seat now (docs/analysis.md, "Hints").
+         * @example {
+         *       "candidates": [
+         *         {
+         *           "move": {
+         *             "card": "toronto-mayor",
+         *             "type": "play"
+         *           },
+         *           "value": 3.25
+         *         },
+         *         {
+         *           "move": {
+         *             "card": "toronto-detective",
+         *             "type": "play"
+         *           },
+         *           "value": 1.5
+         *         }
+         *       ],
+         *       "forced": false,
+         *       "hints_used": 2,
+         *       "move": {
+         *         "card": "toronto-mayor",
+         *         "type": "play"
+         *       },
+         *       "playouts": 600,
+         *       "ply": 14,
+         *       "seat": 0,
+         *       "value_kind": "expected_standing"
+         *     }
+         */
+        Hint: {
+            /** @description Every candidate the expert weighed, in the engine's move order. */
+            candidates: components["schemas"]["HintCandidate"][];
+            /** @description The seat had exactly one legal move. */
+            forced: boolean;
+            /**
+             * Format: int32
+             * @description This seat's hints in this game, this one included.
+             */
+            hints_used: number;
+            /** @description The move the expert would play, exactly as `post_move` takes it. */
+            move: components["schemas"]["Move"];
+            /**
+             * Format: int32
+             * @description Playouts spent (0 when not searched).
+             */
+            playouts: number;
+            /**
+             * Format: int32
+             * @description The decision's place in the game's move sequence: the number of
+             *     moves played before it.
+             */
+            ply: number;
+            /** Format: int32 */
+            seat: number;
+            value_kind: components["schemas"]["HintValueKind"];
+        };
+        /** @description One candidate move of a hint, with its expected standing. */
+        HintCandidate: {
+            move: components["schemas"]["Move"];
+            /**
+             * Format: double
+             * @description Its expected standing at the round's end (null when not searched).
+             */
+            value: number | null;
+        };
+        /**
+         * @description The expert's hint to a seat (a game created with hints, never a rated
+         *     one; docs/analysis.md, "Hints"): `ply`, the number of moves played
+         *     before it, and the move it suggested. Private to that seat while the
+         *     game runs: anyone else reads `seat` and `ply` only (no `move`).
+         */
+        HintGiven: {
+            move?: components["schemas"]["Move"];
+            /** Format: int32 */
+            ply: number;
+            /** Format: int32 */
+            seat: number;
+        };
+        /**
+         * @description What a hint's values mean.
+         * @enum {string}
+         */
+        HintValueKind: "expected_standing" | "none";
         /**
          * @description The games where the caller must act, the longest-waiting first; the
          *     rematches waiting for the caller to take their reserved seat; the
@@ -3520,7 +3672,7 @@ export interface components {
          * @description A problem's stable code: the api's own, a record's, or a kind's refusal of a move or configuration (then `rule` names the ruling).
          * @enum {string}
          */
-        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "analysis_not_requested" | "bad_bots" | "bad_challenge_expiry" | "bad_challenged" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_invite_expiry" | "bad_invite_uses" | "bad_last_event_id" | "bad_path" | "bad_playouts" | "bad_query" | "bad_rating_range" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "challenge_accepted" | "challenge_declined" | "challenge_expired" | "challenge_not_found" | "challenge_pending" | "challenge_withdrawn" | "challenges_refused" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "delivery_not_found" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "invalid_webhook_events" | "invalid_webhook_url" | "invite_expired" | "invite_not_found" | "invite_revoked" | "invite_used" | "invites_creator_only" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "no_table_size" | "not_challenged" | "not_challenger" | "not_invite_owner" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "rating_range_excludes_you" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "seek_cancelled" | "seek_expired" | "seek_matched" | "seek_not_found" | "series_not_found" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "too_many_analyses" | "too_many_bot_games" | "too_many_challenges" | "too_many_invites" | "too_many_seeks" | "too_many_streams" | "too_many_webhooks" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unknown_variant" | "unsupported_media_type" | "version_mismatch" | "webhook_address_refused" | "webhook_not_found" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
+        ProblemCode: "already_passed" | "already_resigned" | "already_seated" | "analysis_not_requested" | "bad_bots" | "bad_challenge_expiry" | "bad_challenged" | "bad_commitment" | "bad_cursor" | "bad_deadline" | "bad_idempotency_key" | "bad_if_match" | "bad_invite_expiry" | "bad_invite_uses" | "bad_last_event_id" | "bad_path" | "bad_playouts" | "bad_query" | "bad_rating_range" | "bad_request" | "bid_out_of_range" | "bid_too_low" | "blank_only_when_void" | "body_too_large" | "cannot_mute_self" | "card_not_in_hand" | "cards_not_in_hand" | "challenge_accepted" | "challenge_declined" | "challenge_expired" | "challenge_not_found" | "challenge_pending" | "challenge_withdrawn" | "challenges_refused" | "chat_rate_limited" | "contention" | "cors_origin_not_allowed" | "deal_hand_count" | "deal_hand_size" | "deal_kitty_size" | "deal_mismatch" | "deal_not_two_decks" | "deal_score_count" | "dealer_may_not_bid" | "delivery_not_found" | "empty_message" | "entropy_too_long" | "entropy_without_seat" | "game_expired" | "game_moved_on" | "game_not_finished" | "game_not_found" | "game_not_in_progress" | "game_not_open" | "game_not_started" | "game_over" | "game_started" | "hearts_not_broken" | "hint_in_progress" | "hints_not_allowed" | "http_error" | "idempotency_key_in_flight" | "idempotency_key_reused" | "idempotency_key_used" | "internal_error" | "invalid_body" | "invalid_config" | "invalid_display_name" | "invalid_entropy" | "invalid_message" | "invalid_record" | "invalid_ticket" | "invalid_token" | "invalid_webhook_events" | "invalid_webhook_url" | "invite_expired" | "invite_not_found" | "invite_revoked" | "invite_used" | "invites_creator_only" | "malformed_body" | "malformed_json" | "malformed_move" | "may_not_lead_blank" | "message_too_long" | "method_not_allowed" | "metrics_token" | "missing_token" | "must_follow_suit" | "must_lead_lowest_club" | "must_lead_two_of_clubs" | "must_pass_three" | "no_open_seat" | "no_pass_this_round" | "no_points_on_first_trick" | "no_route" | "no_such_dealer" | "no_such_seat" | "no_table_size" | "not_challenged" | "not_challenger" | "not_invite_owner" | "not_seated" | "not_the_deck" | "not_the_shooter" | "not_your_turn" | "only_dealer_decides" | "partnerships_need_four_players" | "player_count" | "player_not_found" | "rate_limited" | "rating_range_excludes_you" | "record_bad_setup" | "record_bad_time" | "record_mismatch" | "record_missing_tag" | "record_syntax" | "record_unfinished" | "score_mismatch" | "seat_count_mismatch" | "seat_forfeited" | "seat_is_bot" | "seat_reserved" | "seat_taken" | "seek_cancelled" | "seek_expired" | "seek_matched" | "seek_not_found" | "series_not_found" | "target_not_positive" | "target_out_of_range" | "ticket_expired" | "ticket_not_a_token" | "ticket_revoked" | "timeout" | "token_expired" | "token_revoked" | "too_many_analyses" | "too_many_bot_games" | "too_many_challenges" | "too_many_invites" | "too_many_seeks" | "too_many_streams" | "too_many_webhooks" | "trick_mismatch" | "two_credentials" | "unavailable" | "unknown_kind" | "unknown_player" | "unknown_variant" | "unsupported_media_type" | "version_mismatch" | "webhook_address_refused" | "webhook_not_found" | "wrong_discard_count" | "wrong_hand_size" | "wrong_number_of_hands" | "wrong_person_naming_trumps" | "wrong_phase" | "wrong_scores";
         /**
          * @description What a seat is asked to do, by kind (the `prompt` of `Legal`). Lost Heir: `bid`, `decide` (the dealer accepts or rejects), `name_trumps`, `play_card`; Cancellation Hearts: `pass_cards`, `play`, `discard`, `moon`.
          * @enum {string}
@@ -3652,6 +3804,23 @@ export interface components {
          * @enum {string}
          */
         RecordFormat: "text" | "json";
+        /**
+         * @description A hint the expert gave a seat while the game ran (the api's
+         *     `hint_given`, in a game created with hints: never a rated one): where,
+         *     and the move it suggested. Not a move: building, replaying and
+         *     verifying a record pass over it, checking only that its seat exists
+         *     and its place is within the moves.
+         */
+        RecordHint: {
+            move: components["schemas"]["Move"];
+            /**
+             * @description How many moves were played before it (the decision's place in the
+             *     move list).
+             */
+            ply: number;
+            /** Format: int32 */
+            seat: number;
+        };
         /** @description One card played to a trick. */
         RecordPlay: {
             actor?: components["schemas"]["RecordActor"];
@@ -7590,6 +7759,211 @@ export interface operations {
                      *       "status": 429,
                      *       "title": "Too Many Requests",
                      *       "type": "urn:cards:problem:rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "detail": "A fault of the server's (`internal_error`), e.g. a stored value it cannot read; the problem says nothing more, the server's log does (quote `request_id`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 500,
+                     *       "title": "Internal Server Error",
+                     *       "type": "urn:cards:problem:internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key` */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unavailable",
+                     *       "detail": "The database cannot be reached (`unavailable`: down, or failing over to its standby) or the request ran out of time (`timeout`); nothing was changed that was not acknowledged: retry after `Retry-After` seconds with the same `Idempotency-Key`",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 503,
+                     *       "title": "Service Unavailable",
+                     *       "type": "urn:cards:problem:unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    request_hint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (e.g. a UUID). A retry with the same key returns the first successful answer and changes nothing; a copy still in flight in another process may get 409 `idempotency_key_in_flight` with `Retry-After` (retry with the same key). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The game's id. */
+                game_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The expert's hint for the caller's seat now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hint"];
+                };
+            };
+            /** @description Malformed header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "malformed_json",
+                     *       "detail": "Malformed header",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 400,
+                     *       "title": "Bad Request",
+                     *       "type": "urn:cards:problem:malformed_json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, invalid or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "missing_token",
+                     *       "detail": "Missing, invalid or expired token",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 401,
+                     *       "title": "Unauthorized",
+                     *       "type": "urn:cards:problem:missing_token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_seated`: the caller holds no seat here; `hints_not_allowed`: the game was created without hints (rated games never allow them) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_seated",
+                     *       "detail": "`not_seated`: the caller holds no seat here; `hints_not_allowed`: the game was created without hints (rated games never allow them)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 403,
+                     *       "title": "Forbidden",
+                     *       "type": "urn:cards:problem:not_seated"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such game */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "game_not_found",
+                     *       "detail": "No such game",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 404,
+                     *       "title": "Not Found",
+                     *       "type": "urn:cards:problem:game_not_found"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `not_your_turn`: the seat has nothing to decide now; `game_not_started`, `game_over`, `game_expired`; `game_moved_on`: the game kept changing while the hint was thought out */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_your_turn",
+                     *       "detail": "`not_your_turn`: the seat has nothing to decide now; `game_not_started`, `game_over`, `game_expired`; `game_moved_on`: the game kept changing while the hint was thought out",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 409,
+                     *       "title": "Conflict",
+                     *       "type": "urn:cards:problem:not_your_turn"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The JSON body does not fit the operation (`invalid_body`), or the `Idempotency-Key` was used for another request (`idempotency_key_reused`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_body",
+                     *       "detail": "The JSON body does not fit the operation (`invalid_body`), or the `Idempotency-Key` was used for another request (`idempotency_key_reused`)",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 422,
+                     *       "title": "Unprocessable Entity",
+                     *       "type": "urn:cards:problem:invalid_body"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `hint_in_progress`: a hint of the caller's is being computed (with `Retry-After`), or too many requests */
+            429: {
+                headers: {
+                    /** @description Where the client stands: `"burst";r=0;t=T`, no request left, the bucket full again in T seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    RateLimit?: string;
+                    /** @description The limit: `"burst";q=B;w=W`, a bucket of B requests refilled in W seconds (draft-ietf-httpapi-ratelimit-headers) */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before asking again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "hint_in_progress",
+                     *       "detail": "`hint_in_progress`: a hint of the caller's is being computed (with `Retry-After`), or too many requests",
+                     *       "request_id": "3f1c2a9e-6b0d-4f57-9a43-0c8e2d1b7a65",
+                     *       "status": 429,
+                     *       "title": "Too Many Requests",
+                     *       "type": "urn:cards:problem:hint_in_progress"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -62,6 +62,7 @@ function createForm(): HTMLElement {
     h("option", { value: "cancellation-hearts" }, "Cancellation Hearts (6-10 players)"));
   const players = h("input", { id: "players", name: "players", type: "number", min: 2, max: 4, value: 3 });
   const partnerships = h("input", { id: "partnerships", name: "partnerships", type: "checkbox", checked: true });
+  const hintsAllowed = h("input", { id: "hints", name: "hints", type: "checkbox" });
   const target = h("input", { id: "target", name: "target", type: "number", placeholder: "default" });
   const bidderContract = h("input", { id: "bidder-contract", name: "bidder_contract", type: "checkbox" });
   const allCancelled = h("select", { id: "all-cancelled", name: "all_cancelled" },
@@ -119,6 +120,7 @@ function createForm(): HTMLElement {
     h("div", { class: "field" }, h("label", { for: "target" }, "Target score"), target),
     h("div", { class: "field" }, h("label", { for: "deadline" }, "Seconds per move"), deadline, onDeadline),
     seatsBox,
+    h("div", { class: "field" }, h("label", {}, hintsAllowed, " allow hints: the seated players may ask the expert bot what it would play (the game is then unrated)")),
     h("button", { type: "submit", id: "create" }, "Create and sit down"),
     error);
   form.addEventListener("submit", async (e) => {
@@ -135,7 +137,7 @@ function createForm(): HTMLElement {
           ...(bidderContract.checked ? { bidder_contract: true } : {}),
         }
       : { players: n, all_cancelled: allCancelled.value as Schemas["AllCancelled"], ...(t !== undefined ? { target: t } : {}) };
-    const body: Schemas["CreateGameRequest"] = { kind: k, config, seats, take_seat: 0 };
+    const body: Schemas["CreateGameRequest"] = { kind: k, config, seats, take_seat: 0, ...(hintsAllowed.checked ? { hints: true } : {}) };
     if (deadline.value) {
       body.move_deadline_secs = Number(deadline.value);
       body.on_deadline = onDeadline.value as Schemas["DeadlinePolicy"];

@@ -6,6 +6,7 @@
 // "Go to a trick" shows the table just after that trick's last card: the
 // whole trick on the felt, with who takes it (the record's tricks say so);
 // stepping back from there walks through it card by card.
+import { AnalysisPanel } from "./analysis";
 import { api, problemText, type EventResource, type Game, type HeartsView, type Kind, type LostHeirView } from "./api";
 import { ChallengeBox, otherPlayers } from "./challenge";
 import { clear, h } from "./dom";
@@ -23,6 +24,7 @@ export function replay(main: HTMLElement, id: string): () => void {
   /** The seq of each trick's last card, with the trick (held on the felt when shown). */
   const completes = new Map<number, Hold>();
   let held: Hold | null = null;
+  let analysis: AnalysisPanel | null = null;
   const render = views({ legal: () => null, selected: new Set(), send: async () => {}, render: () => {}, hold: () => held });
 
   void (async () => {
@@ -74,12 +76,15 @@ export function replay(main: HTMLElement, id: string): () => void {
       const at: Game = { ...game, view: data.view, viewer: data.viewer, your_seat: data.your_seat ?? null, status: index === seqs.length - 1 ? "finished" : "in_progress", to_act: [] };
       board.dataset.seq = String(seq);
       held = completes.get(seq) ?? null;
-      if (Object.keys(at.view).length === 0) { clear(board, h("p", { class: "muted" }, "Before the deal.")); return; }
-      clear(board, at.kind === "lost-heir"
-        ? render.lostHeirTable(at, at.view as LostHeirView, null)
-        : render.heartsTable(at, at.view as HeartsView, null));
-      // A replay asks nothing of anyone.
-      board.querySelector("#prompt")?.remove();
+      if (Object.keys(at.view).length === 0) clear(board, h("p", { class: "muted" }, "Before the deal."));
+      else {
+        clear(board, at.kind === "lost-heir"
+          ? render.lostHeirTable(at, at.view as LostHeirView, null)
+          : render.heartsTable(at, at.view as HeartsView, null));
+        // A replay asks nothing of anyone.
+        board.querySelector("#prompt")?.remove();
+      }
+      analysis?.onShow(seq, data.view);
     };
     first.addEventListener("click", () => void show(0));
     back.addEventListener("click", () => void show(index - 1));
@@ -93,6 +98,11 @@ export function replay(main: HTMLElement, id: string): () => void {
       if (e.key === "ArrowLeft") void show(index - 1);
     });
 
+    analysis = new AnalysisPanel(game, {
+      jump: (seq) => void show(seqs.indexOf(seq)),
+      moveSeqs: events.filter((e) => e.type === "move").map((e) => e.seq),
+      menu: select,
+    });
     // Closed and under the board: a whole game's deals are long.
     const deal = h("details", { class: "card-panel", id: "full-deal" }, h("summary", {}, "The full deal of every round (from the record)"));
     clear(root,
@@ -103,10 +113,13 @@ export function replay(main: HTMLElement, id: string): () => void {
         verify, download),
       h("div", { class: "card-panel replay-controls", role: "toolbar", "aria-label": "replay" },
         first, back, forward, last, counter, select, trickSelect),
+      analysis.element,
+      analysis.decisionElement,
       board,
       deal);
     await fromRecord(events, trickSelect, deal, game);
     await show(index);
+    void analysis.start();
 
     const { data: report, error: ve } = await api.GET("/v1/games/{game_id}/verify", { params: { path: { game_id: id } } });
     if (closed) return;
@@ -165,6 +178,7 @@ export function replay(main: HTMLElement, id: string): () => void {
 
   return () => {
     closed = true;
+    analysis?.close();
     if (objectUrl) URL.revokeObjectURL(objectUrl);
   };
 }

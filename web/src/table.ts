@@ -15,6 +15,7 @@ import {
 import { face } from "./cards";
 import { ChallengeBox, otherPlayers } from "./challenge";
 import { chat } from "./chat";
+import { HintBox } from "./hint";
 import { clear, countdown, h, patchChildren } from "./dom";
 import { inviteBox } from "./invite";
 import { notice } from "./notice";
@@ -321,13 +322,15 @@ export function table(main: HTMLElement, id: string): () => void {
       if (!game) void history(g).then(() => adopt(g));
       else void adopt(g);
     });
-    for (const name of ["seat_taken", "seat_left", "game_started", "move", "autoplay", "deadline_expired", "game_finished", "game_expired", "seat_resigned"]) {
+    for (const name of ["seat_taken", "seat_left", "game_started", "move", "autoplay", "deadline_expired", "game_finished", "game_expired", "seat_resigned", "hint_given"]) {
       source.addEventListener(name, (e) => {
         const m = e as MessageEvent<string>;
         if (m.lastEventId) lastSeq = m.lastEventId;
         const event = JSON.parse(m.data) as EventResource;
         addLog([event]);
         if (game) live.textContent = eventText(game, event);
+        // A hint changes no state (no state frame follows): the log is drawn now.
+        if (event.type === "hint_given" && game) render();
       });
     }
     source.addEventListener("state", () => { void refresh(); });
@@ -365,6 +368,7 @@ export function table(main: HTMLElement, id: string): () => void {
     else { error = problemText(problem); render(); }
   }
 
+  const hints = new HintBox(id, () => render());
   const v = views({
     legal: () => legal, selected, send, render,
     hold: () => hold,
@@ -425,6 +429,7 @@ export function table(main: HTMLElement, id: string): () => void {
       h("details", { class: "card-panel log", open: true }, h("summary", {}, "What happened"),
         h("ol", { id: "log" }, log.slice(0, 12).map((e) => h("li", { value: e.seq }, eventText(g, e))))));
     patchChildren(root, fresh);
+    hints.mark(root);
     talk.element.hidden = false;
     // What the browser test reads, set once the table shows it.
     root.dataset.version = String(g.version);
@@ -455,7 +460,7 @@ export function table(main: HTMLElement, id: string): () => void {
     const after = [again, box.element];
     const extra = [
       seriesPanel(g, render, (text) => { error = text; render(); }),
-      h("p", { class: "end-links" }, h("a", { href: `#/replay/${g.id}`, id: "replay-link" }, "Replay this game"), " · ", h("a", { href: "#/" }, "Back to the lobby")),
+      h("p", { class: "end-links" }, h("a", { href: `#/replay/${g.id}`, id: "replay-link" }, "Replay and analyse this game"), " · ", h("a", { href: "#/" }, "Back to the lobby")),
     ];
     if (g.kind === "lost-heir") {
       const lv = g.view as LostHeirView;
@@ -495,6 +500,8 @@ export function table(main: HTMLElement, id: string): () => void {
       g.status === "in_progress"
         ? h("span", { class: myTurn ? "turn mine" : "turn", id: "whose-turn" }, myTurn ? "Your turn" : `Waiting for ${toAct}`)
         : null,
+      g.hints ? h("span", { class: "pill", id: "hints-allowed", title: "the seated players may ask the expert bot what it would play; never in a rated game" }, "hints allowed · unrated") : null,
+      hints.element(g, legal),
       g.deadline_at && g.status === "in_progress"
         ? h("span", { class: "deadline" }, "Time left: ", h("span", { "data-deadline": g.deadline_at, id: "deadline" }, countdown(g.deadline_at)),
           g.on_deadline === "forfeit" ? " (then the seat forfeits)" : " (then the bot moves)")

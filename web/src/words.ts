@@ -53,9 +53,16 @@ export function eventText(game: Pick<Game, "seats">, e: EventResource): string {
     case "autoplay": return `${who(e.payload.seat)} ${e.payload.enabled ? "hands the seat to the bot" : "takes the seat back"}`;
     case "deadline_expired": return `${who(e.payload.seat)} ran out of time`;
     case "game_expired": return "the game expired unplayed";
+    case "hint_given": return `${who(e.payload.seat)} asks the expert for a hint${e.payload.move ? ` (its choice: ${hintedMove(e.payload.move)})` : ""}`;
     case "seat_resigned": return `${who(e.payload.seat)} resigns${e.payload.policy === "end_game" ? ": the game ends" : ": the bot plays the seat"}`;
     default: return "event";
   }
+}
+
+/** A hinted move in few words: the card ("7♥ seven of hearts"), else the move ("bids 6"). */
+function hintedMove(move: Move): string {
+  const m = move as { type: string; card?: string };
+  return m.type === "play" && m.card ? cardText(m.card) : moveText(move);
 }
 
 /** "Ann", "Ann and Bot 2", "Ann, Bot 1 and Bot 2". */

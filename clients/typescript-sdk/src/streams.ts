@@ -46,6 +46,7 @@ const LOG_EVENTS = [
   "game_finished",
   "game_expired",
   "seat_resigned",
+  "hint_given",
 ] as const satisfies readonly LogEventName[];
 export const GAME_STREAM_EVENTS = ["snapshot", "state", "message", ...LOG_EVENTS] as const satisfies readonly (keyof GameStreamEvents)[];
 export const PLAYER_STREAM_EVENTS = [

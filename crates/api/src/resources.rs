@@ -116,8 +116,9 @@ pub struct CreateGameRequest {
     /// What happens when a seated player resigns (default `bot`).
     #[serde(default)]
     pub on_resign: Option<ResignPolicy>,
-    /// Whether the game is rated (default true): once finished by play it
-    /// changes its players' ratings (docs/ratings.md).
+    /// Whether the game is rated (default true, but false with `hints`):
+    /// once finished by play it changes its players' ratings
+    /// (docs/ratings.md).
     #[serde(default)]
     pub rated: Option<bool>,
     /// Whether any seated player may mint invite links to the game's open
@@ -125,11 +126,18 @@ pub struct CreateGameRequest {
     /// docs/invites-and-challenges.md).
     #[serde(default)]
     pub players_may_invite: Option<bool>,
+    /// Whether the seated players may ask the expert what it would play
+    /// (`request_hint`; default false). Never in a rated game: `rated:
+    /// true` with `hints: true` is refused, 422 `hints_not_allowed`
+    /// (docs/analysis.md, "Hints").
+    #[serde(default)]
+    pub hints: Option<bool>,
 }
 
 impl CreateGameRequest {
     /// The service's command for this request.
     pub fn command(&self) -> crate::games::CreateGame {
+        let hints = self.hints.unwrap_or(false);
         crate::games::CreateGame {
             kind: self.kind.code(),
             config: self.config.clone(),
@@ -139,8 +147,9 @@ impl CreateGameRequest {
             move_deadline_secs: self.move_deadline_secs,
             on_deadline: self.on_deadline,
             on_resign: self.on_resign.unwrap_or_default(),
-            rated: self.rated.unwrap_or(true),
+            rated: self.rated.unwrap_or(!hints),
             players_may_invite: self.players_may_invite.unwrap_or(false),
+            hints,
             rematch: None,
         }
     }
@@ -221,6 +230,7 @@ pub struct SeatResource {
     "on_resign": "bot",
     "rated": true,
     "players_may_invite": false,
+    "hints": false,
     "seed_commitment": "621887354679fa0475e1c0d33026f6a0a597ec86374274d27eb630cd7971d1d3",
     "created_at": "2026-11-30T12:00:00Z",
     "updated_at": "2026-11-30T12:03:10Z"
@@ -252,6 +262,9 @@ pub struct GameSummary {
     /// Any seated player may mint invite links, not only the creator
     /// (docs/invites-and-challenges.md).
     pub players_may_invite: bool,
+    /// The seated players may ask the expert for hints (`request_hint`);
+    /// never true in a rated game.
+    pub hints: bool,
     /// Hex SHA-256 of the 32 secret seed bytes, public from the start; the
     /// seed itself is revealed when the game is over.
     pub seed_commitment: String,
@@ -394,14 +407,15 @@ pub struct ActorResource {
 pub struct EventResource {
     pub seq: i64,
     /// `seat_taken`, `seat_left`, `game_started`, `move`, `autoplay`,
-    /// `deadline_expired`, `seat_resigned`, `game_finished`, `game_expired` (the document
-    /// has one schema per type, `Event{Type}`).
+    /// `deadline_expired`, `seat_resigned`, `hint_given`, `game_finished`, `game_expired`
+    /// (the document has one schema per type, `Event{Type}`).
     #[serde(rename = "type")]
     pub event_type: String,
     pub schema_version: i32,
     pub actor: ActorResource,
     /// The event's content; for a hidden move (another seat's pass or
-    /// discard while the game runs) only its `type`.
+    /// discard while the game runs) only its `type`, for another seat's
+    /// hint only its `seat` and `ply`.
     #[schema(value_type = Object)]
     pub payload: Value,
     /// Whether the payload was cut down for this viewer.
@@ -475,6 +489,7 @@ impl GameSummary {
             on_resign: row.on_resign,
             rated: row.rated,
             players_may_invite: row.players_may_invite,
+            hints: row.hints_allowed,
             seed_commitment: row.seed_commitment.clone(),
             created_at: row.created_at,
             updated_at: row.updated_at,

@@ -76,8 +76,9 @@ pub trait Determinize: Bot {
     /// `rng` (the engines' `tests/bot.rs` check it).
     fn determinize<R: Rng + ?Sized>(&self, seat: Seat, rng: &mut R) -> Self;
 
-    /// A number that changes when a round ends: playouts stop there (or at
-    /// the end of the game).
+    /// The round's number, from 1 (the analysis reports it as a decision's
+    /// round); it changes when a round ends: playouts stop there (or at the
+    /// end of the game).
     fn round_index(&self) -> u32;
 
     /// How well `seat` stands, in the game's points: its side's score less

@@ -162,9 +162,8 @@ impl GameFrame {
             "state" => serde_json::from_str(data).map(GameFrame::State),
             "message" => serde_json::from_str(data).map(GameFrame::Message),
             "seat_taken" | "seat_left" | "game_started" | "move" | "autoplay"
-            | "deadline_expired" | "game_finished" | "game_expired" | "seat_resigned" => {
-                serde_json::from_str(data).map(GameFrame::Event)
-            }
+            | "deadline_expired" | "game_finished" | "game_expired" | "seat_resigned"
+            | "hint_given" => serde_json::from_str(data).map(GameFrame::Event),
             _ => return None,
         };
         Some(parsed.map_err(|e| format!("{event}: {e}")))

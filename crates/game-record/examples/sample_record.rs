@@ -39,6 +39,7 @@ fn main() {
             })
             .collect(),
         resigned: None,
+        hints: Vec::new(),
     };
     let seed = game_record::fairness::dealing_seed(&info.server_seed, &info.entropy);
     let moves = match kind {

@@ -43,8 +43,8 @@ mod text;
 mod verify;
 
 pub use model::{
-    Actor, BuildError, Event, GameInfo, GameKind, GameRecord, GameResult, Play, RecordedMove,
-    Resign, ResignPolicy, Resignation, RoundRecord, TrickRecord, view_after,
+    Actor, BuildError, Event, GameInfo, GameKind, GameRecord, GameResult, HintUsed, Play,
+    RecordedMove, Resign, ResignPolicy, Resignation, RoundRecord, TrickRecord, view_after,
 };
 pub use parse::{Problem, RecordError, parse, parse_json};
 pub use verify::{verify, verify_record};

@@ -116,6 +116,25 @@ pub struct Resignation {
     pub forfeited: Vec<u8>,
 }
 
+/// A hint the expert gave a seat while the game ran (the api's
+/// `hint_given`, in a game created with hints: never a rated one): where,
+/// and the move it suggested. Not a move: building, replaying and
+/// verifying a record pass over it, checking only that its seat exists
+/// and its place is within the moves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema), schema(as = RecordHint))]
+pub struct HintUsed {
+    pub seat: u8,
+    /// How many moves were played before it (the decision's place in the
+    /// move list).
+    pub ply: usize,
+    /// The move suggested, in the engine's JSON form.
+    #[serde(rename = "move")]
+    #[cfg_attr(feature = "utoipa", schema(schema_with = crate::schema::a_move))]
+    pub mv: Value,
+}
+
 /// Everything about a game that is not a move: what the api stores.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameInfo {
@@ -133,6 +152,8 @@ pub struct GameInfo {
     pub entropy: Vec<Option<String>>,
     /// A seat resigned (the api's `seat_resigned`), if one did.
     pub resigned: Option<Resign>,
+    /// The hints given, in the order of the log.
+    pub hints: Vec<HintUsed>,
 }
 
 /// One card played to a trick.
@@ -239,6 +260,10 @@ pub struct GameRecord {
     /// A seat's resignation, when one resigned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resignation: Option<Resignation>,
+    /// The hints the expert gave while the game ran (absent when none:
+    /// records written before hints read as before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<HintUsed>,
     pub rounds: Vec<RoundRecord>,
     /// `None` while the game is unfinished.
     pub result: Option<GameResult>,
@@ -255,6 +280,8 @@ pub enum BuildError {
     EntropyCount { expected: u8, given: usize },
     #[error("bad resignation: {0}")]
     Resignation(String),
+    #[error("bad hint: {0}")]
+    Hint(String),
     #[error("move {index} by seat {seat} refused ({code}{}): {message}",
         rule.as_deref().map(|r| format!(", {r}")).unwrap_or_default())]
     IllegalMove {
@@ -297,6 +324,7 @@ impl GameRecord {
                 after_moves: r.after_moves,
                 policy: r.policy,
             }),
+            hints: self.hints.clone(),
         }
     }
 
@@ -396,6 +424,7 @@ fn build_with<E: Engine>(
             moves.len()
         )));
     }
+    check_hints(info, game.players(), moves.len())?;
     builder.close_unfinished_trick();
     let result = match &resignation {
         Some(r) if r.policy == ResignPolicy::EndGame => Some(game.stopped(&r.forfeited)),
@@ -418,6 +447,7 @@ fn build_with<E: Engine>(
         entropy: info.entropy.clone(),
         dealing_seed: dealing,
         resignation,
+        hints: info.hints.clone(),
         rounds: builder.rounds,
         result,
     })
@@ -461,6 +491,23 @@ fn resigned_now<E: Engine>(
         policy: r.policy,
         forfeited,
     }))
+}
+
+/// Every hint names a seat of the game and a place within its moves; what
+/// it suggested is not a move of the game and is not replayed.
+fn check_hints(info: &GameInfo, players: u8, total_moves: usize) -> Result<(), BuildError> {
+    for hint in &info.hints {
+        if hint.seat >= players {
+            return Err(BuildError::Hint(format!("no seat {}", hint.seat)));
+        }
+        if hint.ply > total_moves {
+            return Err(BuildError::Hint(format!(
+                "it is placed after {} moves, more than the record's {total_moves}",
+                hint.ply
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn check_seat_lists(info: &GameInfo, players: u8) -> Result<(), BuildError> {

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::fairness::commitment;
 use crate::model::{
-    Actor, BuildError, GameInfo, GameKind, GameRecord, RecordedMove, Resign, ResignPolicy,
+    Actor, BuildError, GameInfo, GameKind, GameRecord, HintUsed, RecordedMove, Resign, ResignPolicy,
 };
 use crate::text::{FORMAT, unquote};
 
@@ -273,6 +273,10 @@ impl Document {
             })?),
             None => None,
         };
+        let mut hints = Vec::new();
+        while let Some((line, text)) = self.tag(&format!("Hint{}", hints.len())) {
+            hints.push(parse_hint(kind, text).map_err(|why| syntax(line, why))?);
+        }
         let info = GameInfo {
             kind,
             config,
@@ -282,6 +286,7 @@ impl Document {
             server_seed,
             entropy,
             resigned,
+            hints,
         };
         Ok((info, config_line))
     }
@@ -495,6 +500,27 @@ fn parse_resigned(text: &str) -> Option<Resign> {
     })
 }
 
+/// A `[HintN "seat S at P: MOVE"]` value (MOVE in the kind's notation).
+fn parse_hint(kind: GameKind, text: &str) -> Result<HintUsed, String> {
+    let shape = "a hint is written `seat S at P: MOVE`";
+    let (head, mv) = text.split_once(": ").ok_or(shape)?;
+    let mut words = head.split(' ');
+    let (Some("seat"), Some(seat), Some("at"), Some(ply), None) = (
+        words.next(),
+        words.next(),
+        words.next(),
+        words.next(),
+        words.next(),
+    ) else {
+        return Err(shape.to_owned());
+    };
+    Ok(HintUsed {
+        seat: seat.parse().map_err(|_| shape)?,
+        ply: ply.parse().map_err(|_| shape)?,
+        mv: kind.parse_move(mv)?,
+    })
+}
+
 fn is_known_tag(tag: &str) -> bool {
     const FIXED: [&str; 11] = [
         "Format",
@@ -513,7 +539,7 @@ fn is_known_tag(tag: &str) -> bool {
         tag.strip_prefix(prefix)
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     };
-    FIXED.contains(&tag) || numbered("Seat") || numbered("Entropy")
+    FIXED.contains(&tag) || numbered("Seat") || numbered("Entropy") || numbered("Hint")
 }
 
 fn classify(number: usize, line: &str) -> Result<LineKind, RecordError> {

@@ -199,6 +199,15 @@ impl Teller<'_> {
     }
 
     fn result(&self, out: &mut String) {
+        for hint in &self.record.hints {
+            line!(
+                out,
+                "{} asked for a hint after {} moves; the expert suggested: {}.",
+                self.name(hint.seat),
+                hint.ply,
+                self.describe(&hint.mv)
+            );
+        }
         if let Some(r) = &self.record.resignation {
             let forfeited: Vec<String> = r.forfeited.iter().map(|&s| self.name(s)).collect();
             let then = match r.policy {

@@ -7,7 +7,8 @@
 use std::fmt::Write;
 
 use crate::model::{
-    Actor, Event, GameKind, GameRecord, Play, RecordedMove, Resignation, RoundRecord, TrickRecord,
+    Actor, Event, GameKind, GameRecord, HintUsed, Play, RecordedMove, Resignation, RoundRecord,
+    TrickRecord,
 };
 
 /// The value of the `Format` tag: this document describes version 1.
@@ -55,6 +56,9 @@ impl GameRecord {
         if let Some(r) = &self.resignation {
             tags.push(tag("Resigned", &resigned_text(r)));
         }
+        for (i, hint) in self.hints.iter().enumerate() {
+            tags.push(tag(&format!("Hint{i}"), &hint_text(self.kind, hint)));
+        }
         tags.push(tag("Result", &self.result_text()));
         tags
     }
@@ -80,6 +84,17 @@ pub(crate) fn resigned_text(r: &Resignation) -> String {
         r.after_moves,
         r.policy.code(),
         join(&r.forfeited)
+    )
+}
+
+/// `seat 1 at 14: play toronto-mayor`: the seat, the number of moves
+/// played before the hint, and the move suggested in the kind's notation.
+pub(crate) fn hint_text(kind: GameKind, hint: &HintUsed) -> String {
+    format!(
+        "seat {} at {}: {}",
+        hint.seat,
+        hint.ply,
+        kind.move_text(&hint.mv)
     )
 }
 

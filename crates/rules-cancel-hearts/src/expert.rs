@@ -51,8 +51,10 @@ impl Determinize for CancelHearts {
         self.determinized(seat, rng)
     }
 
+    /// From 1, as records and Lost Heir count (the engine counts from 0,
+    /// CH-3): the analysis reports it as the decision's round.
     fn round_index(&self) -> u32 {
-        self.round().number()
+        self.round().number() + 1
     }
 
     fn standing(&self, seat: Seat) -> f64 {

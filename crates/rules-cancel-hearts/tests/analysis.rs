@@ -38,6 +38,8 @@ fn forced_moves_are_never_mistakes_and_the_budget_bounds_the_search() {
         let (start, moves) = first_round(players, seed);
         for seat in [Seat::new(0), Seat::new(players - 1)] {
             let analysis = analyse_seat(&start, &moves, seat, budget, &Seed::from_u64(3)).unwrap();
+            // Rounds count from 1 in the analysis, as in the record (the engine's CH-3 counts from 0).
+            assert!(analysis.decisions.iter().all(|d| d.round == 1));
             for d in &analysis.decisions {
                 match d.mark {
                     Mark::Forced => {

@@ -17,6 +17,7 @@ from cardgames_client.models import (
     EventGameExpired,
     EventGameFinished,
     EventGameStarted,
+    EventHintGiven,
     EventMove,
     EventSeatLeft,
     EventSeatResigned,
@@ -43,6 +44,7 @@ LogEvent = Union[
     EventDeadlineExpired,
     EventGameExpired,
     EventSeatResigned,
+    EventHintGiven,
 ]
 GameStreamData = Union[GameResource, GameStateResource, MessageResource, LogEvent]
 PlayerStreamData = Union[YourTurn, SeekMatched, ChallengeResource, GameNotice]
@@ -72,6 +74,7 @@ GAME_STREAM_TYPES: Mapping[str, Callable[[Mapping[str, Any]], GameStreamData]] =
     "deadline_expired": EventDeadlineExpired.from_dict,
     "game_expired": EventGameExpired.from_dict,
     "seat_resigned": EventSeatResigned.from_dict,
+    "hint_given": EventHintGiven.from_dict,
 }
 """``stream_game``: event name -> the model its data is read as."""
 

@@ -13,6 +13,7 @@
 //! | `deadline_expired` | [`DeadlineExpired`] `{"seat", "policy"}` (then the bot's `move`) | no |
 //! | `game_expired`     | [`GameExpired`] `{"ttl_secs"}`: an open game nobody changed for that long, closed by the server | no |
 //! | `seat_resigned`    | [`SeatResigned`] `{"seat", "player_id", "policy"}` (under `end_game`, then `game_finished`) | no |
+//! | `hint_given`       | [`HintGiven`] `{"seat", "ply", "move"}`: the expert's suggestion to a seat (its own seat's while the game runs) | no |
 //!
 //! The payloads serialize to exactly the JSON the log has always stored and
 //! served (`tests/it/event_log.rs` pins it against a version-1 fixture).
@@ -45,6 +46,7 @@ pub enum GameEvent {
     DeadlineExpired(DeadlineExpired),
     GameExpired(GameExpired),
     SeatResigned(SeatResigned),
+    HintGiven(HintGiven),
 }
 
 /// A seat was filled: by a player, or (`player_id` null) by the server's bot.
@@ -186,6 +188,27 @@ pub struct SeatResigned {
     pub policy: ResignPolicy,
 }
 
+/// The expert's hint to a seat (a game created with hints, never a rated
+/// one; docs/analysis.md, "Hints"): `ply`, the number of moves played
+/// before it, and the move it suggested. Private to that seat while the
+/// game runs: anyone else reads `seat` and `ply` only (no `move`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HintGiven {
+    pub seat: u8,
+    pub ply: u32,
+    /// The suggested move, as `post_move` takes it; left out for anyone
+    /// but the seat while the game runs (always stored).
+    #[serde(rename = "move", default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = any_move)]
+    pub mv: Option<Value>,
+}
+
+/// The document's `Move` union (any kind's move), by name.
+fn any_move() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    utoipa::openapi::Ref::from_schema_name("Move").into()
+}
+
 /// Who may read an event's payload while the game runs (everyone may once
 /// it is over, G-2). Decided once, when the event is appended, and stored as
 /// `game_events.visible_to`: null for everyone, else the one seat.
@@ -264,6 +287,7 @@ impl GameEvent {
             GameEvent::DeadlineExpired(_) => "deadline_expired",
             GameEvent::GameExpired(_) => "game_expired",
             GameEvent::SeatResigned(_) => "seat_resigned",
+            GameEvent::HintGiven(_) => "hint_given",
         }
     }
 
@@ -279,6 +303,7 @@ impl GameEvent {
             GameEvent::DeadlineExpired(p) => serde_json::to_value(p),
             GameEvent::GameExpired(p) => serde_json::to_value(p),
             GameEvent::SeatResigned(p) => serde_json::to_value(p),
+            GameEvent::HintGiven(p) => serde_json::to_value(p),
         };
         // Plain structs of strings, numbers and JSON values: serializing
         // them cannot fail.
@@ -357,6 +382,11 @@ mod tests {
                 seat: 1,
                 player_id: "p".to_owned(),
                 policy: ResignPolicy::EndGame,
+            }),
+            GameEvent::HintGiven(HintGiven {
+                seat: 2,
+                ply: 14,
+                mv: Some(json!({"type": "play", "card": "QS"})),
             }),
         ]
     }

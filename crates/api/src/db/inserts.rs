@@ -53,6 +53,7 @@ macro_rules! insert_game {
                 $s::games::previous_game_id.eq(&$game.previous_game_id),
                 $s::games::rated.eq($game.rated),
                 $s::games::players_may_invite.eq($game.players_may_invite),
+                $s::games::hints_allowed.eq($game.hints_allowed),
             ))
             .execute($conn)
             .await?;

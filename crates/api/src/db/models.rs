@@ -50,6 +50,8 @@ pub struct GameRow {
     pub rated: bool,
     /// Any seated player may mint invite links, not only the creator.
     pub players_may_invite: bool,
+    /// Seated players may ask the expert for hints (never when `rated`).
+    pub hints_allowed: bool,
 }
 
 #[derive(Debug, Clone, Queryable)]
@@ -189,6 +191,7 @@ pub struct NewGame {
     pub previous_game_id: Option<String>,
     pub rated: bool,
     pub players_may_invite: bool,
+    pub hints_allowed: bool,
 }
 
 /// An event to append (its seq is assigned by the append), built by

@@ -43,6 +43,9 @@ macro_rules! tables {
                 /// Any seated player may mint invite links, not only the
                 /// creator (`db::invites`).
                 players_may_invite -> Bool,
+                /// Seated players may ask the expert for hints (never in a
+                /// rated game: a CHECK, `games::hints`).
+                hints_allowed -> Bool,
             }
         }
 

@@ -83,6 +83,21 @@ pub struct PlayedMove {
     pub visibility: Visibility,
 }
 
+/// The expert's hint for a seat ([`AnyGame::hint`]), its moves as JSON in
+/// the form `post_move` takes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HintEvaluation {
+    /// The move the expert would play.
+    pub best: Value,
+    /// Every candidate, in the engine's move order, with its expected
+    /// standing at the round's end (`None` when nothing was searched).
+    pub candidates: Vec<(Value, Option<f64>)>,
+    /// Playouts spent (0: forced, or too wide to search).
+    pub playouts: u32,
+    /// The seat had exactly one legal move.
+    pub forced: bool,
+}
+
 /// A move [`AnyGame::play`] took: the state after it, and the move.
 #[derive(Debug)]
 pub struct Played {
@@ -133,6 +148,11 @@ pub trait AnyGame: Send + Sync + fmt::Debug {
         budget: Option<Budget>,
         rng: &mut GameRng,
     ) -> Option<Value>;
+    /// The expert's hint for `seat` now (`cards::analysis::hint` at the
+    /// engine's `Determinize::DEFAULT_BUDGET`, random streams from `seed`),
+    /// from that seat's view only (G-2); `None` when it need not act. Slow
+    /// like an expert decision: call it off the HTTP workers.
+    fn hint(&self, seat: Seat, seed: &Seed) -> Option<HintEvaluation>;
     /// Parses and plays `mv` for `seat` in place; on `Err` nothing changed
     /// (G-3). For folds over a log (replays, catch-up, imports).
     fn play_mut(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal>;
@@ -268,6 +288,23 @@ where
         level
             .choose(&self.0, seat, budget, rng)
             .map(|mv| to_json(&mv))
+    }
+
+    fn hint(&self, seat: Seat, seed: &Seed) -> Option<HintEvaluation> {
+        let forced = self.0.legal_moves(seat).count() == 1;
+        let evaluation = cards::analysis::hint(&self.0, seat, R::DEFAULT_BUDGET, seed)?;
+        let best = evaluation.best().map(to_json)?;
+        let searched = evaluation.is_searched();
+        Some(HintEvaluation {
+            best,
+            candidates: evaluation
+                .candidates
+                .iter()
+                .map(|(mv, value)| (to_json(mv), searched.then_some(*value)))
+                .collect(),
+            playouts: evaluation.playouts(),
+            forced,
+        })
     }
 
     fn play_mut(&mut self, seat: Seat, mv: &Value) -> Result<PlayedMove, MoveRefusal> {
@@ -441,6 +478,44 @@ mod tests {
                 replay.view(Viewer::Omniscient).get()
             );
         }
+    }
+
+    /// G-2: a hint reads only what its seat may see. Two deals that differ
+    /// only in cards the seat cannot see (two other hands swap a card each)
+    /// give the identical hint, values included.
+    #[test]
+    fn a_hint_never_reads_hidden_cards() {
+        use cards::Hand;
+        use cards::heir::HeirCard;
+        use rules_lost_heir::{Config, LostHeir};
+        let (mut deck, len) = cards::heir::deck(false);
+        cards::shuffle(&mut deck[..len], &mut Seed::from_u64(21).rng());
+        let size = len / 3;
+        let hand = |cards: &[HeirCard]| -> Hand<HeirCard> { cards.iter().copied().collect() };
+        let hands: Vec<Hand<HeirCard>> = (0..3)
+            .map(|s| hand(&deck[s * size..(s + 1) * size]))
+            .collect();
+        // Seats 1 and 2 swap their first cards: seat 0 cannot tell.
+        let mut swapped = deck;
+        swapped.swap(size, 2 * size);
+        let other: Vec<Hand<HeirCard>> = (0..3)
+            .map(|s| hand(&swapped[s * size..(s + 1) * size]))
+            .collect();
+        assert_ne!(hands, other);
+        let dealer = Seat::new(2);
+        let game = |hands: &[Hand<HeirCard>]| {
+            Erased(LostHeir::from_deal(Config::new(3), dealer, hands, Seed::from_u64(5)).unwrap())
+        };
+        let (a, b) = (game(&hands), game(&other));
+        let me = Seat::new(0);
+        assert!(a.to_act().contains(me));
+        let seed = Seed::from_u64(9);
+        let hint = a.hint(me, &seed).unwrap();
+        assert_eq!(Some(hint.clone()), b.hint(me, &seed));
+        assert!(hint.playouts > 0, "the bid was searched");
+        assert!(hint.candidates.iter().any(|(mv, _)| *mv == hint.best));
+        // A seat that need not act gets none.
+        assert_eq!(a.hint(Seat::new(1), &seed), None);
     }
 
     #[test]

@@ -605,6 +605,7 @@ fn the_game(c: &Challenge) -> Result<NewTable, ServiceError> {
         on_resign: options.on_resign,
         rated: options.rated,
         players_may_invite: false,
+        hints: false,
         rematch: None,
     };
     let mut seated = vec![Seated {

@@ -71,6 +71,9 @@ pub struct CreateGame {
     pub rated: bool,
     /// Any seated player may mint invite links (else only the creator).
     pub players_may_invite: bool,
+    /// Seated players may ask the expert for hints (`games::hints`);
+    /// never with `rated` (refused at creation).
+    pub hints: bool,
     /// Set when the game is the rematch of a finished one (`games::series`).
     pub rematch: Option<Rematch>,
 }

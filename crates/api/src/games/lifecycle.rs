@@ -207,6 +207,14 @@ impl GameService {
 fn check_create(command: &CreateGame) -> Result<Checked, ServiceError> {
     let kind = kinds::find(command.kind)
         .ok_or_else(|| ServiceError::invalid("unknown_kind", "no such game kind"))?;
+    if command.hints && command.rated {
+        // A rating measures the players alone: the expert's help is for
+        // unrated games (docs/analysis.md, "Hints").
+        return Err(ServiceError::invalid(
+            "hints_not_allowed",
+            "a rated game never allows hints: create it with rated false",
+        ));
+    }
     let entropy = checked_entropy(command.entropy.as_deref())?;
     if entropy.is_some() && command.take_seat.is_none() {
         return Err(ServiceError::invalid(
@@ -345,6 +353,7 @@ fn new_table(
         previous_game_id: command.rematch.as_ref().map(|r| r.previous_game_id.clone()),
         rated: command.rated,
         players_may_invite: command.players_may_invite,
+        hints_allowed: command.hints,
     };
     let snapshot = Snapshot {
         row,
@@ -427,6 +436,7 @@ pub(super) fn stored_rows(snapshot: &Snapshot) -> (NewGame, Vec<SeatRow>) {
         previous_game_id: row.previous_game_id.clone(),
         rated: row.rated,
         players_may_invite: row.players_may_invite,
+        hints_allowed: row.hints_allowed,
     };
     let seats = snapshot.seats.iter().map(|s| s.seat.clone()).collect();
     (new_game, seats)

@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use super::any_game::{AnyGame, PlayedMove};
 use super::event::{
-    Audience, DeadlineExpired, GameEvent, GameExpired, GameFinished, GameStarted, MovePlayed,
-    SCHEMA_VERSION, SeatLeft, SeatResigned, SeatTaken,
+    Audience, DeadlineExpired, GameEvent, GameExpired, GameFinished, GameStarted, HintGiven,
+    MovePlayed, SCHEMA_VERSION, SeatLeft, SeatResigned, SeatTaken,
 };
 use super::status::{BotLevel, DeadlinePolicy, ResignPolicy};
 use crate::db::models::{EventRow, NewEvent, SeatWithName};
@@ -199,6 +199,22 @@ pub fn seat_resigned(seat: Seat, player_id: &str, policy: ResignPolicy) -> NewEv
     public(GameEvent::SeatResigned(resigned), &actor)
 }
 
+/// The expert's hint to `seat` (asked by `player_id`) at `ply` (the moves
+/// played before it): only that seat may read what it suggested while the
+/// game runs, as with its own pass (G-2); everyone once it is over.
+pub fn hint_given(seat: Seat, player_id: &str, ply: u32, mv: Value) -> NewEvent {
+    let actor = Actor::Player {
+        player_id: player_id.to_owned(),
+        seat: Some(seat),
+    };
+    let hint = HintGiven {
+        seat: seat.number(),
+        ply,
+        mv: Some(mv),
+    };
+    event(GameEvent::HintGiven(hint), &actor, Audience::Seat(seat))
+}
+
 /// An open game nobody changed for `ttl_secs`, closed by the server.
 pub fn game_expired(ttl_secs: u64) -> NewEvent {
     public(
@@ -273,9 +289,10 @@ pub fn apply(game: &mut dyn AnyGame, event: &EventRow) -> Result<(), ReplayError
         .map_err(|e| bad(format!("{e:?}")))
 }
 
-/// An event's payload as a viewer may read it, and whether it was cut: only
-/// a move's own `type` is left when its stored audience excludes this viewer
-/// while the game runs (a pass or discard by another seat, G-2).
+/// An event's payload as a viewer may read it, and whether it was cut when
+/// its stored audience excludes this viewer while the game runs: a move
+/// keeps only its own `type` (a pass or discard by another seat, G-2), a
+/// hint only its `seat` and `ply` (not what it suggested).
 pub fn visible_payload(
     event: &EventRow,
     viewer_seat: Option<Seat>,
@@ -285,9 +302,18 @@ pub fn visible_payload(
     if finished || event.audience.admits(viewer_seat) {
         return (payload, false);
     }
-    let move_type = payload.get("type").cloned().unwrap_or(Value::Null);
-    let only_type = Map::from_iter([("type".to_owned(), move_type)]);
-    (Value::Object(only_type), true)
+    let kept: &[&str] = match event.event {
+        GameEvent::HintGiven(_) => &["seat", "ply"],
+        _ => &["type"],
+    };
+    let cut = kept
+        .iter()
+        .map(|key| {
+            let value = payload.get(*key).cloned().unwrap_or(Value::Null);
+            ((*key).to_owned(), value)
+        })
+        .collect::<Map<_, _>>();
+    (Value::Object(cut), true)
 }
 
 #[cfg(test)]
@@ -371,6 +397,25 @@ mod tests {
             moved(seat, discard, &Actor::Deadline { seat }).visible_to,
             Some(4)
         );
+    }
+
+    #[test]
+    fn a_hint_shows_its_move_only_to_its_seat_until_the_end() {
+        let mv = json!({"type": "play", "card": "QS"});
+        let hint = logged(hint_given(Seat::new(2), "p", 14, mv.clone()), 20);
+        assert_eq!(hint.audience, Audience::Seat(Seat::new(2)));
+        let whole = json!({"seat": 2, "ply": 14, "move": mv});
+        let cut = json!({"seat": 2, "ply": 14});
+        assert_eq!(
+            visible_payload(&hint, Some(Seat::new(2)), false),
+            (whole.clone(), false)
+        );
+        assert_eq!(
+            visible_payload(&hint, Some(Seat::new(0)), false),
+            (cut.clone(), true)
+        );
+        assert_eq!(visible_payload(&hint, None, false), (cut, true));
+        assert_eq!(visible_payload(&hint, None, true), (whole, false));
     }
 
     #[test]

@@ -18,6 +18,8 @@ mod deadlines;
 mod decide;
 pub mod domain;
 pub mod finished;
+mod hint_jobs;
+pub mod hints;
 // The log's and the columns' vocabularies are the store's (it decodes
 // them); the service speaks them under these names.
 pub use crate::db::{event, status};

@@ -131,6 +131,7 @@ fn rematch_of(previous: &Snapshot) -> Result<CreateGame, ServiceError> {
         on_resign: row.on_resign,
         rated: row.rated,
         players_may_invite: row.players_may_invite,
+        hints: row.hints_allowed,
         rematch: Some(Rematch {
             series_id: row.series_id.clone().unwrap_or_else(|| row.id.clone()),
             previous_game_id: row.id.clone(),

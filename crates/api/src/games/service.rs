@@ -86,6 +86,8 @@ pub struct GameService {
     pub(super) seek_looks: super::seek_looks::SeekLooks,
     /// Post-game analyses being computed (`analysis.rs`).
     pub(super) analyses: super::analysis_jobs::AnalysisJobs,
+    /// Hints being computed, one per player at most (`hints.rs`).
+    pub(super) hints: super::hint_jobs::HintsInFlight,
     /// When each player last wrote, for reads that may go to the replica
     /// (read-your-writes; empty without one).
     recent_writes: Arc<super::recent_writes::RecentWrites>,
@@ -141,6 +143,7 @@ impl GameService {
             seek_turns: Default::default(),
             seek_looks: Default::default(),
             analyses: Default::default(),
+            hints: Default::default(),
         }
     }
 

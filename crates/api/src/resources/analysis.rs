@@ -125,3 +125,88 @@ mod tests {
         assert!(playouts(r#"{"playouts": 1, "other": 2}"#).is_err());
     }
 }
+
+/// What a hint's values mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HintValueKind {
+    /// Searched: each candidate's `value` is its expected standing at the
+    /// end of the round, as in the analysis (`AnalysisResource`).
+    ExpectedStanding,
+    /// Not searched (one legal move, or too many to search: the sensible
+    /// bot's choice, as the expert plays it): every `value` is null.
+    None,
+}
+
+/// One candidate move of a hint, with its expected standing.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct HintCandidate {
+    #[serde(rename = "move")]
+    #[schema(value_type = crate::openapi::AnyMove)]
+    pub mv: serde_json::Value,
+    /// Its expected standing at the round's end (null when not searched).
+    #[schema(required = true)]
+    pub value: Option<f64>,
+}
+
+/// The expert's hint for the caller's seat now (docs/analysis.md, "Hints").
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "seat": 0,
+    "ply": 14,
+    "move": {"type": "play", "card": "toronto-mayor"},
+    "candidates": [
+        {"move": {"type": "play", "card": "toronto-mayor"}, "value": 3.25},
+        {"move": {"type": "play", "card": "toronto-detective"}, "value": 1.5}
+    ],
+    "value_kind": "expected_standing",
+    "playouts": 600,
+    "forced": false,
+    "hints_used": 2
+}))]
+pub struct Hint {
+    pub seat: u8,
+    /// The decision's place in the game's move sequence: the number of
+    /// moves played before it.
+    pub ply: u32,
+    /// The move the expert would play, exactly as `post_move` takes it.
+    #[serde(rename = "move")]
+    #[schema(value_type = crate::openapi::AnyMove)]
+    pub mv: serde_json::Value,
+    /// Every candidate the expert weighed, in the engine's move order.
+    pub candidates: Vec<HintCandidate>,
+    pub value_kind: HintValueKind,
+    /// Playouts spent (0 when not searched).
+    pub playouts: u32,
+    /// The seat had exactly one legal move.
+    pub forced: bool,
+    /// This seat's hints in this game, this one included.
+    pub hints_used: u32,
+}
+
+impl Hint {
+    pub fn of(hint: &crate::games::hints::GivenHint) -> Hint {
+        let evaluation = &hint.evaluation;
+        let searched = evaluation.playouts > 0;
+        Hint {
+            seat: hint.seat,
+            ply: hint.ply,
+            mv: evaluation.best.clone(),
+            candidates: evaluation
+                .candidates
+                .iter()
+                .map(|(mv, value)| HintCandidate {
+                    mv: mv.clone(),
+                    value: *value,
+                })
+                .collect(),
+            value_kind: match searched {
+                true => HintValueKind::ExpectedStanding,
+                false => HintValueKind::None,
+            },
+            playouts: evaluation.playouts,
+            forced: evaluation.forced,
+            hints_used: hint.hints_used,
+        }
+    }
+}

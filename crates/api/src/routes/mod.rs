@@ -94,7 +94,8 @@ pub fn configure_v1(cfg: &mut ServiceConfig) {
         .service(ratings::get_rating_history::get_rating_history)
         .service(ratings::get_leaderboard::get_leaderboard)
         .service(analysis::request_analysis::request_analysis)
-        .service(analysis::get_analysis::get_analysis);
+        .service(analysis::get_analysis::get_analysis)
+        .service(analysis::request_hint::request_hint);
 }
 
 /// Registers the unversioned endpoints: health, metrics and the OpenAPI document.

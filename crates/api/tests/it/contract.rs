@@ -197,6 +197,7 @@ async fn the_moon_is_described(backend: Backend) {
         server_seed: seed,
         entropy: vec![None; 6],
         resigned: None,
+        hints: Vec::new(),
     };
     let record = GameRecord::build(&info, &moves).unwrap();
     let body: Value = serde_json::from_str(&record.to_json()).unwrap();

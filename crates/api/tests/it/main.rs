@@ -24,6 +24,7 @@ mod failover;
 mod fairness;
 mod hardening;
 mod hidden_information;
+mod hints;
 mod idempotency;
 mod invites;
 mod openapi;

@@ -138,6 +138,7 @@ fn spec_documents_every_operation_error_and_the_bearer_scheme() {
         "register_player",
         "rematch_game",
         "request_analysis",
+        "request_hint",
         "resign_game",
         "revoke_invite",
         "revoke_tokens",

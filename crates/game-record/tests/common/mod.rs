@@ -96,6 +96,7 @@ pub fn info(table: Table, n: u64) -> GameInfo {
             .map(|(seat, some)| some.then(|| format!("seat {seat} says \"{n}\"")))
             .collect(),
         resigned: None,
+        hints: Vec::new(),
     }
 }
 

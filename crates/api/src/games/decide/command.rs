@@ -58,6 +58,15 @@ pub enum Command<'a> {
     /// The server closes the game if it is open and nobody changed it for
     /// `ttl` (`games::expiry`).
     ExpireIfIdle { ttl: Duration },
+    /// Logs the expert's hint `mv` for `seat` (the seat `player_id` holds)
+    /// at `ply`, thought out on `version` (`games::hints`).
+    Hint {
+        player_id: &'a str,
+        seat: cards::Seat,
+        ply: u32,
+        mv: &'a Value,
+        version: i64,
+    },
 }
 
 /// The game as a command is decided on: its row and seats, the engine

@@ -1,7 +1,7 @@
 //! Which decision a command is: one `match`, each arm one file of the core.
 
 use super::command::{Command, Decision, State};
-use super::{autoplay, bot_turn, deadline_fired, expire_if_idle, join, leave, play, resign};
+use super::{autoplay, bot_turn, deadline_fired, expire_if_idle, hint, join, leave, play, resign};
 use crate::service_error::ServiceError;
 
 /// What `command` does to the game as `state` says it is: a change to
@@ -34,5 +34,12 @@ pub fn decide(command: &Command<'_>, state: &State<'_>) -> Result<Decision, Serv
         Command::BotTurn { plan } => bot_turn::decide_bot_turn(state, *plan),
         Command::DeadlineFired => deadline_fired::decide_deadline(state),
         Command::ExpireIfIdle { ttl } => expire_if_idle::decide_expiry(state, *ttl),
+        Command::Hint {
+            player_id,
+            seat,
+            ply,
+            mv,
+            version,
+        } => hint::decide_hint(state, player_id, *seat, *ply, mv, *version),
     }
 }

@@ -92,6 +92,7 @@ pub(super) fn open_game(kind: &str, config: Value) -> Given {
         previous_game_id: None,
         rated: false,
         players_may_invite: false,
+        hints_allowed: false,
     };
     Given {
         row,
@@ -181,6 +182,13 @@ impl Given {
         self.row.move_deadline_secs = Some(secs);
         self.row.on_deadline = Some(policy);
         self.row.deadline_at = Some(deadline_at);
+        self
+    }
+
+    /// The game was created with hints (so unrated).
+    pub(super) fn hints(mut self) -> Self {
+        self.row.hints_allowed = true;
+        self.row.rated = false;
         self
     }
 

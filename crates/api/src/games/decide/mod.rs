@@ -4,7 +4,7 @@
 //! and what they change, nothing, or a refusal (`ServiceError`).
 //! `dispatch.rs` maps each command to its file (`play.rs` for a person's
 //! move, `bot_turn.rs`, `join.rs`, `leave.rs`, `autoplay.rs`, `resign.rs`,
-//! `deadline_fired.rs`, `expire_if_idle.rs`); `shared.rs` holds what they
+//! `deadline_fired.rs`, `expire_if_idle.rs`, `hint.rs`); `shared.rs` holds what they
 //! share, `row_update.rs` what a change does to the game's row.
 //!
 //! The core imports only its own types, the engines (`AnyGame`), the log's
@@ -21,6 +21,7 @@ mod command;
 mod deadline_fired;
 mod dispatch;
 mod expire_if_idle;
+mod hint;
 mod join;
 mod leave;
 mod play;
@@ -37,4 +38,5 @@ pub use command::Command;
 pub(super) use command::{Change, Decision, State};
 pub(super) use dispatch::decide;
 pub(super) use expire_if_idle::cutoff;
+pub(super) use hint::{MOVED_ON, hint_allowed, must_act};
 pub(super) use row_update::row_update;

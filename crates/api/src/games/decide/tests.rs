@@ -882,3 +882,66 @@ fn on_the_cache_only_a_change_is_trusted() {
     });
     assert!(matches!(write::next_step(decided, true), Next::Commit(_)));
 }
+
+// ---- Command::Hint (hint.rs) ----
+
+fn hint_for<'a>(
+    holder: &'a str,
+    seat: Seat,
+    mv: &'a serde_json::Value,
+    version: i64,
+) -> Command<'a> {
+    Command::Hint {
+        player_id: holder,
+        seat,
+        ply: 0,
+        mv,
+        version,
+    }
+}
+
+#[test]
+fn a_hint_is_logged_private_to_its_seat_and_keeps_the_clock() {
+    let deadline = now() + Duration::seconds(5);
+    let given = lost_heir_playing()
+        .hints()
+        .clock(60, DeadlinePolicy::Bot, deadline);
+    let seat = given.to_act();
+    let holder = given.holder(seat);
+    let mv = pass();
+    let change = given
+        .when(hint_for(&holder, seat, &mv, given.version()))
+        .then_events(&["hint_given"]);
+    assert!(change.next.is_none(), "a hint is not a move (G-1)");
+    assert_eq!(change.status, GameStatus::InProgress);
+    assert_eq!(change.events[0].visible_to, Some(i32::from(seat.number())));
+    assert_eq!(change.events[0].actor_seat, Some(i32::from(seat.number())));
+    // The seat's clock runs on: asking for a hint buys no time.
+    let update = row_update(given.row(), &change, given.game(), now());
+    assert_eq!(update.deadline_at, Some(deadline));
+    assert_eq!(update.to_act, given.row().to_act);
+}
+
+#[test]
+fn a_hint_is_refused_without_hints_out_of_turn_or_once_the_game_moved() {
+    let mv = pass();
+    let given = lost_heir_playing();
+    let seat = given.to_act();
+    let holder = given.holder(seat);
+    given
+        .when(hint_for(&holder, seat, &mv, given.version()))
+        .then_refused("hints_not_allowed", None);
+    let given = lost_heir_playing().hints();
+    let other = Seat::new(1 - seat.number());
+    let waiting = given.holder(other);
+    // G-4: only the seat that must act has a decision to be hinted.
+    given
+        .when(hint_for(&waiting, other, &mv, given.version()))
+        .then_refused("not_your_turn", Some("G-4"));
+    given
+        .when(hint_for(&holder, seat, &mv, given.version() - 1))
+        .then_refused("game_moved_on", None);
+    given
+        .when(hint_for("carol", seat, &mv, given.version()))
+        .then_refused("not_seated", None);
+}

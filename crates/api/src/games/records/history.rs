@@ -105,6 +105,21 @@ fn resignation(events: &[EventRow]) -> Option<game_record::Resign> {
     None
 }
 
+/// The log's hints (`hint_given`), in its order, each at its ply.
+fn hints(events: &[EventRow]) -> Vec<game_record::HintUsed> {
+    events
+        .iter()
+        .filter_map(|e| match &e.event {
+            GameEvent::HintGiven(hint) => Some(game_record::HintUsed {
+                seat: hint.seat,
+                ply: hint.ply as usize,
+                mv: hint.mv.clone().unwrap_or(serde_json::Value::Null),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 impl History {
     fn finished(&self) -> bool {
         self.row.status == GameStatus::Finished
@@ -137,6 +152,11 @@ impl History {
             })?,
             entropy: log::entropy_by_seat(&self.seats),
             resigned: resignation(&self.events),
+            // A hint is its seat's own until the game is over (G-2).
+            hints: match self.finished() {
+                true => hints(&self.events),
+                false => Vec::new(),
+            },
         })
     }
 }

@@ -173,6 +173,7 @@ fn imported_rows(
         // Never played here: never rated (docs/ratings.md).
         rated: false,
         players_may_invite: false,
+        hints_allowed: !record.hints.is_empty(),
     };
     let new_game = NewGame {
         id: row.id.clone(),
@@ -193,6 +194,7 @@ fn imported_rows(
         // Never played here: never rated (docs/ratings.md).
         rated: false,
         players_may_invite: false,
+        hints_allowed: !record.hints.is_empty(),
     };
     (row, new_game)
 }
@@ -260,11 +262,29 @@ fn imported_log(
         };
         Some(player_of(r.seat).map(|p| log::seat_resigned(Seat::new(r.seat), &p, policy)))
     };
+    let hinted = |at: usize| -> Result<Vec<NewEvent>, ServiceError> {
+        record
+            .hints
+            .iter()
+            .filter(|h| h.ply == at)
+            .map(|h| {
+                let ply = u32::try_from(h.ply).map_err(ServiceError::internal)?;
+                let player = player_of(h.seat)?;
+                Ok(log::hint_given(
+                    Seat::new(h.seat),
+                    &player,
+                    ply,
+                    h.mv.clone(),
+                ))
+            })
+            .collect()
+    };
     let moves = record.moves();
     for (index, mv) in moves.iter().enumerate() {
         if let Some(event) = resigned(index) {
             events.push(event?);
         }
+        events.extend(hinted(index)?);
         let seat = Seat::new(mv.seat);
         let played = game.play_mut(seat, &mv.mv).map_err(|e| {
             ServiceError::internal(format!("a parsed record's move is refused: {e:?}"))
@@ -282,6 +302,7 @@ fn imported_log(
     if let Some(event) = resigned(moves.len()) {
         events.push(event?);
     }
+    events.extend(hinted(moves.len())?);
     let forfeited = forfeited_seats(seats);
     let ended_by_resignation = record
         .resignation

@@ -482,6 +482,7 @@ fn new_game(
         on_resign: ResignPolicy::default(),
         rated: table.rated,
         players_may_invite: false,
+        hints: false,
         rematch: None,
     };
     let seated: Vec<Seated<'_>> = members

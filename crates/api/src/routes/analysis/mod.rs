@@ -1,4 +1,6 @@
-//! `/v1/games/{game_id}/analysis`: post-game analysis (docs/analysis.md).
+//! `/v1/games/{game_id}/analysis`: post-game analysis; `/v1/games/{game_id}/hints`:
+//! hints in games that allow them (docs/analysis.md).
 
 pub mod get_analysis;
 pub mod request_analysis;
+pub mod request_hint;
