@@ -7,14 +7,18 @@
 mod client;
 mod moves;
 mod problem;
+mod request;
 mod retry;
 mod runner;
 mod sse;
 mod types;
 
-pub use client::Client;
+pub use client::{Client, HttpOptions};
 pub use moves::any_legal_move;
 pub use problem::{Error, Problem};
+pub use request::{Answer, Request};
+/// The HTTP client this crate sends with (to build one for [`Client::with_http`]).
+pub use reqwest;
 pub use retry::RetryPolicy;
 pub use runner::{AcceptChallenges, RunOptions, RunSummary, run_bot};
 pub use sse::{EventStream, RawEvent, SseParser};
@@ -22,3 +26,8 @@ pub use types::{
     Challenge, ChallengePlayer, Frame, GameFrame, GameNotice, GameState, Inbox, LegalMoves,
     LogEvent, PlayerFrame, SeekMatched, YourTurn,
 };
+
+/// The README's examples, compiled as doc tests: it stays true to the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;

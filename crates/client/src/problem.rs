@@ -18,18 +18,28 @@ pub struct Problem {
     pub rule: Option<String>,
     #[serde(default)]
     pub request_id: Option<String>,
+    /// False when the answer's body was no problem document (a proxy's
+    /// page, an empty body): `code` is then `http_error` and `detail` the
+    /// body's start.
+    #[serde(skip, default = "from_a_document")]
+    pub is_document: bool,
+}
+
+fn from_a_document() -> bool {
+    true
 }
 
 impl Problem {
     /// A refused answer's problem; a body that is none (a proxy's page) is kept as `detail`.
-    pub(crate) fn from_body(status: u16, body: &str) -> Problem {
-        serde_json::from_str(body).unwrap_or_else(|_| Problem {
+    pub(crate) fn from_body(status: u16, body: &[u8]) -> Problem {
+        serde_json::from_slice(body).unwrap_or_else(|_| Problem {
             status,
             code: "http_error".to_owned(),
             title: String::new(),
-            detail: body.chars().take(500).collect(),
+            detail: String::from_utf8_lossy(body).chars().take(500).collect(),
             rule: None,
             request_id: None,
+            is_document: false,
         })
     }
 }
@@ -39,7 +49,8 @@ pub enum Error {
     /// The server refused the request (boxed: a problem is large, and the
     /// `Ok` side of most calls small).
     Problem(Box<Problem>),
-    /// The server could not be reached (after the retries).
+    /// No answer to read: the server could not be reached, the connection
+    /// broke or the request timed out (after the retries, if any).
     Transport(reqwest::Error),
     /// An answer that is not what the document says.
     Decode(String),

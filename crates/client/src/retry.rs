@@ -4,7 +4,8 @@ use std::time::Duration;
 
 #[derive(Debug, Clone, Copy)]
 pub struct RetryPolicy {
-    /// Attempts after the first.
+    /// Attempts after the first (a stream reconnects for as long as it is
+    /// read, unless this is 0).
     pub retries: u32,
     /// The first backoff, doubled on each retry.
     pub base_delay: Duration,
@@ -23,6 +24,16 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
+    /// One try of everything: a call's failure is returned as it came, and
+    /// a stream ends when its connection does (no reconnecting). For a
+    /// caller that retries, or counts failures, by itself.
+    pub fn none() -> RetryPolicy {
+        RetryPolicy {
+            retries: 0,
+            ..RetryPolicy::default()
+        }
+    }
+
     /// Jitter: a wait between half and all of the doubled delay, capped.
     pub fn backoff(&self, attempt: u32) -> Duration {
         let ceiling = self

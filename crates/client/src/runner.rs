@@ -345,7 +345,7 @@ mod tests {
             "challenger": {"player_id": "a", "display_name": "A", "seat": 0, "answer": "accepted"},
             "challenged": [{"player_id": "b", "display_name": "B", "seat": 1, "answer": "pending"}],
         });
-        match PlayerFrame::decode("challenge", &data.to_string()) {
+        match PlayerFrame::from_event("challenge", &data.to_string()) {
             Some(Ok(PlayerFrame::Challenge(c))) => c,
             other => panic!("not a challenge frame: {other:?}"),
         }

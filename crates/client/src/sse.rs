@@ -5,6 +5,8 @@
 //! arrives once across dropped connections and server restarts.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::problem::{Error, Problem};
@@ -43,33 +45,22 @@ pub struct SseParser {
 impl SseParser {
     /// Feeds a chunk (split anywhere, even inside a character); returns the events it completed.
     pub fn push(&mut self, chunk: &[u8]) -> Vec<RawEvent> {
-        self.pending.extend_from_slice(chunk);
+        // Lines are read in place and the buffer cut once per chunk: a
+        // chunk of many frames costs no copy per line.
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.extend_from_slice(chunk);
         let mut events = Vec::new();
-        while let Some((line_end, separator)) = self.line_end() {
-            let line = String::from_utf8_lossy(&self.pending[..line_end]).into_owned();
-            self.pending.drain(..line_end + separator);
+        let mut start = 0;
+        while let Some((length, separator)) = line_end(&pending[start..]) {
+            let line = String::from_utf8_lossy(&pending[start..start + length]);
             if let Some(event) = self.line(&line) {
                 events.push(event);
             }
+            start += length + separator;
         }
+        pending.drain(..start);
+        self.pending = pending;
         events
-    }
-
-    /// Where the first complete line ends and how long its separator is
-    /// (`\r\n`, `\n` or `\r`; a `\r` last in the buffer waits for a possible `\n`).
-    fn line_end(&self) -> Option<(usize, usize)> {
-        let at = self
-            .pending
-            .iter()
-            .position(|b| *b == b'\n' || *b == b'\r')?;
-        if self.pending[at] == b'\n' {
-            return Some((at, 1));
-        }
-        match self.pending.get(at + 1) {
-            None => None,
-            Some(b'\n') => Some((at, 2)),
-            Some(_) => Some((at, 1)),
-        }
     }
 
     fn line(&mut self, line: &str) -> Option<RawEvent> {
@@ -103,13 +94,41 @@ impl SseParser {
     }
 }
 
+/// Where the first complete line of `pending` ends and how long its
+/// separator is (`\r\n`, `\n` or `\r`; a `\r` last in the buffer waits for a
+/// possible `\n`).
+fn line_end(pending: &[u8]) -> Option<(usize, usize)> {
+    let at = pending.iter().position(|b| *b == b'\n' || *b == b'\r')?;
+    if pending[at] == b'\n' {
+        return Some((at, 1));
+    }
+    match pending.get(at + 1) {
+        None => None,
+        Some(b'\n') => Some((at, 2)),
+        Some(_) => Some((at, 1)),
+    }
+}
+
+impl RawEvent {
+    /// A raw stream's decode: every event as it came.
+    pub(crate) fn keep(raw: RawEvent) -> Option<Result<RawEvent, String>> {
+        Some(Ok(raw))
+    }
+
+    /// A game stream's last event: the server closes it after.
+    pub(crate) fn ends_game(&self) -> bool {
+        self.event == "game_finished" || self.event == "game_expired"
+    }
+}
+
 /// How a stream's frames are read from its events.
-pub(crate) type Decode<F> = fn(&str, &str) -> Option<Result<F, String>>;
+pub(crate) type Decode<F> = fn(RawEvent) -> Option<Result<F, String>>;
 
 /// A resumable stream of typed frames: `next().await` until None (the
 /// server ended it: 204, or a final frame), reconnecting with backoff by
-/// itself. A refusal other than 429/5xx (a 401 after revocation, a 404)
-/// comes out as `Err` and ends it.
+/// itself (unless the client's [`RetryPolicy`] is `none()`: then it ends
+/// with its connection). A refusal other than 429/5xx (a 401 after
+/// revocation, a 404) comes out as `Err` and ends it.
 #[derive(Debug)]
 pub struct EventStream<F> {
     source: StreamSource,
@@ -125,10 +144,22 @@ pub struct EventStream<F> {
     failures: u32,
     connected_once: bool,
     done: bool,
+    /// Bytes read off the wire, heartbeats included (maybe shared with other streams).
+    bytes: Arc<AtomicU64>,
 }
 
 /// Heartbeats come every 15 s: a connection quiet for longer is dead.
 const READ_TIMEOUT: Duration = Duration::from_secs(45);
+
+/// What one connection attempt came to.
+enum Connected {
+    /// Reading (200).
+    Open,
+    /// The server has nothing more (204: over, and the cursor at its end).
+    Over,
+    /// No answer, or a transient refusal (429, 502-504): try again later.
+    Lost(Error),
+}
 
 impl<F> EventStream<F> {
     pub(crate) fn new(
@@ -149,6 +180,56 @@ impl<F> EventStream<F> {
             failures: 0,
             connected_once: false,
             done: false,
+            bytes: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// Counts the bytes this stream reads into `counter` (shared by many
+    /// streams, read while they run): heartbeats show a quiet stream alive.
+    pub fn counting_bytes_in(mut self, counter: Arc<AtomicU64>) -> Self {
+        self.bytes = counter;
+        self
+    }
+
+    /// Bytes read so far (by every stream sharing the counter).
+    pub fn bytes_received(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Connects now rather than at the first `next()`: `Err` when the
+    /// server refused or did not answer (a stream that may reconnect tries
+    /// again at the next `next()`); `Ok` once it answered 200 or 204.
+    pub async fn open(&mut self) -> Result<(), Error> {
+        if self.response.is_some() || self.done {
+            return Ok(());
+        }
+        self.connected_once = true;
+        match self.connect_once().await {
+            Ok(Connected::Open | Connected::Over) => Ok(()),
+            Ok(Connected::Lost(error)) => {
+                self.lost(true);
+                Err(error)
+            }
+            Err(refused) => {
+                self.done = true;
+                Err(refused)
+            }
+        }
+    }
+
+    /// Reads the stream until its connection ends, counting its bytes
+    /// (`counting_bytes_in`) without parsing them: a stream held open for
+    /// what it costs the server rather than for its events (a load test's
+    /// spectators). It connects if not open yet, and does not reconnect.
+    pub async fn drain(mut self) {
+        if self.open().await.is_err() {
+            return;
+        }
+        let Some(mut response) = self.response.take() else {
+            return;
+        };
+        while let Ok(Ok(Some(chunk))) = tokio::time::timeout(READ_TIMEOUT, response.chunk()).await {
+            self.bytes.fetch_add(chunk.len() as u64, Ordering::Relaxed);
         }
     }
 
@@ -184,14 +265,19 @@ impl<F> EventStream<F> {
         match tokio::time::timeout(READ_TIMEOUT, response.chunk()).await {
             Ok(Ok(Some(chunk))) => {
                 self.failures = 0;
+                self.bytes.fetch_add(chunk.len() as u64, Ordering::Relaxed);
                 for raw in self.parser.push(&chunk) {
-                    let frame = match (self.decode)(&raw.event, &raw.data) {
-                        _ if raw.data.is_empty() => None, // an id alone: the position moved
+                    if raw.data.is_empty() {
+                        self.queued.push_back((raw.id, None)); // an id alone: the position moved
+                        continue;
+                    }
+                    let id = raw.id.clone();
+                    let frame = match (self.decode)(raw) {
                         Some(Ok(frame)) => Some(frame),
                         Some(Err(e)) => return Err(Error::Decode(e)),
                         None => None, // an event a newer server added
                     };
-                    self.queued.push_back((raw.id, frame));
+                    self.queued.push_back((id, frame));
                 }
             }
             Ok(Ok(None)) => self.lost(false), // the server closed it (a restart, a revocation)
@@ -209,6 +295,10 @@ impl<F> EventStream<F> {
         if failed {
             self.failures += 1;
         }
+        if self.source.retry.retries == 0 {
+            self.done = true; // no reconnecting: the stream ends with its connection
+            return;
+        }
         self.reconnects += 1;
     }
 
@@ -218,6 +308,14 @@ impl<F> EventStream<F> {
             tokio::time::sleep(floor.max(self.source.retry.backoff(self.failures))).await;
         }
         self.connected_once = true;
+        if let Connected::Lost(_) = self.connect_once().await? {
+            self.lost(true);
+        }
+        Ok(())
+    }
+
+    /// One connection attempt; `Err` for a refusal that ends the stream.
+    async fn connect_once(&mut self) -> Result<Connected, Error> {
         let mut request = self
             .source
             .http
@@ -231,27 +329,23 @@ impl<F> EventStream<F> {
         }
         let response = match request.send().await {
             Ok(response) => response,
-            Err(_) => {
-                self.lost(true);
-                return Ok(());
-            }
+            Err(error) => return Ok(Connected::Lost(Error::Transport(error))),
         };
         let status = response.status().as_u16();
         if status == 204 {
-            self.done = true; // over, and the cursor is at its end
-            return Ok(());
+            self.done = true;
+            return Ok(Connected::Over);
         }
         if !response.status().is_success() {
-            let transient = matches!(status, 429 | 502 | 503 | 504);
-            let body = response.text().await.unwrap_or_default();
-            if !transient {
-                return Err(Error::Problem(Box::new(Problem::from_body(status, &body))));
-            }
-            self.lost(true);
-            return Ok(());
+            let body = response.bytes().await.unwrap_or_default();
+            let problem = Error::Problem(Box::new(Problem::from_body(status, &body)));
+            return match status {
+                429 | 502 | 503 | 504 => Ok(Connected::Lost(problem)),
+                _ => Err(problem),
+            };
         }
         self.response = Some(response);
-        Ok(())
+        Ok(Connected::Open)
     }
 }
 

@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::sse::RawEvent;
+
 /// `your_turn` (and an inbox entry): one of the caller's seats must act.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct YourTurn {
@@ -149,8 +151,12 @@ pub enum PlayerFrame {
 }
 
 impl GameFrame {
+    pub(crate) fn decode(raw: RawEvent) -> Option<Result<GameFrame, String>> {
+        GameFrame::from_event(&raw.event, &raw.data)
+    }
+
     /// The frame for an `event:` name and its data; None for a name this client does not know.
-    pub(crate) fn decode(event: &str, data: &str) -> Option<Result<GameFrame, String>> {
+    pub(crate) fn from_event(event: &str, data: &str) -> Option<Result<GameFrame, String>> {
         let parsed = match event {
             "snapshot" => serde_json::from_str(data).map(GameFrame::Snapshot),
             "state" => serde_json::from_str(data).map(GameFrame::State),
@@ -170,7 +176,11 @@ impl GameFrame {
 }
 
 impl PlayerFrame {
-    pub(crate) fn decode(event: &str, data: &str) -> Option<Result<PlayerFrame, String>> {
+    pub(crate) fn decode(raw: RawEvent) -> Option<Result<PlayerFrame, String>> {
+        PlayerFrame::from_event(&raw.event, &raw.data)
+    }
+
+    pub(crate) fn from_event(event: &str, data: &str) -> Option<Result<PlayerFrame, String>> {
         let parsed = match event {
             "your_turn" => serde_json::from_str(data).map(PlayerFrame::YourTurn),
             "seek_matched" => serde_json::from_str(data).map(PlayerFrame::SeekMatched),

@@ -8,7 +8,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::client::{Api, LegalAnswer, Rng, random_move_text};
+use cardgames_client::{Client, Request};
+
+use crate::api;
+use crate::moves::{LegalAnswer, Rng, random_move_text};
 
 #[derive(Debug, Default)]
 struct Game {
@@ -94,7 +97,7 @@ fn canonical(mv: &Value) -> Value {
     mv
 }
 
-pub async fn check(api: &Api, record: &str) -> CheckReport {
+pub async fn check(client: &Client, record: &str) -> CheckReport {
     let games = parse(record);
     let mut report = CheckReport {
         games: games.len(),
@@ -103,11 +106,12 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
     let mut rng = Rng::new(7);
     for (id, game) in &games {
         report.acknowledged_moves += game.acks.len();
-        let Some(token0) = game.tokens.first() else {
+        let players: Vec<Client> = game.tokens.iter().map(|t| client.as_player(t)).collect();
+        let Some(player0) = players.first() else {
             report.violations.push(format!("{id}: no tokens recorded"));
             continue;
         };
-        let current = match api.get(&format!("/v1/games/{id}"), Some(token0)).await {
+        let current = match api::answer(player0, &Request::game(id)).await {
             Ok(g) => g,
             Err(f) => {
                 report
@@ -124,10 +128,10 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
         let mut log_ok = true;
         let mut moves_counted = game.keys.is_empty();
         for seat in seats {
-            let Some(token) = game.tokens.get(seat) else {
+            let Some(player) = players.get(seat) else {
                 continue;
             };
-            let events = match api.all_events(id, Some(token)).await {
+            let events = match api::all_events(player, id).await {
                 Ok(e) => e,
                 Err(f) => {
                     report
@@ -186,9 +190,9 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
         }
         if let Some((v, seat, view)) = &game.last
             && *v == version
-            && let Some(token) = game.tokens.get(*seat)
+            && let Some(player) = players.get(*seat)
         {
-            match api.get(&format!("/v1/games/{id}"), Some(token)).await {
+            match api::answer(player, &Request::game(id)).await {
                 Ok(g) if g["view"] == *view => report.views_compared += 1,
                 Ok(g) => report.violations.push(format!(
                     "{id}: at version {v} seat {seat} was shown {view}, the rebuilt state shows {}",
@@ -205,30 +209,16 @@ pub async fn check(api: &Api, record: &str) -> CheckReport {
         }
         // The game goes on: someone to act makes a legal move.
         let to_act = crate::run::to_act(&current);
-        let Some(token) = to_act.first().and_then(|s| game.tokens.get(*s)) else {
+        let Some(player) = to_act.first().and_then(|s| players.get(*s)) else {
             report
                 .violations
                 .push(format!("{id}: in progress with nobody to act"));
             continue;
         };
         let moved = async {
-            let (legal, _) = api
-                .call_as::<LegalAnswer>(
-                    reqwest::Method::GET,
-                    &format!("/v1/games/{id}/legal-moves"),
-                    Some(token),
-                    None,
-                )
-                .await;
-            let mv = random_move_text(&legal?, &mut rng).unwrap_or_else(|| "null".to_owned());
-            api.call_as::<Value>(
-                reqwest::Method::POST,
-                &format!("/v1/games/{id}/moves"),
-                Some(token),
-                Some(mv),
-            )
-            .await
-            .0
+            let (legal, _) = api::ask::<LegalAnswer>(player, &Request::legal_moves(id)).await?;
+            let mv = random_move_text(&legal, &mut rng).unwrap_or_else(|| "null".to_owned());
+            api::answer(player, &Request::play_json(id, mv)).await
         }
         .await;
         match moved {

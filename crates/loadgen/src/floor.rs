@@ -9,7 +9,11 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::client::Api;
+use serde::de::IgnoredAny;
+
+use cardgames_client::{Client, Request};
+
+use crate::api;
 use crate::stats::{Samples, Summary};
 
 /// What a floor run came to, with the field names of a run's report that
@@ -37,10 +41,15 @@ struct Driven {
 
 /// `clients` drivers, each sending pairs of `GET /healthz` back to back
 /// for `duration`; pairs finished in the first `warmup` are not counted.
-pub async fn run(api: Api, clients: usize, duration: Duration, warmup: Duration) -> FloorReport {
+pub async fn run(
+    client: Client,
+    clients: usize,
+    duration: Duration,
+    warmup: Duration,
+) -> FloorReport {
     let started = Instant::now();
     let drivers: Vec<_> = (0..clients)
-        .map(|_| tokio::spawn(drive(api.clone(), started, duration, warmup)))
+        .map(|_| tokio::spawn(drive(client.clone(), started, duration, warmup)))
         .collect();
     let mut all = Driven::default();
     for driver in drivers {
@@ -67,20 +76,20 @@ pub async fn run(api: Api, clients: usize, duration: Duration, warmup: Duration)
     }
 }
 
-async fn drive(api: Api, started: Instant, duration: Duration, warmup: Duration) -> Driven {
+async fn drive(client: Client, started: Instant, duration: Duration, warmup: Duration) -> Driven {
     let mut driven = Driven::default();
+    let healthz = Request::get("/healthz");
     let end = started + duration;
     while Instant::now() < end {
-        let (first, took_first) = api
-            .call_as::<serde::de::IgnoredAny>(reqwest::Method::GET, "/healthz", None, None)
-            .await;
-        let (second, took_second) = api
-            .call_as::<serde::de::IgnoredAny>(reqwest::Method::GET, "/healthz", None, None)
-            .await;
-        if let Err(f) = first.and(second) {
-            *driven.errors.entry(format!("healthz: {f}")).or_default() += 1;
-            continue;
-        }
+        let first = api::ask::<IgnoredAny>(&client, &healthz).await;
+        let second = api::ask::<IgnoredAny>(&client, &healthz).await;
+        let ((_, took_first), (_, took_second)) = match first.and_then(|f| Ok((f, second?))) {
+            Ok(both) => both,
+            Err(f) => {
+                *driven.errors.entry(format!("healthz: {f}")).or_default() += 1;
+                continue;
+            }
+        };
         if Instant::now() >= started + warmup {
             driven.moves += 1;
             driven.first.push(took_first);

@@ -2,7 +2,8 @@
 //! no game and opens each one's player stream (`/v1/players/me/stream`),
 //! held open and drained for the whole run: what a play-by-request server
 //! carries when every user keeps a "your turn" stream open. The streams
-//! use their own client (no request timeout: they are meant to last).
+//! use their own client (no request timeout: they are meant to last; no
+//! reconnecting: a stream that drops ends).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,7 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use futures_util::StreamExt;
 use serde::Serialize;
 
-use crate::client::Api;
+use cardgames_client::Client;
+
+use crate::api;
 
 /// What opening the streams came to.
 #[derive(Debug, Default, Serialize)]
@@ -37,29 +40,22 @@ impl Drop for IdleStreams {
 }
 
 /// Registers `count` players and opens their streams, `parallel` at a time.
-pub async fn open(
-    api: &Api,
-    base: &str,
-    count: usize,
-    parallel: usize,
-) -> (IdleStreams, IdleReport) {
+pub async fn open(client: &Client, count: usize, parallel: usize) -> (IdleStreams, IdleReport) {
     let started = std::time::Instant::now();
-    let http = reqwest::Client::builder()
-        .pool_max_idle_per_host(0)
-        .build()
-        .expect("an HTTP client");
+    let streams = api::streams(client.base_url());
     let bytes = Arc::new(AtomicU64::new(0));
-    let url = format!("{}/v1/players/me/stream", base.trim_end_matches('/'));
     let opened: Vec<Option<tokio::task::JoinHandle<()>>> = futures_util::stream::iter(0..count)
         .map(|i| {
-            let (api, http, url, bytes) = (api.clone(), http.clone(), url.clone(), bytes.clone());
+            let (client, streams, bytes) = (client.clone(), streams.clone(), bytes.clone());
             async move {
-                let token = api.register(&format!("idle-{i}")).await.ok()?;
-                let response = http.get(&url).bearer_auth(token).send().await.ok()?;
-                if !response.status().is_success() {
-                    return None;
-                }
-                Some(tokio::spawn(drain(response, bytes)))
+                let player = api::register(&client, &format!("idle-{i}")).await.ok()?;
+                let token = player.token()?;
+                let mut stream = streams
+                    .as_player(token)
+                    .follow_player_raw(None)
+                    .counting_bytes_in(bytes);
+                stream.open().await.ok()?;
+                Some(tokio::spawn(stream.drain()))
             }
         })
         .buffer_unordered(parallel.max(1))
@@ -84,19 +80,18 @@ pub async fn spectate(
     count: usize,
     counters: Arc<SpectatorCounters>,
 ) -> IdleStreams {
-    let http = reqwest::Client::builder()
-        .pool_max_idle_per_host(0)
-        .build()
-        .expect("an HTTP client");
-    let url = format!("{}/v1/games/{game_id}/stream", base.trim_end_matches('/'));
+    let streams = api::streams(base);
     let mut tasks = Vec::with_capacity(count);
     for _ in 0..count {
-        match http.get(&url).send().await {
-            Ok(response) if response.status().is_success() => {
+        let mut stream = streams
+            .follow_game_raw(game_id, None)
+            .counting_bytes_in(counters.bytes.clone());
+        match stream.open().await {
+            Ok(()) => {
                 counters.opened.fetch_add(1, Ordering::Relaxed);
-                tasks.push(tokio::spawn(drain(response, counters.bytes.clone())));
+                tasks.push(tokio::spawn(stream.drain()));
             }
-            _ => {
+            Err(_) => {
                 counters.failed.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -104,12 +99,6 @@ pub async fn spectate(
     IdleStreams {
         tasks,
         bytes: counters.bytes.clone(),
-    }
-}
-
-async fn drain(mut response: reqwest::Response, bytes: Arc<AtomicU64>) {
-    while let Ok(Some(chunk)) = response.chunk().await {
-        bytes.fetch_add(chunk.len() as u64, Ordering::Relaxed);
     }
 }
 

@@ -12,10 +12,11 @@
 //! Start the server with `RATE_LIMIT=0` (or a high one): a load generator is
 //! exactly what the limit is for.
 
+mod api;
 mod check;
-mod client;
 mod floor;
 mod idle;
+mod moves;
 mod populate;
 mod readers;
 mod run;
@@ -25,7 +26,6 @@ mod stats;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use client::Api;
 use run::{Kinds, RunOptions};
 
 const HELP: &str = "\
@@ -206,7 +206,7 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let api = Api::new(&args.url, args.timeout);
+    let client = api::connect(&args.url, args.timeout);
     if let Some(seekers) = args.seekers {
         let options = seeks::SeekOptions {
             seekers,
@@ -215,7 +215,7 @@ async fn main() -> ExitCode {
             seed: args.run.seed,
             marks: args.marks.clone(),
         };
-        let report = seeks::run(&api, &options).await;
+        let report = seeks::run(&client, &options).await;
         if args.json {
             println!("{}", serde_json::to_string(&report).unwrap_or_default());
         } else {
@@ -241,7 +241,7 @@ async fn main() -> ExitCode {
         };
     }
     if let Some(games) = args.populate {
-        let report = populate::populate(&api, games, args.run.games).await;
+        let report = populate::populate(&client, games, args.run.games).await;
         println!("{}", serde_json::to_string(&report).unwrap_or_default());
         return if report.failed == 0 {
             ExitCode::SUCCESS
@@ -257,7 +257,7 @@ async fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let report = check::check(&api, &text).await;
+        let report = check::check(&client, &text).await;
         if args.json {
             println!("{}", serde_json::to_string(&report).unwrap_or_default());
         } else {
@@ -283,7 +283,7 @@ async fn main() -> ExitCode {
         };
     }
     if args.http_floor {
-        let report = floor::run(api, args.run.games, args.run.duration, args.run.warmup).await;
+        let report = floor::run(client, args.run.games, args.run.duration, args.run.warmup).await;
         if args.json {
             println!("{}", serde_json::to_string(&report).unwrap_or_default());
         } else {
@@ -294,15 +294,15 @@ async fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let (idle, idle_report) = idle::open(&api, &args.url, args.idle_streams, 64).await;
+    let (idle, idle_report) = idle::open(&client, args.idle_streams, 64).await;
     if args.idle_streams > 0 {
         eprintln!(
             "loadgen: {} of {} idle player streams open ({:.1} s)",
             idle_report.opened, idle_report.requested, idle_report.open_seconds
         );
     }
-    let readers = readers::start(&api, args.list_readers, args.list_interval);
-    let report = run::run(api, args.run).await;
+    let readers = readers::start(&client, args.list_readers, args.list_interval);
+    let report = run::run(client, args.run).await;
     let readers = readers.stop();
     let idle_bytes = idle.bytes.load(std::sync::atomic::Ordering::Relaxed);
     drop(idle);

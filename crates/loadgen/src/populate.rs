@@ -8,7 +8,9 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::client::Api;
+use cardgames_client::{Client, Request};
+
+use crate::api;
 
 #[derive(Debug, serde::Serialize)]
 pub struct PopulateReport {
@@ -17,17 +19,17 @@ pub struct PopulateReport {
     pub seconds: f64,
 }
 
-pub async fn populate(api: &Api, games: usize, parallel: usize) -> PopulateReport {
+pub async fn populate(client: &Client, games: usize, parallel: usize) -> PopulateReport {
     let started = Instant::now();
     let next = Arc::new(AtomicUsize::new(0));
     let created = Arc::new(AtomicUsize::new(0));
     let failed = Arc::new(AtomicUsize::new(0));
     let workers: Vec<_> = (0..parallel.max(1))
         .map(|w| {
-            let (api, next, created, failed) =
-                (api.clone(), next.clone(), created.clone(), failed.clone());
+            let (client, next, created, failed) =
+                (client.clone(), next.clone(), created.clone(), failed.clone());
             tokio::spawn(async move {
-                let Ok(token) = api.register(&format!("populate {w}")).await else {
+                let Ok(player) = api::register(&client, &format!("populate {w}")).await else {
                     return;
                 };
                 loop {
@@ -43,10 +45,10 @@ pub async fn populate(api: &Api, games: usize, parallel: usize) -> PopulateRepor
                         json!({"kind": "cancellation-hearts", "config": {"players": 6},
                                "seats": ["open", "bot", "bot", "bot", "bot", "bot"], "take_seat": 0})
                     };
-                    let ok = match api.post("/v1/games", Some(&token), &body).await {
+                    let ok = match api::answer(&player, &Request::create_game(&body)).await {
                         Ok(game) => {
-                            let id = game["id"].as_str().unwrap_or_default().to_owned();
-                            api.get(&format!("/v1/games/{id}"), Some(&token)).await.is_ok()
+                            let id = game["id"].as_str().unwrap_or_default();
+                            api::answer(&player, &Request::game(id)).await.is_ok()
                         }
                         Err(_) => false,
                     };

@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::client::Api;
+use cardgames_client::{Client, Request};
+
+use crate::api;
 use crate::stats::{Samples, Summary};
 
 /// The lobby page each reader reads.
@@ -47,14 +49,14 @@ pub struct Readers {
 }
 
 /// Starts `count` readers, each reading [`LOBBY`] every `interval`.
-pub fn start(api: &Api, count: usize, interval: Duration) -> Readers {
+pub fn start(client: &Client, count: usize, interval: Duration) -> Readers {
     let tally = Arc::new(Mutex::new(Tally::default()));
     let tasks = (0..count)
         .map(|i| {
-            let (api, tally) = (api.clone(), tally.clone());
+            let (client, tally) = (client.clone(), tally.clone());
             // Spread over one interval, so the reads come evenly.
             let offset = interval.mul_f64(i as f64 / count.max(1) as f64);
-            tokio::spawn(read_forever(api, tally, offset, interval))
+            tokio::spawn(read_forever(client, tally, offset, interval))
         })
         .collect();
     Readers {
@@ -66,14 +68,20 @@ pub fn start(api: &Api, count: usize, interval: Duration) -> Readers {
     }
 }
 
-async fn read_forever(api: Api, tally: Arc<Mutex<Tally>>, offset: Duration, interval: Duration) {
+async fn read_forever(
+    client: Client,
+    tally: Arc<Mutex<Tally>>,
+    offset: Duration,
+    interval: Duration,
+) {
+    let lobby = Request::get(LOBBY);
     tokio::time::sleep(offset).await;
     let mut tick = tokio::time::interval(interval);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
         let asked = Instant::now();
-        let answer = api.get(LOBBY, None).await;
+        let answer = api::answer(&client, &lobby).await;
         let took = asked.elapsed();
         let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
         match answer {

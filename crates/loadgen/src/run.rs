@@ -9,8 +9,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::client::{Api, Failure, LegalAnswer, Rng, random_move_text};
+use cardgames_client::{Client, Request};
+
+use crate::api::{self, Failure};
 use crate::idle::{SpectatorCounters, SpectatorReport};
+use crate::moves::{LegalAnswer, Rng, random_move_text};
 use crate::stats::{Samples, Summary};
 
 /// Which games to play.
@@ -120,11 +123,17 @@ fn record(recorder: &Recorder, line: Value) {
     }
 }
 
-/// One game in play: its id, a token per seat, who acts.
+/// One game in play: its id, a player per seat, who acts.
 struct Table {
     id: String,
-    tokens: Vec<String>,
+    players: Vec<Client>,
     to_act: Vec<usize>,
+}
+
+impl Table {
+    fn tokens(&self) -> Vec<&str> {
+        self.players.iter().filter_map(Client::token).collect()
+    }
 }
 
 /// The seats a game resource says must act.
@@ -142,45 +151,35 @@ pub fn to_act(game: &Value) -> Vec<usize> {
 
 /// Registers the players, creates the game and fills its seats.
 async fn set_up(
-    api: &Api,
+    client: &Client,
     kind: &str,
     config: &Value,
-    players: usize,
+    seats: usize,
     tag: &str,
 ) -> Result<Table, (String, Failure)> {
-    let mut tokens = Vec::with_capacity(players);
-    for i in 0..players {
-        let token = api
-            .register(&format!("load {tag} p{i}"))
+    let mut players = Vec::with_capacity(seats);
+    for i in 0..seats {
+        let player = api::register(client, &format!("load {tag} p{i}"))
             .await
             .map_err(|e| ("register".to_owned(), e))?;
-        tokens.push(token);
+        players.push(player);
     }
-    let seats: Vec<&str> = vec!["open"; players];
-    let created = api
-        .post(
-            "/v1/games",
-            Some(&tokens[0]),
-            &json!({"kind": kind, "config": config, "seats": seats, "take_seat": 0}),
-        )
+    let open: Vec<&str> = vec!["open"; seats];
+    let body = json!({"kind": kind, "config": config, "seats": open, "take_seat": 0});
+    let created = api::answer(&players[0], &Request::create_game(&body))
         .await
         .map_err(|e| ("create_game".to_owned(), e))?;
     let id = created["id"].as_str().unwrap_or_default().to_owned();
     let mut last = created;
-    for (seat, token) in tokens.iter().enumerate().skip(1) {
-        last = api
-            .post(
-                &format!("/v1/games/{id}/join"),
-                Some(token),
-                &json!({"seat": seat}),
-            )
+    for (seat, player) in players.iter().enumerate().skip(1) {
+        last = api::answer(player, &Request::join_game(&id, seat))
             .await
             .map_err(|e| ("join_game".to_owned(), e))?;
     }
     Ok(Table {
         to_act: to_act(&last),
         id,
-        tokens,
+        players,
     })
 }
 
@@ -196,25 +195,23 @@ struct Sent {
     last_sent_ms: u64,
 }
 
-/// Posts `mv` with a new `Idempotency-Key`, and again with the same key
+/// Posts a move carrying an `Idempotency-Key`, and again with the same key
 /// while the answer is a 503 or nothing, waiting `Retry-After` between
 /// tries (each failed try counted in `stats`, a 503 without `Retry-After`
 /// apart), for at most [`RETRY_WINDOW`].
 async fn post_retrying<T: serde::de::DeserializeOwned>(
-    api: &Api,
-    path: &str,
-    token: &str,
-    mv: &str,
-    key: String,
+    player: &Client,
+    request: Request,
     stats: &mut DriverStats,
 ) -> (Result<T, Failure>, Sent) {
+    let key = request.key().unwrap_or_default().to_owned();
     let first_sent_ms = epoch_ms();
     let started = Instant::now();
     let mut attempts = 0;
     loop {
         attempts += 1;
         let last_sent_ms = epoch_ms();
-        let attempt = api.post_with_key::<T>(path, token, mv, &key).await;
+        let attempt = api::try_once::<T>(player, &request).await;
         let failure = match attempt.result {
             Err(f) if f.is_retryable() && started.elapsed() < RETRY_WINDOW => f,
             answer => {
@@ -234,14 +231,14 @@ async fn post_retrying<T: serde::de::DeserializeOwned>(
         stats.error(&format!("post_move (retried){note}"), &failure);
         let wait = attempt
             .retry_after
-            .map_or(RETRY_DEFAULT, Duration::from_secs)
+            .unwrap_or(RETRY_DEFAULT)
             .min(Duration::from_secs(5));
         tokio::time::sleep(wait).await;
     }
 }
 
 async fn drive(
-    api: Api,
+    client: Client,
     index: usize,
     options: Arc<RunOptions>,
     started: Instant,
@@ -267,7 +264,7 @@ async fn drive(
     'games: while Instant::now() < end {
         game_no += 1;
         let tag = format!("{index}.{game_no}");
-        let mut table = match set_up(&api, kind, &config, players as usize, &tag).await {
+        let mut table = match set_up(&client, kind, &config, players as usize, &tag).await {
             Ok(table) => table,
             Err((where_, f)) => {
                 stats.error(&where_, &f);
@@ -280,7 +277,7 @@ async fn drive(
         let _spectators = if options.spectators_per_game > 0 {
             Some(
                 crate::idle::spectate(
-                    api.base(),
+                    client.base_url(),
                     &table.id,
                     options.spectators_per_game,
                     spectating.clone(),
@@ -292,7 +289,7 @@ async fn drive(
         };
         record(
             &recorder,
-            json!({"game": table.id, "kind": kind, "tokens": table.tokens, "created_ms": epoch_ms()}),
+            json!({"game": table.id, "kind": kind, "tokens": table.tokens(), "created_ms": epoch_ms()}),
         );
         let mut last_ack: Option<Value> = None;
         let mut out_of_time = false;
@@ -302,10 +299,7 @@ async fn drive(
                 break;
             }
             let Some(&seat) = table.to_act.first() else {
-                match api
-                    .get(&format!("/v1/games/{}", table.id), Some(&table.tokens[0]))
-                    .await
-                {
+                match api::answer(&table.players[0], &Request::game(&table.id)).await {
                     Ok(game) if game["status"] == "finished" => {
                         stats.games_finished += 1;
                         stats.finished_ids.push(table.id.clone());
@@ -319,17 +313,10 @@ async fn drive(
                 }
                 continue;
             };
-            let token = table.tokens[seat].clone();
-            let (legal, took) = api
-                .call_as::<LegalAnswer>(
-                    reqwest::Method::GET,
-                    &format!("/v1/games/{}/legal-moves", table.id),
-                    Some(&token),
-                    None,
-                )
-                .await;
-            let legal = match legal {
-                Ok(legal) => legal,
+            let player = &table.players[seat];
+            let legal = api::ask::<LegalAnswer>(player, &Request::legal_moves(&table.id)).await;
+            let (legal, took) = match legal {
+                Ok(answer) => answer,
                 Err(f) => {
                     stats.error("get_legal_moves", &f);
                     table.to_act.clear();
@@ -345,25 +332,17 @@ async fn drive(
                 continue;
             };
             let recording = is_recording(&recorder);
-            let path = format!("/v1/games/{}/moves", table.id);
-            let (answer, took, sent) = if options.retry {
+            let request = Request::play_json(&table.id, mv.clone());
+            let (answer, sent) = if options.retry {
                 let key = format!("load-{:016x}", rng.next_u64());
-                let (answer, sent) =
-                    post_retrying::<Accepted>(&api, &path, &token, &mv, key, &mut stats).await;
-                (answer, sent.took, Some(sent))
+                let request = request.idempotency_key(key);
+                let (answer, sent) = post_retrying::<Accepted>(player, request, &mut stats).await;
+                (answer.map(|a| (a, sent.took)), Some(sent))
             } else {
-                let (answer, took) = api
-                    .call_as::<Accepted>(
-                        reqwest::Method::POST,
-                        &path,
-                        Some(&token),
-                        Some(mv.clone()),
-                    )
-                    .await;
-                (answer, took, None)
+                (api::ask::<Accepted>(player, &request).await, None)
             };
             match answer {
-                Ok(accepted) => {
+                Ok((accepted, took)) => {
                     let (seq, version) = (accepted.seq, accepted.version);
                     if measuring(Instant::now()) {
                         stats.moves += 1;
@@ -455,7 +434,7 @@ pub struct Report {
     pub spectators: SpectatorReport,
 }
 
-pub async fn run(api: Api, options: RunOptions) -> Report {
+pub async fn run(client: Client, options: RunOptions) -> Report {
     let recorder: Recorder = Arc::new(Mutex::new(options.record.as_ref().map(|path| {
         std::io::BufWriter::new(std::fs::File::create(path).expect("record file can be created"))
     })));
@@ -465,7 +444,7 @@ pub async fn run(api: Api, options: RunOptions) -> Report {
     let drivers: Vec<_> = (0..options.games)
         .map(|i| {
             tokio::spawn(drive(
-                api.clone(),
+                client.clone(),
                 i,
                 options.clone(),
                 started,

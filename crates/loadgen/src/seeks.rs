@@ -12,7 +12,10 @@ use std::time::{Duration, Instant};
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 
-use crate::client::{Api, Failure, Rng};
+use cardgames_client::{Client, Request};
+
+use crate::api::{self, Failure};
+use crate::moves::Rng;
 use crate::stats::{Samples, Summary};
 
 /// How many registrations or reads are in flight at once.
@@ -115,7 +118,7 @@ pub struct SeekOptions {
 }
 
 /// Runs the arrivals and reads the outcome back (see the module).
-pub async fn run(api: &Api, options: &SeekOptions) -> SeekReport {
+pub async fn run(client: &Client, options: &SeekOptions) -> SeekReport {
     let SeekOptions {
         seekers,
         over,
@@ -124,10 +127,10 @@ pub async fn run(api: &Api, options: &SeekOptions) -> SeekReport {
         ..
     } = *options;
     let mut errors = Vec::new();
-    let tokens: Vec<Result<String, Failure>> = futures_util::stream::iter(0..seekers)
+    let players: Vec<Result<Client, Failure>> = futures_util::stream::iter(0..seekers)
         .map(|i| {
-            let api = api.clone();
-            async move { api.register(&format!("Seeker {i}")).await }
+            let client = client.clone();
+            async move { api::register(&client, &format!("Seeker {i}")).await }
         })
         .buffered(CONCURRENCY)
         .collect()
@@ -137,22 +140,17 @@ pub async fn run(api: &Api, options: &SeekOptions) -> SeekReport {
     mark(options.marks.as_deref(), "registered").await;
     let start = Instant::now();
     let gap = over.div_f64(seekers.max(1) as f64);
-    let arrivals = tokens
+    let arrivals = players
         .iter()
         .zip(&asks)
         .enumerate()
-        .map(|(i, (token, body))| {
-            let api = api.clone();
-            async move {
-                tokio::time::sleep_until((start + gap.mul_f64(i as f64)).into()).await;
-                let token = token.as_ref().map_err(Clone::clone)?;
-                let (answer, took) = api
-                    .call(reqwest::Method::POST, "/v1/seeks", Some(token), Some(body))
-                    .await;
-                answer.map(|seek| (token.clone(), seek, took))
-            }
+        .map(|(i, (player, body))| async move {
+            tokio::time::sleep_until((start + gap.mul_f64(i as f64)).into()).await;
+            let player = player.as_ref().map_err(Clone::clone)?;
+            let (seek, took) = api::ask(player, &Request::create_seek(body)).await?;
+            Ok((player.clone(), seek, took))
         });
-    let created: Vec<Result<(String, Value, Duration), Failure>> =
+    let created: Vec<Result<(Client, Value, Duration), Failure>> =
         futures_util::future::join_all(arrivals).await;
     let arrival_seconds = start.elapsed().as_secs_f64();
     tokio::time::sleep(settle).await;
@@ -161,18 +159,17 @@ pub async fn run(api: &Api, options: &SeekOptions) -> SeekReport {
     let mut stored = Vec::new();
     for outcome in created {
         match outcome {
-            Ok((token, seek, took)) => {
+            Ok((player, seek, took)) => {
                 create_seek.push(took);
-                stored.push((token, seek));
+                stored.push((player, seek));
             }
             Err(failure) => count(&mut errors, &failure),
         }
     }
     let finals: Vec<Result<Value, Failure>> = futures_util::stream::iter(&stored)
-        .map(|(token, seek)| {
-            let api = api.clone();
-            let id = seek["id"].as_str().unwrap_or_default().to_owned();
-            async move { api.get(&format!("/v1/seeks/{id}"), Some(token)).await }
+        .map(|(player, seek)| {
+            let request = Request::seek(seek["id"].as_str().unwrap_or_default());
+            async move { api::answer(player, &request).await }
         })
         .buffered(CONCURRENCY)
         .collect()
