@@ -79,7 +79,20 @@ pub struct Appended {
     /// One frame per event, then the state after them, as every viewer
     /// without a seat is sent them (G-2: they all read the same).
     unseated: Box<[OnceLock<Bytes>]>,
+    /// When the append was handed over: a spectator's spell runs from the
+    /// first append it gathers, so that all the game's spectators gather
+    /// the same appends and share one chunk ([`Appended::spell_chunk`]).
+    pub at: tokio::time::Instant,
+    /// The chunks of the spells that begin with this append, by the
+    /// version of their last: a spell's frames written once for all the
+    /// spectators who gathered exactly those appends.
+    spells: Mutex<Vec<(i64, Bytes)>>,
 }
+
+/// The spells beginning with one append whose chunks are kept: the game's
+/// spectators gather the same appends but for a stream that woke late, so
+/// a few are enough; past them a chunk is written for its own stream.
+const SPELLS_KEPT: usize = 4;
 
 impl Appended {
     pub fn new(events: Vec<EventRow>, row: GameRow, seats: Vec<SeatWithName>) -> Appended {
@@ -89,7 +102,32 @@ impl Appended {
             row,
             seats,
             unseated,
+            at: tokio::time::Instant::now(),
+            spells: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The chunk of a spell of `appends` (in order, this append first) for a
+    /// viewer without a seat: every event's frame then the state after the
+    /// last, written by `render` for the first spectator that sends exactly
+    /// these appends, the same bytes for the others; and whether another
+    /// had written it.
+    pub fn spell_chunk(appends: &[Rows], render: impl FnOnce() -> Bytes) -> (Bytes, bool) {
+        let (Some(first), Some(last)) = (appends.first(), appends.last()) else {
+            return (Bytes::new(), false);
+        };
+        let until = last.0.row.version;
+        let mut spells = lock(&first.0.spells);
+        if let Some((_, chunk)) = spells.iter().find(|(v, _)| *v == until) {
+            return (chunk.clone(), true);
+        }
+        // Rendered under the lock: the others of this spell wait for these
+        // bytes rather than render them too.
+        let chunk = render();
+        if spells.len() < SPELLS_KEPT {
+            spells.push((until, chunk.clone()));
+        }
+        (chunk, false)
     }
 
     /// The frame of event `i` for a viewer without a seat: rendered by

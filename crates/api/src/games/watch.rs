@@ -37,13 +37,13 @@ pub enum GameStreamItem {
     Event(Box<VisibleEvent>),
     /// The game's row after the latest events sent: where it stands.
     State(Box<GameRow>),
-    /// The events of one of this process's appends, as every viewer
-    /// without a seat reads them: the same frames for all such streams
-    /// (`notify::Appended::unseated_frame`, rendered from
-    /// `reads::unseated_event`).
-    UnseatedEvents(Rows),
-    /// The game's state after that append, its frame shared likewise.
-    UnseatedState(Rows),
+    /// This process's appends gathered in one spell, in order, as every
+    /// viewer without a seat reads them: their events, then the game's
+    /// state after the last, written once as one chunk that all the game's
+    /// spectators who gathered the same appends send
+    /// (`notify::Appended::spell_chunk`; each event's frame rendered once
+    /// too, `Appended::unseated_frame`, from `reads::unseated_event`).
+    UnseatedSpell(Vec<Rows>),
     /// A message of table talk the viewer may read (`chat.rs`): not a log
     /// event, and no part of the log's cursor.
     Message(Box<crate::db::chat::MessageRow>),
@@ -273,22 +273,20 @@ fn encode(games: &BTreeMap<String, Followed>) -> String {
     out
 }
 
-/// Sends appends handed over to a stream whose viewer has no seat: the
-/// events of each, then the game's state after the last. Whether the
-/// stream goes on: false once the connection is gone, or the game is over
-/// and all of it sent.
+/// Sends appends handed over to a stream whose viewer has no seat, as one
+/// item: the events of each, then the game's state after the last. Whether
+/// the stream goes on: false once the connection is gone, or the game is
+/// over and all of it sent.
 async fn send_unseated(f: &mut Following, appends: Vec<Rows>, tx: &Outbox<GameStreamItem>) -> bool {
-    let Some(last) = appends.last().cloned() else {
+    let Some(last) = appends.last() else {
         return true;
     };
-    for rows in appends {
-        f.cursor = rows.0.row.version;
-        if tx.send(GameStreamItem::UnseatedEvents(rows)).await.is_err() {
-            return false;
-        }
-    }
+    f.cursor = last.0.row.version;
     let closed = last.0.row.status.is_closed();
-    tx.send(GameStreamItem::UnseatedState(last)).await.is_ok() && !closed
+    tx.send(GameStreamItem::UnseatedSpell(appends))
+        .await
+        .is_ok()
+        && !closed
 }
 
 /// What one look at a game found: the notices, each with the game's state
@@ -568,11 +566,21 @@ impl GameService {
                 Some(Changed::Game { version, .. }) if version <= f.cursor => continue,
                 Some(first) => {
                     // Gathering: whatever else is appended meanwhile
-                    // goes out with it, in one write.
+                    // goes out with it, in one write. The spell ends
+                    // `gather` after the append that began it (not after
+                    // this stream woke), so that the game's spectators
+                    // gather the same appends and send one shared chunk.
                     if !gather.is_zero() {
+                        let began = match &first {
+                            Changed::Game {
+                                appended: Some(rows),
+                                ..
+                            } => rows.0.at,
+                            _ => tokio::time::Instant::now(),
+                        };
                         tokio::select! {
                             _ = stop.changed() => return Ok(false),
-                            _ = tokio::time::sleep(gather) => {}
+                            _ = tokio::time::sleep_until(began + gather) => {}
                         }
                     }
                     let mut signals: Vec<Changed> = std::iter::once(first)

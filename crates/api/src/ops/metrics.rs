@@ -167,7 +167,7 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
         ),
         (
             "cards_stream_frames_shared_total",
-            "Frames of an append game streams sent as another spectator's stream rendered them.",
+            "Spells of appends (one chunk of frames) game streams sent as another spectator's stream wrote them.",
             &metrics.stream_frames_shared,
         ),
         (

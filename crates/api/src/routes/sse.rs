@@ -95,6 +95,55 @@ pub struct SpectatorGather(pub Duration);
 /// The most bytes one write gathers.
 const MAX_WRITE: usize = 64 * 1024;
 
+/// One write to a connection as its items are framed: bytes of its own,
+/// or, when one item's shared bytes are all it holds (a spectator's spell,
+/// the same for all the game's spectators), those bytes themselves, sent
+/// without a copy.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    shared: Option<Bytes>,
+    own: BytesMut,
+}
+
+impl Chunk {
+    /// Appends `bytes` (copied).
+    pub fn extend_from_slice(&mut self, bytes: &[u8]) {
+        self.spill();
+        self.own.extend_from_slice(bytes);
+    }
+
+    /// Appends `bytes`, kept as they are while nothing else is written.
+    pub fn push_shared(&mut self, bytes: Bytes) {
+        if self.shared.is_none() && self.own.is_empty() {
+            self.shared = Some(bytes);
+        } else {
+            self.extend_from_slice(&bytes);
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.shared.as_ref().map_or(0, Bytes::len) + self.own.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Shared bytes followed by more: copied into the chunk's own, in order.
+    fn spill(&mut self) {
+        if let Some(shared) = self.shared.take() {
+            self.own.extend_from_slice(&shared);
+        }
+    }
+
+    fn freeze(self) -> Bytes {
+        match self.shared {
+            Some(shared) => shared,
+            None => self.own.freeze(),
+        }
+    }
+}
+
 /// A stream's producer and the outbox it sends its items to, as one body:
 /// the producer runs when the connection polls the body, on the
 /// connection's own task (nothing spawned per open stream, and one wake-up
@@ -107,7 +156,7 @@ const MAX_WRITE: usize = 64 * 1024;
 pub fn produced<T: 'static>(
     producer: impl Future<Output = ()> + 'static,
     queued: Taker<T>,
-    write: impl Fn(T, &mut BytesMut) + 'static,
+    write: impl Fn(T, &mut Chunk) + 'static,
 ) -> impl Stream<Item = Bytes> + 'static {
     let mut producer = Some(Box::pin(producer));
     futures_util::stream::poll_fn(move |cx| {
@@ -122,7 +171,7 @@ pub fn produced<T: 'static>(
                 None => Poll::Ready(None),
             };
         };
-        let mut chunk = BytesMut::new();
+        let mut chunk = Chunk::default();
         write(first, &mut chunk);
         while chunk.len() < MAX_WRITE {
             let Some(item) = queued.take() else { break };

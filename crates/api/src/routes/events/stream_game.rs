@@ -5,6 +5,7 @@ use utoipa::IntoParams;
 
 use crate::auth::StreamCaller;
 use crate::error::{ApiError, Problem};
+use crate::games::notify::{Appended, Rows};
 use crate::games::vocabulary::GameRow;
 use crate::games::watch::{GameStreamItem, Pace, StreamStart};
 use crate::games::{VisibleEvent, unseated_event};
@@ -13,6 +14,7 @@ use crate::metrics::Metrics;
 use crate::resources::chat::MessageResource;
 use crate::resources::streams::{GameStateResource, GameStreamData, GameStreamEvent};
 use crate::resources::{EventResource, GameResource};
+use crate::routes::sse::Chunk;
 use crate::routes::{doc, sse};
 use crate::state::AppState;
 
@@ -198,26 +200,19 @@ pub async fn stream_game(
     Ok(sse::response(sse::guarded(body, slot, revoked)))
 }
 
-/// One item's frames: an event, the state, a message or a heartbeat; the
-/// frames of an append that every viewer without a seat is sent are
-/// rendered by the first of their streams and copied by the others.
-fn write_item(item: GameStreamItem, out: &mut BytesMut, metrics: &Metrics) {
-    let mut send_shared = |(frame, shared): (Bytes, bool)| {
-        out.extend_from_slice(&frame);
-        if shared {
-            metrics.stream_frames_shared.inc();
-        }
-    };
+/// One item's frames: an event, the state, a message or a heartbeat; a
+/// spell of appends that every viewer without a seat is sent is written
+/// once, as one chunk, by the first of their streams and sent as is by
+/// the others (no copy when it is all of a write).
+fn write_item(item: GameStreamItem, out: &mut Chunk, metrics: &Metrics) {
     match item {
-        GameStreamItem::UnseatedEvents(rows) => {
-            let appended = &rows.0;
-            for i in 0..appended.events.len() {
-                send_shared(
-                    appended.unseated_frame(i, || event_frame(unseated_event(appended, i))),
-                );
+        GameStreamItem::UnseatedSpell(appends) => {
+            let (chunk, shared) = Appended::spell_chunk(&appends, || spell_chunk(&appends));
+            out.push_shared(chunk);
+            if shared {
+                metrics.stream_frames_shared.inc();
             }
         }
-        GameStreamItem::UnseatedState(rows) => send_shared(rows.0.state_frame(state_frame)),
         GameStreamItem::Event(event) => out.extend_from_slice(&event_frame(*event)),
         GameStreamItem::State(row) => out.extend_from_slice(&state_frame(&row)),
         GameStreamItem::Message(message) => {
@@ -230,6 +225,26 @@ fn write_item(item: GameStreamItem, out: &mut BytesMut, metrics: &Metrics) {
         }
         GameStreamItem::Heartbeat => out.extend_from_slice(&sse::heartbeat()),
     }
+}
+
+/// A spell's chunk for viewers without a seat: each append's events, then
+/// the game's state after the last. Each frame is rendered once per append
+/// (a spectator that gathered other appends of the game shares them too).
+fn spell_chunk(appends: &[Rows]) -> Bytes {
+    let mut chunk = BytesMut::new();
+    for rows in appends {
+        let appended = &rows.0;
+        for i in 0..appended.events.len() {
+            let (frame, _) =
+                appended.unseated_frame(i, || event_frame(unseated_event(appended, i)));
+            chunk.extend_from_slice(&frame);
+        }
+    }
+    if let Some(last) = appends.last() {
+        let (frame, _) = last.0.state_frame(state_frame);
+        chunk.extend_from_slice(&frame);
+    }
+    chunk.freeze()
 }
 
 fn event_frame(event: VisibleEvent) -> Bytes {
