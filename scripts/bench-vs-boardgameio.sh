@@ -61,7 +61,7 @@ wait_http "http://127.0.0.1:$PORT/readyz"
 loadavg() { cut -d' ' -f1 /proc/loadavg; }
 # CPU seconds over a run of SECONDS_PER + 2 s (the warm-up's moves are
 # done but not counted) per move at the counted rate.
-per_move() { awk -v c="$1" -v m="$2" -v s="$SECONDS_PER" 'BEGIN {printf "%.0f", m > 0 ? 1e6 * c / (m * (s + 2)) : 0}'; }
+per_move() { awk -v c="$1" -v m="$2" -v s="$SECONDS_PER" 'BEGIN {printf "%.0f", (m > 0 ? 1e6 * c / (m * (s + 2)) : 0)}'; }
 
 machine_line | tee "$OUT/bgio-results.txt"
 printf "%-6s %12s %12s %8s %11s %11s   %s\n" games api_moves/s bgio_moves/s ratio api_p99_ms bgio_p99_ms \
@@ -96,7 +96,7 @@ for C in $LEVELS; do
   BGIO_P99=$(jq -r .post_move_ms.p99 "$OUT/bgio-load-$C.json")
   BGIO_ERRS=$(jq -r '[.errors[]] | add // 0' "$OUT/bgio-load-$C.json")
 
-  RATIO=$(awk -v a="$API" -v b="$BGIO" 'BEGIN {printf "%.2f", b > 0 ? a / b : 0}')
+  RATIO=$(awk -v a="$API" -v b="$BGIO" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
   printf "%-6s %12.1f %12.1f %8s %11.2f %11.2f   api %s (%s), boardgame.io %s (%s); load %s -> %s%s\n" \
     "$C" "$API" "$BGIO" "$RATIO" "$API_P99" "$BGIO_P99" \
     "$(per_move "$API_CPU" "$API")" "$(per_move "$LG_CPU" "$API")" \
