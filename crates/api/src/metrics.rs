@@ -137,9 +137,8 @@ pub struct Metrics {
     /// Appends of other processes heard on `LISTEN` (Postgres; a process
     /// passes over its own).
     pub appends_heard: Counter,
-    /// Game streams: spells of appends (their frames, as one chunk) sent
-    /// as another stream of a viewer without a seat wrote them
-    /// (`notify::Appended::spell_chunk`).
+    /// Game streams: frames of an append sent as another stream of a
+    /// viewer without a seat rendered them (`notify::Appended`).
     pub stream_frames_shared: Counter,
     /// Requests refused by the rate limit.
     pub rate_limited: Counter,

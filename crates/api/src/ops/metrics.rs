@@ -167,7 +167,7 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
         ),
         (
             "cards_stream_frames_shared_total",
-            "Spells of appends (one chunk of frames) game streams sent as another spectator's stream wrote them.",
+            "Frames of an append game streams sent as another spectator's stream rendered them.",
             &metrics.stream_frames_shared,
         ),
         (

@@ -506,7 +506,7 @@ async fn every_metric_family_keeps_its_name_type_help_and_labels() {
         (
             "cards_stream_frames_shared_total",
             "counter",
-            "Spells of appends (one chunk of frames) game streams sent as another spectator's stream wrote them.",
+            "Frames of an append game streams sent as another spectator's stream rendered them.",
         ),
         (
             "cards_experts_refused_total",

@@ -521,7 +521,7 @@ async fn spectators_of_a_game_share_frames_and_a_seat_keeps_its_hand(backend: Ba
     }
     assert!(
         ts.server.state.games.metrics().stream_frames_shared.get() > shared_before,
-        "the second spectator sent the first one's chunk"
+        "a spectator sent frames another rendered"
     );
     // The seat's stream: its own pass in full, the others' redacted.
     let mut own_passes = 0;

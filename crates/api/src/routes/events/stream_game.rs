@@ -207,11 +207,18 @@ pub async fn stream_game(
 fn write_item(item: GameStreamItem, out: &mut Chunk, metrics: &Metrics) {
     match item {
         GameStreamItem::UnseatedSpell(appends) => {
-            let (chunk, shared) = Appended::spell_chunk(&appends, || spell_chunk(&appends));
+            let mut reused = 0;
+            let (chunk, shared) =
+                Appended::spell_chunk(&appends, || spell_chunk(&appends, &mut reused));
+            // Frames sent as another stream rendered them: all of a shared
+            // chunk's (its events and the state), else those of its
+            // appends another stream had rendered.
+            let frames: usize = match shared {
+                true => appends.iter().map(|r| r.0.events.len()).sum::<usize>() + 1,
+                false => reused,
+            };
+            metrics.stream_frames_shared.add(frames as u64);
             out.push_shared(chunk);
-            if shared {
-                metrics.stream_frames_shared.inc();
-            }
         }
         GameStreamItem::Event(event) => out.extend_from_slice(&event_frame(*event)),
         GameStreamItem::State(row) => out.extend_from_slice(&state_frame(&row)),
@@ -229,20 +236,22 @@ fn write_item(item: GameStreamItem, out: &mut Chunk, metrics: &Metrics) {
 
 /// A spell's chunk for viewers without a seat: each append's events, then
 /// the game's state after the last. Each frame is rendered once per append
-/// (a spectator that gathered other appends of the game shares them too).
-fn spell_chunk(appends: &[Rows]) -> Bytes {
+/// (a spectator that gathered other appends of the game shares them too):
+/// `reused` counts those another stream had rendered.
+fn spell_chunk(appends: &[Rows], reused: &mut usize) -> Bytes {
     let mut chunk = BytesMut::new();
+    let mut put = |(frame, shared): (Bytes, bool)| {
+        chunk.extend_from_slice(&frame);
+        *reused += usize::from(shared);
+    };
     for rows in appends {
         let appended = &rows.0;
         for i in 0..appended.events.len() {
-            let (frame, _) =
-                appended.unseated_frame(i, || event_frame(unseated_event(appended, i)));
-            chunk.extend_from_slice(&frame);
+            put(appended.unseated_frame(i, || event_frame(unseated_event(appended, i))));
         }
     }
     if let Some(last) = appends.last() {
-        let (frame, _) = last.0.state_frame(state_frame);
-        chunk.extend_from_slice(&frame);
+        put(last.0.state_frame(state_frame));
     }
     chunk.freeze()
 }
