@@ -8,6 +8,7 @@
 //   node load.js --url http://127.0.0.1:8000 --games 16 --duration 15 --warmup 2 [--json]
 const { Client } = require('boardgame.io/client');
 const { SocketIO } = require('boardgame.io/multiplayer');
+const { performance } = require('node:perf_hooks');
 const { TrickGame, legalCards } = require('./game');
 
 function args() {
@@ -64,7 +65,7 @@ function seat(matchID, playerID, credentials, done) {
       const now = Date.now();
       if (now >= countFrom && now <= stopAt) {
         moves += 1;
-        latencies.push(now - sentAt);
+        latencies.push(performance.now() - sentAt);
       }
       sentFor = -1;
     }
@@ -74,7 +75,7 @@ function seat(matchID, playerID, credentials, done) {
     const hand = state.G.hands[playerID] || [];
     const legal = legalCards(hand, state.G.trick);
     if (legal.length === 0) return fail('no_legal_card');
-    sentAt = Date.now();
+    sentAt = performance.now();
     sentFor = state._stateID;
     client.moves.play(legal[Math.floor(Math.random() * legal.length)]);
   });
@@ -125,7 +126,8 @@ async function drive(slot) {
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+  const ms = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+  return Math.round(ms * 100) / 100;
 }
 
 (async () => {
