@@ -217,3 +217,32 @@ pub fn last_event_id(req: &actix_web::HttpRequest) -> Result<Option<i64>, crate:
             )
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chunk_of_one_shared_item_is_those_bytes_uncopied() {
+        let spell = Bytes::from_static(b"id: 7\nevent: move\ndata: {}\n\n");
+        let mut chunk = Chunk::default();
+        chunk.push_shared(spell.clone());
+        let sent = chunk.freeze();
+        assert_eq!(sent, spell);
+        assert_eq!(sent.as_ptr(), spell.as_ptr(), "the same bytes, not a copy");
+    }
+
+    #[test]
+    fn a_chunk_keeps_its_items_in_order_around_shared_ones() {
+        let mut chunk = Chunk::default();
+        chunk.push_shared(Bytes::from_static(b"a"));
+        chunk.extend_from_slice(b"b");
+        chunk.push_shared(Bytes::from_static(b"c"));
+        assert_eq!(chunk.len(), 3);
+        assert_eq!(chunk.freeze(), Bytes::from_static(b"abc"));
+        let mut chunk = Chunk::default();
+        chunk.extend_from_slice(b": heartbeat\n\n");
+        chunk.push_shared(Bytes::from_static(b"x"));
+        assert_eq!(chunk.freeze(), Bytes::from_static(b": heartbeat\n\nx"));
+    }
+}
