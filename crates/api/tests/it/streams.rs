@@ -432,6 +432,113 @@ async fn a_stream_sends_appends_exactly_as_the_log_reads(backend: Backend) {
 
 on_both_backends!(a_stream_sends_appends_exactly_as_the_log_reads);
 
+/// Spectators of one game share what was rendered for them (issue 36,
+/// goal 5): two of them are sent exactly the same frames, in the same
+/// order, with no hidden card (G-2); the seat's own stream is not merged
+/// with theirs and still carries its hand and its own hidden pass.
+async fn spectators_of_a_game_share_frames_and_a_seat_keeps_its_hand(backend: Backend) {
+    let ts = start(backend).await;
+    let ann = ts.register("Ann").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "cancellation-hearts",
+            json!({"players": 6}),
+            &["open", "bot", "bot", "bot", "bot", "bot"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    let path = format!("/v1/games/{id}/stream?after=0");
+    let mut first = Sse::open(&ts, &path, None, None).await;
+    let mut second = Sse::open(&ts, &path, None, None).await;
+    let mut seat = Sse::open(&ts, &path, Some(&ann.token), None).await;
+    for stream in [&mut first, &mut second] {
+        assert_eq!(stream.next(WAIT).await.unwrap().data["viewer"], "spectator");
+    }
+    let snapshot = seat.next(WAIT).await.unwrap();
+    assert_eq!(snapshot.data["your_seat"], 0);
+    let hand = snapshot.data["view"]["hand"]
+        .as_array()
+        .expect("the seat's hand");
+    assert!(!hand.is_empty(), "{snapshot:?}");
+    // Caught up to the snapshot's log first, so that what follows comes
+    // from appends handed over in spells, not from reads.
+    let version = ts.game(&id, None).await.json["version"].as_i64().unwrap();
+    for stream in [&mut first, &mut second, &mut seat] {
+        while stream.next_of(&LOG_TYPES, WAIT).await.unwrap().id != Some(version) {}
+    }
+    let shared_before = ts.server.state.games.metrics().stream_frames_shared.get();
+    let mut r = rng(11);
+    for _ in 0..3 {
+        let legal = ts.legal(&ann, &id).await;
+        let mv = random_move(&legal.json, &mut r);
+        assert_eq!(ts.post_move(&ann, &id, &mv).await.status.as_u16(), 200);
+        let waiting = tokio::time::Instant::now();
+        while ts.legal(&ann, &id).await.json["count"].as_u64().unwrap() == 0 {
+            assert!(waiting.elapsed() < WAIT, "the bots never gave Ann the turn");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    let version = ts.game(&id, None).await.json["version"].as_i64().unwrap();
+    // Every frame up to the state after `version`: events and states alike.
+    let mut frames = Vec::new();
+    for stream in [&mut first, &mut second] {
+        let mut sent: Vec<(String, Option<i64>, Value)> = Vec::new();
+        loop {
+            let e = stream.next(WAIT).await.unwrap();
+            let done = e.event == "state" && e.data["version"] == version;
+            sent.push((e.event, e.id, e.data));
+            if done {
+                break;
+            }
+        }
+        frames.push(sent);
+    }
+    // The same events, frame for frame, and the same state at the end (a
+    // state frame ends each spell; where a spell ends depends on when the
+    // appends came, so only the last is compared).
+    let events = |sent: &[(String, Option<i64>, Value)]| -> Vec<(String, Option<i64>, Value)> {
+        sent.iter()
+            .filter(|(name, _, _)| LOG_TYPES.contains(&name.as_str()))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(
+        events(&frames[0]),
+        events(&frames[1]),
+        "both spectators were sent the same frames"
+    );
+    assert_eq!(frames[0].last(), frames[1].last());
+    let passes: Vec<_> = frames[0]
+        .iter()
+        .filter(|(_, _, data)| data["payload"]["type"] == "pass_cards")
+        .collect();
+    assert!(!passes.is_empty(), "a pass was played");
+    for (_, _, data) in &passes {
+        assert_eq!(data["redacted"], true, "a spectator sees no pass (G-2)");
+        assert!(data["payload"]["cards"].is_null(), "{data}");
+    }
+    assert!(
+        ts.server.state.games.metrics().stream_frames_shared.get() > shared_before,
+        "a spectator sent frames another rendered"
+    );
+    // The seat's stream: its own pass in full, the others' redacted.
+    let mut own_passes = 0;
+    while own_passes < passes.len() {
+        let event = seat.next_of(&LOG_TYPES, WAIT).await.unwrap();
+        if event.data["payload"]["type"] == "pass_cards" {
+            own_passes += 1;
+            let mine = event.data["actor"]["seat"] == 0;
+            assert_eq!(event.data["redacted"], !mine);
+            assert_eq!(event.data["payload"]["cards"].is_array(), mine);
+        }
+    }
+    ts.server.stop().await;
+}
+
+on_both_backends!(spectators_of_a_game_share_frames_and_a_seat_keeps_its_hand);
+
 /// `SPECTATOR_GATHER_MS`: a spectator's stream sends a move no sooner than
 /// its spell after the move, while the seat's own stream has it at once
 /// (only the lower bound is tested: an upper one would time the machine).
