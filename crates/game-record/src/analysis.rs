@@ -18,6 +18,13 @@ use crate::fairness::dealing_seed;
 use crate::model::{BuildError, GameInfo, GameKind, RecordedMove};
 
 /// What an analysis of a game says, per seat asked for.
+///
+/// Every value is an expected *standing* at the end of the round: the
+/// seat's (side's) score less the mean of the other sides', in the game's
+/// own points (Cancellation Hearts: fewer points are better, so the other
+/// way round), plus the win bonus when the round ends the game (Lost Heir
+/// 10, Cancellation Hearts 30). A score margin, not a win share: the
+/// expert's playouts stop at the round's end (docs/analysis.md says why).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct GameAnalysis {
