@@ -13,13 +13,16 @@ ALTER TABLE games
     ADD CONSTRAINT games_on_resign_check CHECK (on_resign IN ('bot', 'end_game')) NOT VALID;
 
 ALTER TABLE game_events
+    DROP CONSTRAINT game_events_visible_to_own_move,
     ALTER COLUMN event_type TYPE TEXT,
     ALTER COLUMN schema_version TYPE INTEGER,
     ADD CONSTRAINT game_events_known_type CHECK (event_type IN (
         'seat_taken', 'seat_left', 'game_started', 'move', 'game_finished', 'autoplay',
         'deadline_expired', 'game_expired', 'seat_resigned', 'hint_given'
     )) NOT VALID,
-    ADD CONSTRAINT game_events_known_schema_version CHECK (schema_version >= 1) NOT VALID;
+    ADD CONSTRAINT game_events_known_schema_version CHECK (schema_version >= 1) NOT VALID,
+    ADD CONSTRAINT game_events_visible_to_own_move
+        CHECK (visible_to IS NULL OR (event_type IN ('move', 'hint_given') AND visible_to = actor_seat)) NOT VALID;
 
 ALTER TABLE seats
     ALTER COLUMN bot_level TYPE TEXT,
