@@ -488,6 +488,8 @@ async fn unknown_stored_values_are_refused_or_fail_the_read(backend: Backend) {
     for sql in [
         format!("UPDATE games SET status = 'abandoned' WHERE id = {q}"),
         format!("UPDATE games SET on_deadline = 'nap' WHERE id = {q}"),
+        format!("UPDATE games SET on_resign = 'nap' WHERE id = {q}"),
+        format!("UPDATE seats SET bot_level = 'clairvoyant' WHERE game_id = {q}"),
         event(version + 1, "seat_stolen", 1, "NULL"),
         event(version + 1, "autoplay", 0, "NULL"),
         // Only a move may be private, and only to its own seat.
