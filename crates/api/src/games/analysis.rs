@@ -18,7 +18,6 @@
 //! started again by the next request for it.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use game_record::analysis::{GameAnalysis, analyse, default_playouts};
@@ -186,7 +185,7 @@ impl GameService {
             .map_err(|e| e.to_string())?;
         let mut whole: Option<GameAnalysis> = None;
         for seat in 0..game.info.players.len() as u8 {
-            let Some(_permit) = self.analysis_permit(requester).await else {
+            let Some(_permit) = self.bots.patient_permit(requester, REFUSED_RETRY).await else {
                 return Ok(None);
             };
             let game = Arc::clone(game);
@@ -209,20 +208,6 @@ impl GameService {
             }
         }
         Ok(whole)
-    }
-
-    /// A thinking permit under `requester`'s name, asking again while the
-    /// queues are full; `None` once the bots are stopping.
-    async fn analysis_permit(&self, requester: &str) -> Option<super::thinkers::ThinkPermit> {
-        loop {
-            if self.bots.stopping.load(Ordering::SeqCst) {
-                return None;
-            }
-            match self.bots.thinkers.acquire(requester).await {
-                Ok(permit) => return Some(permit),
-                Err(_) => tokio::time::sleep(REFUSED_RETRY).await,
-            }
-        }
     }
 }
 

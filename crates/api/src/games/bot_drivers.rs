@@ -7,10 +7,11 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use cards::Budget;
 
-use super::thinkers::FairThinkers;
+use super::thinkers::{FairThinkers, ThinkPermit};
 use crate::config::BotSettings;
 
 /// The bot drivers: at most one per game. A kick while a game's driver
@@ -53,6 +54,21 @@ impl BotDrivers {
 
     pub(super) fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, bool>> {
         self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A thinking permit under `who`'s name for work that may wait (an
+    /// analysis, a hint), asking again every `retry` while the queues are
+    /// full; `None` once the bots are stopping.
+    pub(super) async fn patient_permit(&self, who: &str, retry: Duration) -> Option<ThinkPermit> {
+        loop {
+            if self.stopping.load(Ordering::SeqCst) {
+                return None;
+            }
+            match self.thinkers.acquire(who).await {
+                Ok(permit) => return Some(permit),
+                Err(_) => tokio::time::sleep(retry).await,
+            }
+        }
     }
 
     /// Whether the driver of `game_id` should exit now (and, if so, forget it).

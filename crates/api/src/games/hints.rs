@@ -18,7 +18,6 @@
 //! again) but not logged a second time.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use cards::{Seat, Seed};
@@ -176,14 +175,8 @@ impl GameService {
         ply: u32,
         player_id: &str,
     ) -> Result<Option<HintEvaluation>, ServiceError> {
-        let _permit = loop {
-            if self.bots.stopping.load(Ordering::SeqCst) {
-                return Ok(None);
-            }
-            match self.bots.thinkers.acquire(player_id).await {
-                Ok(permit) => break permit,
-                Err(_) => tokio::time::sleep(REFUSED_RETRY).await,
-            }
+        let Some(_permit) = self.bots.patient_permit(player_id, REFUSED_RETRY).await else {
+            return Ok(None);
         };
         let game: Box<dyn AnyGame> = snapshot.game.clone_box();
         let seed = hint_seed(&snapshot.row.seed, seat, ply);
