@@ -23,7 +23,7 @@ function sameMove(a: unknown, b: unknown): boolean {
 /** "The expert would play 7♥ (expected +1.2; the next best 9♥ +0.4)". */
 export function hintText(hint: Hint): string {
   const move = hint.move as Move;
-  if (hint.forced) return `Only one move is legal: ${shortMove(move)}.`;
+  if (hint.forced) return sentence(`Only one move is legal: ${shortMove(move)}`);
   const value = hint.candidates.find((c) => sameMove(c.move, hint.move))?.value;
   if (hint.value_kind !== "expected_standing" || value === null || value === undefined) {
     return `The expert would play ${shortMove(move)} (too many choices to search: its usual choice).`;
@@ -32,6 +32,11 @@ export function hintText(hint: Hint): string {
     .sort((a, b) => (b.value ?? 0) - (a.value ?? 0))[0];
   const runnerUp = next ? `; the next best, ${shortMove(next.move as Move)}, ${signed(next.value ?? 0)}` : "";
   return `The expert would play ${shortMove(move)} (expected ${signed(value)}${runnerUp}).`;
+}
+
+/** Ends `text` with one full stop (a short name may end with its own: "Halifax Det."). */
+function sentence(text: string): string {
+  return text.endsWith(".") ? text : `${text}.`;
 }
 
 export class HintBox {
