@@ -89,6 +89,9 @@ pub struct Config {
     pub cors: CorsOrigins,
     pub token_ttl: Duration,
     pub pool_size: usize,
+    /// Postgres: the most moves of different games committed together in
+    /// one transaction when several wait at once; 1: each alone.
+    pub group_commit: usize,
     pub cache_capacity: usize,
     /// Finished games whose replay, record and verification are kept in
     /// memory (`games::finished`); 0 = none.
@@ -166,6 +169,7 @@ impl Default for Config {
             cors: CorsOrigins::Any,
             token_ttl: Duration::from_secs(30 * 24 * 3600),
             pool_size: 8,
+            group_commit: crate::db::GROUP_COMMIT_DEFAULT,
             cache_capacity: 1024,
             finished_cache: 256,
             body_limit: 64 * 1024,
@@ -422,6 +426,12 @@ struct StorageArgs {
     /// work: bots, deadlines, webhooks, ratings)
     #[arg(long, env = "DB_POOL_SIZE", value_parser = positive::<usize>, default_value = "8")]
     db_pool_size: usize,
+    /// Postgres: the most moves of different games committed together, in one transaction sent
+    /// as one pipeline, when several wait at once (group commit; each keeps its own version
+    /// guard and idempotency record, and none is answered before the commit); 1 = each move
+    /// alone
+    #[arg(long, env = "DB_GROUP_COMMIT", value_parser = positive::<usize>, default_value = "32")]
+    db_group_commit: usize,
     /// longest wait on the database for one query, the pooled or new connection included
     /// (Postgres also gets it as `statement_timeout`); past it: 503 `unavailable`
     #[arg(long, env = "DB_TIMEOUT_MS", value_parser = positive_ms, default_value = "5000")]
@@ -625,6 +635,7 @@ impl From<Args> for Config {
             cors: args.server.cors_origins,
             token_ttl: args.tokens.token_ttl_secs,
             pool_size: args.storage.db_pool_size,
+            group_commit: args.storage.db_group_commit,
             cache_capacity: args.storage.state_cache,
             finished_cache: args.storage.finished_cache,
             body_limit: args.server.body_limit,

@@ -37,7 +37,8 @@ impl Services {
             config.db_timeout,
         )
         .await?
-        .with_idempotency_ttl(config.idempotency_ttl);
+        .with_idempotency_ttl(config.idempotency_ttl)
+        .with_group_commit(config.group_commit);
         let db = match &config.replica.url {
             Some(url) => db.with_replica(
                 url,

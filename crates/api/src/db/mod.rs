@@ -22,6 +22,7 @@ pub mod challenges;
 pub mod chat;
 pub mod checkout;
 pub mod event;
+pub mod group_commit;
 pub mod invites;
 pub mod listen;
 pub mod models;
@@ -70,6 +71,10 @@ pub enum Pools {
     Sqlite(Pool<SqliteConn>),
 }
 
+/// The most moves of different games that Postgres commits together by
+/// default (`DB_GROUP_COMMIT`, [`group_commit`]).
+pub const GROUP_COMMIT_DEFAULT: usize = 32;
+
 /// A handle on the database, cheap to clone.
 #[derive(Clone)]
 pub struct Db {
@@ -93,6 +98,9 @@ pub struct Db {
     /// With Postgres and `DATABASE_REPLICA_URL`: the streaming replica
     /// that serves the reads which may be a little stale ([`replica`]).
     replica: Option<Arc<Replica>>,
+    /// With Postgres: the queue of appends committed together when several
+    /// wait at once ([`group_commit`]); `None`: each alone.
+    group: Option<Arc<group_commit::GroupCommit>>,
 }
 
 /// The replica: a store on its pools, so every query of [`Db`] runs on it
@@ -167,31 +175,7 @@ impl DbError {
     /// next connection is made to whichever host takes writes now
     /// (`target_session_attrs=read-write` in a multi-host URL).
     pub fn spoils_connection(&self) -> bool {
-        let DbError::Query(DieselError::DatabaseError(kind, info)) = self else {
-            return false;
-        };
-        if matches!(
-            kind,
-            DatabaseErrorKind::ClosedConnection
-                | DatabaseErrorKind::UnableToSendCommand
-                | DatabaseErrorKind::ReadOnlyTransaction
-        ) {
-            return true;
-        }
-        let message = info.message();
-        [
-            "terminating connection",
-            "shutting down",
-            "starting up",
-            "statement timeout",
-            "connection closed",
-            "server closed the connection",
-            "read-only transaction",
-            "during recovery",
-            "in recovery mode",
-        ]
-        .iter()
-        .any(|m| message.contains(m))
+        matches!(self, DbError::Query(e) if spoils_connection(e))
     }
 
     /// A unique violation of the one-statement append: the idempotency
@@ -239,6 +223,35 @@ impl DbError {
             _ => DbError::Query(e),
         }
     }
+}
+
+/// [`DbError::spoils_connection`] of a query's error.
+pub(crate) fn spoils_connection(e: &DieselError) -> bool {
+    let DieselError::DatabaseError(kind, info) = e else {
+        return false;
+    };
+    if matches!(
+        kind,
+        DatabaseErrorKind::ClosedConnection
+            | DatabaseErrorKind::UnableToSendCommand
+            | DatabaseErrorKind::ReadOnlyTransaction
+    ) {
+        return true;
+    }
+    let message = info.message();
+    [
+        "terminating connection",
+        "shutting down",
+        "starting up",
+        "statement timeout",
+        "connection closed",
+        "server closed the connection",
+        "read-only transaction",
+        "during recovery",
+        "in recovery mode",
+    ]
+    .iter()
+    .any(|m| message.contains(m))
 }
 
 /// The time to store for a change made now, at the precision both backends
@@ -558,7 +571,12 @@ impl Db {
                 let per_worker = pool_size.div_ceil(workers.max(1)).max(2);
                 let background = pool_size;
                 Ok(Db {
-                    pools: Pools::Postgres(pg_pool(url, background, timeout, Some(runtime))?),
+                    pools: Pools::Postgres(pg_pool(
+                        url,
+                        background,
+                        timeout,
+                        Some(runtime.clone()),
+                    )?),
                     workers: Some(WorkerPools::new(url, per_worker, timeout)),
                     timeout,
                     pg_url: Some(url.as_str().into()),
@@ -566,6 +584,10 @@ impl Db {
                     revocations: Some(Arc::default()),
                     revoked_here: Arc::default(),
                     replica: None,
+                    group: Some(Arc::new(group_commit::GroupCommit::new(
+                        GROUP_COMMIT_DEFAULT,
+                        runtime,
+                    ))),
                 })
             }
             DatabaseTarget::Sqlite(path) => {
@@ -593,6 +615,7 @@ impl Db {
                     revocations: None,
                     revoked_here: Arc::default(),
                     replica: None,
+                    group: None,
                 })
             }
         }
@@ -629,6 +652,7 @@ impl Db {
             revocations: None,
             revoked_here: Arc::default(),
             replica: None,
+            group: None,
         };
         self.replica = Some(Arc::new(Replica {
             db: replica,
@@ -642,6 +666,29 @@ impl Db {
     pub fn with_idempotency_ttl(mut self, ttl: Option<Duration>) -> Self {
         self.idempotency_ttl = ttl;
         self
+    }
+
+    /// The store committing at most `max` waiting moves of different games
+    /// together (Postgres; [`group_commit`]); 1: each move alone.
+    pub fn with_group_commit(mut self, max: usize) -> Self {
+        if let Pools::Postgres(_) = self.pools {
+            let runtime = tokio::runtime::Handle::current();
+            self.group = (max > 1).then(|| Arc::new(group_commit::GroupCommit::new(max, runtime)));
+        }
+        self
+    }
+
+    /// What the group commit did so far (zeros without one).
+    pub fn group_commit_counts(&self) -> group_commit::GroupCommitCounts {
+        self.group.as_ref().map(|g| g.counts()).unwrap_or_default()
+    }
+
+    /// Postgres's pool for work off the HTTP workers.
+    fn shared_pg_pool(&self) -> Option<Pool<AsyncPgConnection>> {
+        match &self.pools {
+            Pools::Postgres(pool) => Some(pool.clone()),
+            Pools::Sqlite(_) => None,
+        }
     }
 
     /// Records stored before this no longer replay (`None`: all do).

@@ -503,6 +503,18 @@ impl Db {
         outbox: &[super::webhooks::NewOutbox],
     ) -> Result<i64, DbError> {
         let new_version = expected_version + events.len() as i64;
+        if let (None, Some(group)) = (seat_change, &self.group) {
+            let append = super::group_commit::Append {
+                game_id: game_id.to_owned(),
+                expected_version,
+                events: events.to_vec(),
+                update: update.clone(),
+                idem: idem.cloned(),
+                outbox: outbox.to_vec(),
+            };
+            let counts = group.append(self, append).await?;
+            return appended(counts, new_version, events.len());
+        }
         if let (None, Pools::Postgres(pool)) = (seat_change, self.pools()) {
             let statement = AppendStatement {
                 game_id,
@@ -584,11 +596,7 @@ impl Db {
                 .await
                 .map_err(DbError::unique_violation)
         })?;
-        match counts.moved {
-            1 if counts.logged == expected_events as i64 => Ok(new_version),
-            1 => Err(DbError::Query(diesel::result::Error::NotFound)),
-            _ => Err(DbError::Conflict),
-        }
+        appended(counts, new_version, expected_events)
     }
 
     /// Games matching `filter`, newest first (`created_at`, then `id`,
@@ -837,5 +845,15 @@ impl Db {
                 .await?;
             Ok(())
         })
+    }
+}
+
+/// The new version when the one-statement append moved the game and
+/// logged every event; a conflict when the game had moved on.
+fn appended(counts: AppendCounts, new_version: i64, events: usize) -> Result<i64, DbError> {
+    match counts.moved {
+        1 if counts.logged == events as i64 => Ok(new_version),
+        1 => Err(DbError::Query(diesel::result::Error::NotFound)),
+        _ => Err(DbError::Conflict),
     }
 }

@@ -22,6 +22,7 @@ mod event_log;
 mod expiry;
 mod failover;
 mod fairness;
+mod group_commit;
 mod hardening;
 mod hidden_information;
 mod hints;
