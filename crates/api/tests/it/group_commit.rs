@@ -2,12 +2,14 @@
 //! many games posted at the same moment are committed together, each is
 //! answered once and only after its commit, each game's log stays whole and
 //! in order, and a move refused inside a group (its idempotency key taken
-//! by another process meanwhile) fails none of the others.
+//! by another process meanwhile) rolls the group back and fails none of the
+//! others.
 
 use crate::common::{Backend, Player, TestServer, random_move, rng, start, start_on};
 use futures_util::future::join_all;
 use reqwest::Method;
 use serde_json::Value;
+use std::time::Duration;
 
 /// `n` started 2-player Lost Heir games, each with its own two players.
 async fn tables(ts: &TestServer, n: usize) -> Vec<(String, [Player; 2])> {
@@ -88,88 +90,94 @@ async fn moves_of_many_games_at_once_commit_together_each_once() {
     server.server.stop().await;
 }
 
-/// One player posts moves in two games at once through two processes with
-/// the same `Idempotency-Key`, among moves of eight other games: one of
-/// the two is committed and the other refused without a change, and every
-/// other game's move is committed, whatever group the refused one was in.
-#[tokio::test]
-async fn a_refused_move_fails_none_of_its_group() {
+/// A move refused inside a group rolls the group back and fails none of
+/// the others. Two game rows are held locked from outside, so both of
+/// server A's committers wait on them with a move each, while Ann's keyed
+/// move in one game and four other games' moves queue on A; server B then
+/// commits Ann's move in her other game with the same `Idempotency-Key`,
+/// and the locks go. A's next group holds all five queued moves: Ann's
+/// record now breaks the key's uniqueness, the group is rolled back, and
+/// each move is tried alone: Ann's is refused without a change, the four
+/// others are committed, as are the two that waited.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_move_rolls_back_its_group_and_fails_none_of_the_others() {
+    use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
     let a = start(Backend::Postgres).await;
     let b = start_on(a.target.clone()).await;
     let mut r = rng(360);
-    // Ann's two games: Bob plays until Ann must act.
     let ann = a.register("Ann").await;
-    let mut anns = Vec::new();
-    for _ in 0..2 {
-        let bob = a.register("Bob").await;
-        let game = a
-            .create_game(
-                &ann,
-                "lost-heir",
-                serde_json::json!({"players": 2}),
-                &["open", "open"],
-                Some(0),
-            )
-            .await;
-        let id = game["id"].as_str().unwrap().to_owned();
-        let joined = a.join(&bob, &id, Some(1)).await;
-        assert_eq!(joined.status.as_u16(), 200, "{}", joined.text);
-        loop {
-            let pair = [ann.clone(), bob.clone()];
-            let (player, mv) = to_act(&a, &id, &pair, &mut r).await.expect("a move");
-            if player.token == ann.token {
-                anns.push((id, mv));
-                break;
-            }
-            let played = a.post_move(player, &id, &mv).await;
-            assert_eq!(played.status.as_u16(), 200, "{}", played.text);
-        }
-    }
-    let others = tables(&a, 8).await;
+    let anns = [
+        ann_must_act(&a, &ann, &mut r).await,
+        ann_must_act(&a, &ann, &mut r).await,
+    ];
+    let others = tables(&a, 6).await;
     let mut moves = Vec::new();
     for (id, players) in &others {
         let (player, mv) = to_act(&a, id, players, &mut r).await.expect("a move");
         moves.push((id.clone(), player.clone(), mv));
     }
     let ann_before = [version(&a, &anns[0].0).await, version(&a, &anns[1].0).await];
-    let servers = [&a, &b];
-    let keyed = anns.iter().enumerate().map(|(i, (id, mv))| {
-        let (ts, ann) = (servers[i], &ann);
-        async move {
-            ts.call(
-                Method::POST,
-                &format!("/v1/games/{id}/moves"),
-                Some(&ann.token),
-                Some(mv),
-                &[("Idempotency-Key", "one-key-two-games")],
-            )
+    let others_before = join_all(others.iter().map(|(id, _)| version(&a, id))).await;
+
+    let api::config::DatabaseTarget::Postgres(url) = &*a.target else {
+        unreachable!()
+    };
+    let mut holder = AsyncPgConnection::establish(url).await.unwrap();
+    diesel::sql_query("BEGIN")
+        .execute(&mut holder)
+        .await
+        .unwrap();
+    diesel::sql_query("SELECT id FROM games WHERE id = $1 OR id = $2 FOR UPDATE")
+        .bind::<diesel::sql_types::Text, _>(&moves[0].0)
+        .bind::<diesel::sql_types::Text, _>(&moves[1].0)
+        .execute(&mut holder)
+        .await
+        .unwrap();
+    let paths = anns
+        .each_ref()
+        .map(|(id, _)| format!("/v1/games/{id}/moves"));
+    let keyed = |server: &'static str, i: usize| {
+        let server = if server == "a" { &a } else { &b };
+        server.call(
+            Method::POST,
+            &paths[i],
+            Some(&ann.token),
+            Some(&anns[i].1),
+            &[("Idempotency-Key", "one-key-two-games")],
+        )
+    };
+    let waiting = join_all(moves[..2].iter().map(|(id, p, mv)| a.post_move(p, id, mv)));
+    let queued = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let plain = join_all(moves[2..].iter().map(|(id, p, mv)| a.post_move(p, id, mv)));
+        futures_util::join!(keyed("a", 1), plain)
+    };
+    let outside = async {
+        tokio::time::sleep(Duration::from_millis(1200)).await;
+        let winner = keyed("b", 0).await;
+        diesel::sql_query("COMMIT")
+            .execute(&mut holder)
             .await
-        }
-    });
-    let plain = moves.iter().enumerate().map(|(i, (id, player, mv))| {
-        let ts = servers[i % 2];
-        async move { ts.post_move(player, id, mv).await }
-    });
-    let (keyed, plain) = futures_util::join!(join_all(keyed), join_all(plain));
-    for answer in &plain {
+            .unwrap();
+        winner
+    };
+    let (waited, (refused, plain), winner) = futures_util::join!(waiting, queued, outside);
+
+    for answer in waited.iter().chain(&plain).chain([&winner]) {
         assert_eq!(answer.status.as_u16(), 200, "{}", answer.text);
     }
-    let committed: Vec<bool> = keyed.iter().map(|a| a.status.as_u16() == 200).collect();
+    refused.assert_problem(422, "idempotency_key_reused");
+    assert!(version(&a, &anns[0].0).await > ann_before[0]);
     assert_eq!(
-        committed.iter().filter(|c| **c).count(),
-        1,
-        "exactly one of the two keyed moves: {:?}",
-        keyed.iter().map(|a| &a.text).collect::<Vec<_>>()
+        version(&a, &anns[1].0).await,
+        ann_before[1],
+        "the refused move changed its game"
     );
-    for (i, answer) in keyed.iter().enumerate() {
-        let now = version(&a, &anns[i].0).await;
-        if committed[i] {
-            assert!(now > ann_before[i]);
-        } else {
-            assert!(answer.status.is_client_error(), "{}", answer.text);
-            assert_eq!(now, ann_before[i], "a refused move changed its game");
-        }
+    for ((id, _), before) in others.iter().zip(others_before) {
+        assert!(version(&a, id).await > before, "game {id} did not move");
     }
+    let counts = a.server.state.games.db().group_commit_counts();
+    assert_eq!(counts.rolled_back, 1, "{counts:?}");
     let ids = anns
         .iter()
         .map(|(id, _)| id)
@@ -179,6 +187,33 @@ async fn a_refused_move_fails_none_of_its_group() {
     }
     b.server.stop().await;
     a.server.stop().await;
+}
+
+/// A started 2-player Lost Heir game of Ann's against a new player, played
+/// by that player until Ann must act; its id and Ann's move.
+async fn ann_must_act(ts: &TestServer, ann: &Player, r: &mut cards::GameRng) -> (String, Value) {
+    let bob = ts.register("Bob").await;
+    let game = ts
+        .create_game(
+            ann,
+            "lost-heir",
+            serde_json::json!({"players": 2}),
+            &["open", "open"],
+            Some(0),
+        )
+        .await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let joined = ts.join(&bob, &id, Some(1)).await;
+    assert_eq!(joined.status.as_u16(), 200, "{}", joined.text);
+    let pair = [ann.clone(), bob];
+    loop {
+        let (player, mv) = to_act(ts, &id, &pair, r).await.expect("a move");
+        if player.token == ann.token {
+            return (id, mv);
+        }
+        let played = ts.post_move(player, &id, &mv).await;
+        assert_eq!(played.status.as_u16(), 200, "{}", played.text);
+    }
 }
 
 async fn version(ts: &TestServer, game: &str) -> i64 {
