@@ -71,6 +71,10 @@ impl CorsOrigins {
     }
 }
 
+/// The most moves of different games that Postgres commits together by
+/// default (`DB_GROUP_COMMIT`, `db::group_commit`).
+pub const GROUP_COMMIT_DEFAULT: usize = 32;
+
 /// Everything the server needs to start.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -169,7 +173,7 @@ impl Default for Config {
             cors: CorsOrigins::Any,
             token_ttl: Duration::from_secs(30 * 24 * 3600),
             pool_size: 8,
-            group_commit: crate::db::GROUP_COMMIT_DEFAULT,
+            group_commit: GROUP_COMMIT_DEFAULT,
             cache_capacity: 1024,
             finished_cache: 256,
             body_limit: 64 * 1024,

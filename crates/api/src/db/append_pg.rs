@@ -24,7 +24,7 @@ use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::sql_types::{BigInt, Bool, Integer, Jsonb, Nullable, Text, Timestamptz, Untyped};
 
 use super::models::{GameUpdate, NewEvent, NewIdempotency};
-use super::webhooks::{DeliveryStatus, NewOutbox};
+use super::outbox::{DeliveryStatus, NewOutbox};
 
 /// `seated`: the game's seats whose `game_status` or `must_act` the move
 /// changed, rewritten as the `games_seats_follow` trigger would (about two
@@ -52,6 +52,33 @@ pub(super) struct AppendStatement<'a> {
     pub outbox: &'a [NewOutbox],
     /// The time of events that bring none of their own, and of the record.
     pub now: DateTime<Utc>,
+}
+
+/// One move's append, owned: it waits in the group commit's queue
+/// (`group_commit.rs`).
+#[derive(Debug)]
+pub(super) struct Append {
+    pub game_id: String,
+    pub expected_version: i64,
+    pub events: Vec<NewEvent>,
+    pub update: GameUpdate,
+    pub idem: Option<NewIdempotency>,
+    pub outbox: Vec<NewOutbox>,
+}
+
+impl Append {
+    pub(super) fn statement(&self) -> AppendStatement<'_> {
+        AppendStatement {
+            game_id: &self.game_id,
+            expected_version: self.expected_version,
+            new_version: self.expected_version + self.events.len() as i64,
+            events: &self.events,
+            update: &self.update,
+            idem: self.idem.as_ref(),
+            outbox: &self.outbox,
+            now: self.update.updated_at,
+        }
+    }
 }
 
 /// What the statement reports: how many game rows it moved (0 or 1).

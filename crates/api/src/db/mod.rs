@@ -16,6 +16,7 @@ pub mod webhooks;
 #[macro_use]
 mod inserts;
 pub mod analyses;
+mod append_group;
 mod append_pg;
 pub mod backup;
 pub mod challenges;
@@ -26,6 +27,7 @@ pub mod group_commit;
 pub mod invites;
 pub mod listen;
 pub mod models;
+mod outbox;
 pub mod queries;
 pub mod ratings;
 pub mod replica;
@@ -71,9 +73,10 @@ pub enum Pools {
     Sqlite(Pool<SqliteConn>),
 }
 
-/// The most moves of different games that Postgres commits together by
-/// default (`DB_GROUP_COMMIT`, [`group_commit`]).
-pub const GROUP_COMMIT_DEFAULT: usize = 32;
+/// The queue of appends a [`Db`] on Postgres commits in groups
+/// ([`group_commit`], `append_group.rs`).
+type AppendGroup =
+    group_commit::GroupCommit<append_pg::Append, Result<append_pg::AppendCounts, DbError>>;
 
 /// A handle on the database, cheap to clone.
 #[derive(Clone)]
@@ -100,7 +103,7 @@ pub struct Db {
     replica: Option<Arc<Replica>>,
     /// With Postgres: the queue of appends committed together when several
     /// wait at once ([`group_commit`]); `None`: each alone.
-    group: Option<Arc<group_commit::GroupCommit>>,
+    group: Option<Arc<AppendGroup>>,
 }
 
 /// The replica: a store on its pools, so every query of [`Db`] runs on it
@@ -571,12 +574,7 @@ impl Db {
                 let per_worker = pool_size.div_ceil(workers.max(1)).max(2);
                 let background = pool_size;
                 Ok(Db {
-                    pools: Pools::Postgres(pg_pool(
-                        url,
-                        background,
-                        timeout,
-                        Some(runtime.clone()),
-                    )?),
+                    pools: Pools::Postgres(pg_pool(url, background, timeout, Some(runtime))?),
                     workers: Some(WorkerPools::new(url, per_worker, timeout)),
                     timeout,
                     pg_url: Some(url.as_str().into()),
@@ -584,10 +582,7 @@ impl Db {
                     revocations: Some(Arc::default()),
                     revoked_here: Arc::default(),
                     replica: None,
-                    group: Some(Arc::new(group_commit::GroupCommit::new(
-                        GROUP_COMMIT_DEFAULT,
-                        runtime,
-                    ))),
+                    group: None,
                 })
             }
             DatabaseTarget::Sqlite(path) => {
@@ -666,29 +661,6 @@ impl Db {
     pub fn with_idempotency_ttl(mut self, ttl: Option<Duration>) -> Self {
         self.idempotency_ttl = ttl;
         self
-    }
-
-    /// The store committing at most `max` waiting moves of different games
-    /// together (Postgres; [`group_commit`]); 1: each move alone.
-    pub fn with_group_commit(mut self, max: usize) -> Self {
-        if let Pools::Postgres(_) = self.pools {
-            let runtime = tokio::runtime::Handle::current();
-            self.group = (max > 1).then(|| Arc::new(group_commit::GroupCommit::new(max, runtime)));
-        }
-        self
-    }
-
-    /// What the group commit did so far (zeros without one).
-    pub fn group_commit_counts(&self) -> group_commit::GroupCommitCounts {
-        self.group.as_ref().map(|g| g.counts()).unwrap_or_default()
-    }
-
-    /// Postgres's pool for work off the HTTP workers.
-    fn shared_pg_pool(&self) -> Option<Pool<AsyncPgConnection>> {
-        match &self.pools {
-            Pools::Postgres(pool) => Some(pool.clone()),
-            Pools::Sqlite(_) => None,
-        }
     }
 
     /// Records stored before this no longer replay (`None`: all do).

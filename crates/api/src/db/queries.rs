@@ -503,8 +503,8 @@ impl Db {
         outbox: &[super::webhooks::NewOutbox],
     ) -> Result<i64, DbError> {
         let new_version = expected_version + events.len() as i64;
-        if let (None, Some(group)) = (seat_change, &self.group) {
-            let append = super::group_commit::Append {
+        if seat_change.is_none() && self.group.is_some() {
+            let append = super::append_pg::Append {
                 game_id: game_id.to_owned(),
                 expected_version,
                 events: events.to_vec(),
@@ -512,8 +512,9 @@ impl Db {
                 idem: idem.cloned(),
                 outbox: outbox.to_vec(),
             };
-            let counts = group.append(self, append).await?;
-            return appended(counts, new_version, events.len());
+            if let Some(counts) = self.append_grouped(append).await {
+                return appended(counts?, new_version, events.len());
+            }
         }
         if let (None, Pools::Postgres(pool)) = (seat_change, self.pools()) {
             let statement = AppendStatement {

@@ -1,0 +1,201 @@
+//! The group commit's commits on Postgres (`group_commit.rs` holds the
+//! queue and its invariants): a group is `BEGIN`, each move's own append
+//! statement (`append_pg.rs`), `COMMIT`, sent as one pipeline; a failed
+//! statement rolls it back and each move is sent again alone.
+
+use std::sync::Arc;
+
+use diesel_async::AsyncPgConnection;
+use diesel_async::pooled_connection::deadpool::Pool;
+
+use super::append_pg::{Append, AppendCounts};
+use super::group_commit::{GroupCommitCounts, Queued};
+use super::{AppendGroup, Db, DbError, Pools};
+
+type Waiting = Queued<Append, Result<AppendCounts, DbError>>;
+
+impl Db {
+    /// The store committing at most `max` waiting moves of different games
+    /// together (Postgres; `group_commit.rs`); 1: each move alone.
+    pub fn with_group_commit(mut self, max: usize) -> Self {
+        if let Pools::Postgres(_) = self.pools {
+            let runtime = tokio::runtime::Handle::current();
+            self.group = (max > 1).then(|| Arc::new(AppendGroup::new(max, runtime)));
+        }
+        self
+    }
+
+    /// What the group commit did so far (zeros without one).
+    pub fn group_commit_counts(&self) -> GroupCommitCounts {
+        self.group.as_ref().map(|g| g.counts()).unwrap_or_default()
+    }
+
+    /// `append`, queued for the group commit (`None`: this store commits
+    /// each move alone).
+    pub(super) async fn append_grouped(
+        &self,
+        append: Append,
+    ) -> Option<Result<AppendCounts, DbError>> {
+        let group = self.group.clone()?;
+        let db = self.clone();
+        let committer = || commit_until_idle(group.clone(), db);
+        Some(group.submit(append, committer).await.unwrap_or_else(|| {
+            Err(DbError::Pool(
+                "the group commit stopped before answering".to_owned(),
+            ))
+        }))
+    }
+
+    /// Postgres's pool for work off the HTTP workers.
+    fn shared_pg_pool(&self) -> Option<Pool<AsyncPgConnection>> {
+        match &self.pools {
+            Pools::Postgres(pool) => Some(pool.clone()),
+            Pools::Sqlite(_) => None,
+        }
+    }
+}
+
+/// A committing task: groups until the queue is empty.
+async fn commit_until_idle(group: Arc<AppendGroup>, db: Db) {
+    loop {
+        let mut next = group.next_group();
+        if next.is_empty() {
+            return;
+        }
+        next.sort_by(|a, b| a.job.game_id.cmp(&b.job.game_id));
+        commit_group(&group, &db, next).await;
+    }
+}
+
+/// Commits `group` (its games in id order) and answers each append.
+async fn commit_group(counts: &AppendGroup, db: &Db, group: Vec<Waiting>) {
+    let Some(pool) = db.shared_pg_pool() else {
+        return answer_all(group, || {
+            DbError::Pool("group commit without Postgres".to_owned())
+        });
+    };
+    if group.len() == 1 {
+        return alone(db, &pool, group).await;
+    }
+    let appends: Vec<&Append> = group.iter().map(|w| &w.job).collect();
+    match together(db, &pool, &appends).await {
+        Ok(Together::Committed(each)) => {
+            counts.count_grouped(each.len());
+            for (waiting, each) in group.into_iter().zip(each) {
+                let _ = waiting.answer.send(Ok(each));
+            }
+        }
+        Ok(Together::RolledBack) => {
+            counts.count_rolled_back();
+            alone(db, &pool, group).await
+        }
+        Err(lost) => {
+            let reason = lost.to_string();
+            answer_all(group, || {
+                DbError::Pool(format!(
+                    "the commit of a group of moves went unanswered: {reason}"
+                ))
+            });
+        }
+    }
+}
+
+fn answer_all(group: Vec<Waiting>, error: impl Fn() -> DbError) {
+    for waiting in group {
+        let _ = waiting.answer.send(Err(error()));
+    }
+}
+
+/// Each append of `group` in a statement of its own, as without grouping
+/// (pipelined on one connection; each statement its own transaction).
+async fn alone(db: &Db, pool: &Pool<AsyncPgConnection>, group: Vec<Waiting>) {
+    use diesel_async::RunQueryDsl as _;
+    let waiting = &group;
+    let answers = async {
+        crate::bounded!(db, pool, |conn: AsyncPgConnection| {
+            // Shared, so the statements are sent without waiting (pipelined).
+            let shared: &AsyncPgConnection = conn;
+            let statements = waiting
+                .iter()
+                .map(|w| w.job.statement().get_result::<AppendCounts>(&mut &*shared));
+            let results = futures_util::future::join_all(statements).await;
+            // A lost connection is every statement's answer: say so as one
+            // error, so the checkout is not handed to the next caller.
+            let mut results = results;
+            let lost = results
+                .iter()
+                .position(|r| r.as_ref().is_err_and(super::spoils_connection));
+            if let Some(Err(e)) = lost.map(|at| results.swap_remove(at)) {
+                return Err(DbError::Query(e));
+            }
+            Ok(results)
+        })
+    }
+    .await;
+    match answers {
+        Ok(results) => {
+            for (waiting, result) in group.into_iter().zip(results) {
+                let _ = waiting
+                    .answer
+                    .send(result.map_err(DbError::unique_violation));
+            }
+        }
+        Err(e) => {
+            let reason = e.to_string();
+            answer_all(group, || DbError::Pool(reason.clone()));
+        }
+    }
+}
+
+/// What the pipeline of a group did.
+enum Together {
+    /// Every statement ran and `COMMIT` succeeded: their counts, in order.
+    Committed(Vec<AppendCounts>),
+    /// A statement (or the `COMMIT`) failed: nothing of the group was
+    /// written.
+    RolledBack,
+}
+
+/// `BEGIN`, the appends, `COMMIT`, sent without waiting in between (one
+/// round trip). `Err`: the answer was lost, the outcome is unknown.
+async fn together(
+    db: &Db,
+    pool: &Pool<AsyncPgConnection>,
+    appends: &[&Append],
+) -> Result<Together, DbError> {
+    use diesel_async::RunQueryDsl as _;
+    crate::bounded!(db, pool, |conn: AsyncPgConnection| {
+        // Shared, so everything is sent without waiting (pipelined), in
+        // the order the futures are first polled: `join!` polls in order.
+        let shared: &AsyncPgConnection = conn;
+        let begin = diesel::sql_query("BEGIN").execute(&mut &*shared);
+        let statements: Vec<_> = appends
+            .iter()
+            .map(|a| a.statement().get_result::<AppendCounts>(&mut &*shared))
+            .collect();
+        let commit = diesel::sql_query("COMMIT").execute(&mut &*shared);
+        let (begun, results, committed) =
+            futures_util::join!(begin, futures_util::future::join_all(statements), commit);
+        if let Err(e) = begun {
+            // Without `BEGIN` the statements were not one transaction.
+            return Err(DbError::Query(e));
+        }
+        let mut counts = Vec::with_capacity(results.len());
+        let mut failed = false;
+        for result in results {
+            match result {
+                Ok(c) => counts.push(c),
+                // The connection is gone: whether `COMMIT` ran is unknown.
+                Err(e) if super::spoils_connection(&e) => return Err(DbError::Query(e)),
+                // The transaction is aborted; its `COMMIT` rolls it back.
+                Err(_) => failed = true,
+            }
+        }
+        match committed {
+            Err(e) if super::spoils_connection(&e) => Err(DbError::Query(e)),
+            Err(_) => Ok(Together::RolledBack),
+            Ok(_) if failed => Ok(Together::RolledBack),
+            Ok(_) => Ok(Together::Committed(counts)),
+        }
+    })
+}
