@@ -15,7 +15,7 @@ fn refusal(args: &[&str]) -> String {
 }
 
 /// Every setting's flag and variable, as they were before clap.
-const SETTINGS: [(&str, &str); 45] = [
+const SETTINGS: [(&str, &str); 46] = [
     ("bind", "BIND"),
     ("port", "PORT"),
     ("database-url", "DATABASE_URL"),
@@ -24,6 +24,7 @@ const SETTINGS: [(&str, &str); 45] = [
     ("jwt-previous-secrets", "JWT_PREVIOUS_SECRETS"),
     ("token-ttl-secs", "TOKEN_TTL_SECS"),
     ("db-pool-size", "DB_POOL_SIZE"),
+    ("db-group-commit", "DB_GROUP_COMMIT"),
     ("state-cache", "STATE_CACHE"),
     ("finished-cache", "FINISHED_CACHE"),
     ("body-limit", "BODY_LIMIT"),
@@ -143,6 +144,16 @@ fn the_spectators_spell_is_200_ms_unless_set_and_may_be_zero() {
         gather(&["--spectator-gather-ms", "600"]),
         Duration::from_millis(600)
     );
+}
+
+/// Postgres commits up to 32 waiting moves together unless set; 1 turns
+/// grouping off, 0 is refused.
+#[test]
+fn the_group_commit_is_32_unless_set_and_at_least_one() {
+    let group = |args: &[&str]| parse(args).map(|c| c.group_commit);
+    assert_eq!(group(&[]).unwrap(), 32);
+    assert_eq!(group(&["--db-group-commit", "1"]).unwrap(), 1);
+    assert!(group(&["--db-group-commit", "0"]).is_err());
 }
 
 /// Quick play: a seek lives a positive time, a player holds at least one,
