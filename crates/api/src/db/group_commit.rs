@@ -64,6 +64,8 @@ pub struct GroupCommitCounts {
     /// Groups rolled back by a failed statement (their jobs then tried
     /// alone).
     pub rolled_back: u64,
+    /// Jobs waiting now for a committing task to take them.
+    pub waiting: usize,
 }
 
 struct Queue<J, R> {
@@ -98,6 +100,12 @@ impl<J: Send + 'static, R: Send + 'static> GroupCommit<J, R> {
         GroupCommitCounts {
             grouped: self.grouped.load(Ordering::Relaxed),
             rolled_back: self.rolled_back.load(Ordering::Relaxed),
+            waiting: self
+                .state
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .waiting
+                .len(),
         }
     }
 

@@ -146,14 +146,27 @@ async fn a_refused_move_rolls_back_its_group_and_fails_none_of_the_others() {
             &[("Idempotency-Key", "one-key-two-games")],
         )
     };
-    let waiting = join_all(moves[..2].iter().map(|(id, p, mv)| a.post_move(p, id, mv)));
+    let db = a.server.state.games.db();
+    let post = |i: usize| {
+        let (id, player, mv) = &moves[i];
+        a.post_move(player, id, mv)
+    };
+    // One committer waits on each held row (sent together, they could
+    // form one group and leave the other committer free).
+    let first = post(0);
+    let second = async {
+        lock_waiters_reach(url, 1).await;
+        post(1).await
+    };
     let queued = async {
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        let plain = join_all(moves[2..].iter().map(|(id, p, mv)| a.post_move(p, id, mv)));
+        // Both committers wait on the held rows before the five are sent.
+        lock_waiters_reach(url, 2).await;
+        let plain = join_all((2..moves.len()).map(post));
         futures_util::join!(keyed("a", 1), plain)
     };
     let outside = async {
-        tokio::time::sleep(Duration::from_millis(1200)).await;
+        lock_waiters_reach(url, 2).await;
+        wait_for(|| db.group_commit_counts().waiting == 5).await;
         let winner = keyed("b", 0).await;
         diesel::sql_query("COMMIT")
             .execute(&mut holder)
@@ -161,9 +174,10 @@ async fn a_refused_move_rolls_back_its_group_and_fails_none_of_the_others() {
             .unwrap();
         winner
     };
-    let (waited, (refused, plain), winner) = futures_util::join!(waiting, queued, outside);
+    let (first, second, (refused, plain), winner) =
+        futures_util::join!(first, second, queued, outside);
 
-    for answer in waited.iter().chain(&plain).chain([&winner]) {
+    for answer in [&first, &second, &winner].into_iter().chain(&plain) {
         assert_eq!(answer.status.as_u16(), 200, "{}", answer.text);
     }
     refused.assert_problem(422, "idempotency_key_reused");
@@ -218,4 +232,34 @@ async fn ann_must_act(ts: &TestServer, ann: &Player, r: &mut cards::GameRng) -> 
 
 async fn version(ts: &TestServer, game: &str) -> i64 {
     ts.game(game, None).await.json["version"].as_i64().unwrap()
+}
+
+/// Waits until `n` sessions of the test's database wait on a lock.
+async fn lock_waiters_reach(url: &str, n: i64) {
+    use diesel::sql_types::BigInt;
+    use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+    let mut conn = AsyncPgConnection::establish(url).await.unwrap();
+    let waiters = diesel::dsl::sql::<BigInt>(
+        "(SELECT count(*) FROM pg_stat_activity \
+         WHERE wait_event_type = 'Lock' AND datname = current_database())",
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while diesel::select(waiters.clone())
+        .get_result::<i64>(&mut conn)
+        .await
+        .unwrap()
+        < n
+    {
+        assert!(std::time::Instant::now() < deadline, "no {n} lock waiters");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Waits until `done` holds (at most 30 s).
+async fn wait_for(done: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "still waiting");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
