@@ -72,6 +72,7 @@ impl Services {
 }
 
 pub use crate::db::backup::Backup;
+pub use crate::db::group_commit::GroupCommitCounts;
 pub use crate::db::replica::ReplicaStatus;
 
 /// `api --backup-to PATH`: SQLite's online backup of `target` into the new
@@ -123,5 +124,11 @@ impl StoreProbe {
     /// with SQLite).
     pub fn worker_pools(&self) -> usize {
         self.db.worker_pools()
+    }
+
+    /// What the group commit did so far (`None` when moves are committed
+    /// each alone).
+    pub fn group_commit(&self) -> Option<GroupCommitCounts> {
+        self.db.group_commit_counts()
     }
 }

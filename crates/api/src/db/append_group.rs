@@ -25,9 +25,10 @@ impl Db {
         self
     }
 
-    /// What the group commit did so far (zeros without one).
-    pub fn group_commit_counts(&self) -> GroupCommitCounts {
-        self.group.as_ref().map(|g| g.counts()).unwrap_or_default()
+    /// What the group commit did so far (`None`: each move alone: SQLite,
+    /// or `DB_GROUP_COMMIT=1`).
+    pub fn group_commit_counts(&self) -> Option<GroupCommitCounts> {
+        self.group.as_ref().map(|g| g.counts())
     }
 
     /// `append`, queued for the group commit (`None`: this store commits

@@ -68,6 +68,30 @@ pub struct Sampled {
     pub worker_pools: usize,
     /// The read replica's lag and counters, when there is one.
     pub replica: Option<crate::services::ReplicaStatus>,
+    /// The group commit's counters, when moves are committed in groups.
+    pub group_commit: Option<crate::services::GroupCommitCounts>,
+}
+
+/// The group commit's counters and its queue (Postgres, `DB_GROUP_COMMIT`).
+fn register_group_commit(registry: &mut Registry, group: crate::services::GroupCommitCounts) {
+    register(
+        registry,
+        "cards_db_grouped_appends_total",
+        "Moves committed in one transaction with other games' moves (DB_GROUP_COMMIT).",
+        ConstCounter::new(group.grouped),
+    );
+    register(
+        registry,
+        "cards_db_group_rollbacks_total",
+        "Groups rolled back by one move's failed statement, their moves then committed alone.",
+        ConstCounter::new(group.rolled_back),
+    );
+    register(
+        registry,
+        "cards_db_group_waiting",
+        "Moves waiting now for the group commit.",
+        ConstGauge::new(group.waiting as i64),
+    );
 }
 
 /// The read replica's counters, and its lag as a gauge (absent while it
@@ -191,6 +215,9 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
     }
     if let Some(replica) = sampled.replica {
         register_replica(&mut registry, replica);
+    }
+    if let Some(group) = sampled.group_commit {
+        register_group_commit(&mut registry, group);
     }
     let mut gauges: Vec<(&str, &str, i64)> = vec![
         (

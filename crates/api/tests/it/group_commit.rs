@@ -79,11 +79,23 @@ async fn moves_of_many_games_at_once_commit_together_each_once() {
             );
         }
     }
-    let counts = ts.server.state.games.db().group_commit_counts();
+    let counts = ts.server.state.games.db().group_commit_counts().unwrap();
     assert!(
         counts.grouped >= 2,
         "no move was committed in a group: {counts:?}"
     );
+    // Operators see the same counts.
+    let metrics = ts.get("/metrics", None).await.text;
+    for line in [
+        format!("cards_db_grouped_appends_total {}", counts.grouped),
+        format!("cards_db_group_rollbacks_total {}", counts.rolled_back),
+        "cards_db_group_waiting 0".to_owned(),
+    ] {
+        assert!(
+            metrics.lines().any(|l| l == line),
+            "no `{line}` in {metrics}"
+        );
+    }
     for (id, _) in &games {
         state_is_its_log(ts, id).await;
     }
@@ -166,7 +178,7 @@ async fn a_refused_move_rolls_back_its_group_and_fails_none_of_the_others() {
     };
     let outside = async {
         lock_waiters_reach(url, 2).await;
-        wait_for(|| db.group_commit_counts().waiting == 5).await;
+        wait_for(|| db.group_commit_counts().unwrap().waiting == 5).await;
         let winner = keyed("b", 0).await;
         diesel::sql_query("COMMIT")
             .execute(&mut holder)
@@ -190,7 +202,7 @@ async fn a_refused_move_rolls_back_its_group_and_fails_none_of_the_others() {
     for ((id, _), before) in others.iter().zip(others_before) {
         assert!(version(&a, id).await > before, "game {id} did not move");
     }
-    let counts = a.server.state.games.db().group_commit_counts();
+    let counts = a.server.state.games.db().group_commit_counts().unwrap();
     assert_eq!(counts.rolled_back, 1, "{counts:?}");
     let ids = anns
         .iter()

@@ -60,6 +60,7 @@ pub async fn metrics(
             active_games,
             worker_pools: state.probe.worker_pools(),
             replica: state.probe.replica(),
+            group_commit: state.probe.group_commit(),
         },
     );
     HttpResponse::Ok()
