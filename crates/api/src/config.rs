@@ -430,10 +430,9 @@ struct StorageArgs {
     /// work: bots, deadlines, webhooks, ratings)
     #[arg(long, env = "DB_POOL_SIZE", value_parser = positive::<usize>, default_value = "8")]
     db_pool_size: usize,
-    /// Postgres: the most moves of different games committed together, in one transaction sent
-    /// as one pipeline, when several wait at once (group commit; each keeps its own version
-    /// guard and idempotency record, and none is answered before the commit); 1 = each move
-    /// alone
+    /// Postgres: the most moves of different games committed together, in one transaction, when
+    /// several wait at once (group commit; each keeps its own version guard and idempotency
+    /// record, and none is answered before the commit); 1 = each move alone
     #[arg(long, env = "DB_GROUP_COMMIT", value_parser = positive::<usize>, default_value = "32")]
     db_group_commit: usize,
     /// longest wait on the database for one query, the pooled or new connection included

@@ -1,7 +1,7 @@
 //! The group commit's commits on Postgres (`group_commit.rs` holds the
 //! queue and its invariants): a group is `BEGIN`, each move's own append
-//! statement (`append_pg.rs`), `COMMIT`, sent as one pipeline; a failed
-//! statement rolls it back and each move is sent again alone.
+//! statement (`append_pg.rs`, pipelined), then `COMMIT`; a failed statement
+//! rolls it back and each move is sent again alone.
 
 use std::sync::Arc;
 
@@ -157,8 +157,13 @@ enum Together {
     RolledBack,
 }
 
-/// `BEGIN`, the appends, `COMMIT`, sent without waiting in between (one
-/// round trip). `Err`: the answer was lost, the outcome is unknown.
+/// `BEGIN`, then the appends sent without waiting in between (pipelined),
+/// then `COMMIT` when every one succeeded, else `ROLLBACK`: three round
+/// trips a group. `BEGIN` is answered before any append is sent, and the
+/// end only after every append was answered: a statement still being
+/// prepared may be sent after one sent later, so pipelining `BEGIN` or the
+/// end with them could run an append outside the transaction. `Err`: the
+/// answer was lost, the outcome is unknown.
 async fn together(
     db: &Db,
     pool: &Pool<AsyncPgConnection>,
@@ -166,37 +171,35 @@ async fn together(
 ) -> Result<Together, DbError> {
     use diesel_async::RunQueryDsl as _;
     crate::bounded!(db, pool, |conn: AsyncPgConnection| {
-        // Shared, so everything is sent without waiting (pipelined), in
-        // the order the futures are first polled: `join!` polls in order.
-        let shared: &AsyncPgConnection = conn;
-        let begin = diesel::sql_query("BEGIN").execute(&mut &*shared);
-        let statements: Vec<_> = appends
-            .iter()
-            .map(|a| a.statement().get_result::<AppendCounts>(&mut &*shared))
-            .collect();
-        let commit = diesel::sql_query("COMMIT").execute(&mut &*shared);
-        let (begun, results, committed) =
-            futures_util::join!(begin, futures_util::future::join_all(statements), commit);
-        if let Err(e) = begun {
-            // Without `BEGIN` the statements were not one transaction.
-            return Err(DbError::Query(e));
-        }
+        diesel::sql_query("BEGIN").execute(conn).await?;
+        let results = {
+            // Shared, so the appends are sent without waiting (pipelined).
+            let shared: &AsyncPgConnection = conn;
+            let statements = appends
+                .iter()
+                .map(|a| a.statement().get_result::<AppendCounts>(&mut &*shared));
+            futures_util::future::join_all(statements).await
+        };
         let mut counts = Vec::with_capacity(results.len());
         let mut failed = false;
         for result in results {
             match result {
                 Ok(c) => counts.push(c),
-                // The connection is gone: whether `COMMIT` ran is unknown.
+                // The connection is gone, and the transaction with it.
                 Err(e) if super::spoils_connection(&e) => return Err(DbError::Query(e)),
-                // The transaction is aborted; its `COMMIT` rolls it back.
+                // The transaction is aborted: nothing of it will be kept.
                 Err(_) => failed = true,
             }
         }
-        match committed {
+        if failed {
+            diesel::sql_query("ROLLBACK").execute(conn).await?;
+            return Ok(Together::RolledBack);
+        }
+        match diesel::sql_query("COMMIT").execute(conn).await {
+            Ok(_) => Ok(Together::Committed(counts)),
+            // Whether the commit happened is unknown.
             Err(e) if super::spoils_connection(&e) => Err(DbError::Query(e)),
             Err(_) => Ok(Together::RolledBack),
-            Ok(_) if failed => Ok(Together::RolledBack),
-            Ok(_) => Ok(Together::Committed(counts)),
         }
     })
 }

@@ -1,9 +1,9 @@
 //! Group commit on Postgres (issue 36): the moves of different games that
 //! wait to be appended at the same moment go to the database together, as
-//! one transaction sent in one pipeline (`BEGIN`, each move's append
-//! statement of `append_pg.rs`, `COMMIT`), so a commit (its round trip, its
-//! WAL flush, the wake-ups of the backend) is paid once per group rather
-//! than once per move.
+//! one transaction in three round trips (`BEGIN`; each move's append
+//! statement of `append_pg.rs`, all sent without waiting; `COMMIT`), so a
+//! commit (its WAL flush, its round trip, the wake-ups of the backend) is
+//! paid once per group rather than once per move.
 //!
 //! Invariants:
 //! - No append is answered before the commit that holds it: an answer is
