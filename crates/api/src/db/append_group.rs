@@ -56,15 +56,21 @@ impl Db {
     }
 }
 
-/// A committing task: groups until the queue is empty.
+/// A committing task: groups until the queue is empty. A group that
+/// panics is caught here, so the task goes on and keeps its slot's count
+/// right (its moves, their answers dropped, are answered 503).
 async fn commit_until_idle(group: Arc<AppendGroup>, db: Db) {
+    use futures_util::FutureExt as _;
     loop {
         let mut next = group.next_group();
         if next.is_empty() {
             return;
         }
         next.sort_by(|a, b| a.job.game_id.cmp(&b.job.game_id));
-        commit_group(&group, &db, next).await;
+        let committed = std::panic::AssertUnwindSafe(commit_group(&group, &db, next));
+        if committed.catch_unwind().await.is_err() {
+            tracing::error!("a group commit panicked; its moves were answered 503");
+        }
     }
 }
 
