@@ -1,7 +1,7 @@
 //! The group commit's commits on Postgres (`group_commit.rs` holds the
-//! queue and its invariants): a group is `BEGIN`, each move's own append
-//! statement (`append_pg.rs`, pipelined), then `COMMIT`; a failed statement
-//! rolls it back and each move is sent again alone.
+//! queue and its invariants): a group is one statement appending every
+//! move, each guarded by its game's version (`append_together_pg.rs`); when
+//! it fails, nothing of it is written and each move is sent again alone.
 
 use std::sync::Arc;
 
@@ -9,6 +9,7 @@ use diesel_async::AsyncPgConnection;
 use diesel_async::pooled_connection::deadpool::Pool;
 
 use super::append_pg::{Append, AppendCounts};
+use super::append_together_pg::{AppendTogether, MovedTogether};
 use super::group_commit::{GroupCommitCounts, Queued};
 use super::{AppendGroup, Db, DbError, Pools};
 
@@ -154,58 +155,49 @@ async fn alone(db: &Db, pool: &Pool<AsyncPgConnection>, group: Vec<Waiting>) {
     }
 }
 
-/// What the pipeline of a group did.
+/// What the statement of a group did.
 enum Together {
-    /// Every statement ran and `COMMIT` succeeded: their counts, in order.
+    /// The statement ran: each move's counts, in the group's order (a
+    /// move whose game was no longer at its version moved nothing).
     Committed(Vec<AppendCounts>),
-    /// A statement (or the `COMMIT`) failed: nothing of the group was
-    /// written.
+    /// The statement failed: nothing of the group was written.
     RolledBack,
 }
 
-/// `BEGIN`, then the appends sent without waiting in between (pipelined),
-/// then `COMMIT` when every one succeeded, else `ROLLBACK`: three round
-/// trips a group. `BEGIN` is answered before any append is sent, and the
-/// end only after every append was answered: a statement still being
-/// prepared may be sent after one sent later, so pipelining `BEGIN` or the
-/// end with them could run an append outside the transaction. `Err`: the
-/// answer was lost, the outcome is unknown.
+/// The group's appends as one statement (`append_together_pg.rs`), hence
+/// one transaction and one round trip. `Err`: the answer was lost, the
+/// outcome is unknown.
 async fn together(
     db: &Db,
     pool: &Pool<AsyncPgConnection>,
     appends: &[&Append],
 ) -> Result<Together, DbError> {
     use diesel_async::RunQueryDsl as _;
+    let statement = AppendTogether::new(appends);
     crate::bounded!(db, pool, |conn: AsyncPgConnection| {
-        diesel::sql_query("BEGIN").execute(conn).await?;
-        let results = {
-            // Shared, so the appends are sent without waiting (pipelined).
-            let shared: &AsyncPgConnection = conn;
-            let statements = appends
-                .iter()
-                .map(|a| a.statement().get_result::<AppendCounts>(&mut &*shared));
-            futures_util::future::join_all(statements).await
-        };
-        let mut counts = Vec::with_capacity(results.len());
-        let mut failed = false;
-        for result in results {
-            match result {
-                Ok(c) => counts.push(c),
-                // The connection is gone, and the transaction with it.
-                Err(e) if super::spoils_connection(&e) => return Err(DbError::Query(e)),
-                // The transaction is aborted: nothing of it will be kept.
-                Err(_) => failed = true,
-            }
-        }
-        if failed {
-            diesel::sql_query("ROLLBACK").execute(conn).await?;
-            return Ok(Together::RolledBack);
-        }
-        match diesel::sql_query("COMMIT").execute(conn).await {
-            Ok(_) => Ok(Together::Committed(counts)),
-            // Whether the commit happened is unknown.
+        match statement.load::<MovedTogether>(conn).await {
+            Ok(moved) => Ok(Together::Committed(counts_of(appends.len(), moved))),
             Err(e) if super::spoils_connection(&e) => Err(DbError::Query(e)),
             Err(_) => Ok(Together::RolledBack),
         }
     })
+}
+
+/// Each move's counts from the rows of the moves that updated their game.
+fn counts_of(group: usize, moved: Vec<MovedTogether>) -> Vec<AppendCounts> {
+    let mut counts: Vec<AppendCounts> = (0..group)
+        .map(|_| AppendCounts {
+            moved: 0,
+            logged: 0,
+        })
+        .collect();
+    for row in moved {
+        if let Some(each) = usize::try_from(row.k).ok().and_then(|k| counts.get_mut(k)) {
+            *each = AppendCounts {
+                moved: 1,
+                logged: row.logged,
+            };
+        }
+    }
+    counts
 }

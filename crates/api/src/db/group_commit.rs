@@ -1,29 +1,34 @@
 //! Group commit on Postgres (issue 36): the moves of different games that
 //! wait to be appended at the same moment go to the database together, as
-//! one transaction in three round trips (`BEGIN`; each move's append
-//! statement of `append_pg.rs`, all sent without waiting; `COMMIT`), so a
-//! commit (its WAL flush, its round trip, the wake-ups of the backend) is
-//! paid once per group rather than once per move.
+//! one statement (`append_together_pg.rs`: a move's append over arrays with
+//! a row per move), so a commit (its WAL flush, its round trip, the
+//! wake-ups of the backend) and a statement's fixed work (reading the
+//! tables' CHECKs and the triggers' `WHEN` clauses, planning, starting it)
+//! are paid once per group rather than once per move.
 //!
 //! Invariants:
 //! - No append is answered before the commit that holds it: an answer is
-//!   sent only once `COMMIT` reported success (or, alone, the statement).
+//!   sent only once the group's statement (its own transaction) reported
+//!   success, or, alone, the move's own statement.
 //! - Each move keeps its own guards: its game's version and its
-//!   idempotency record, in its own statement. A move whose game moved on
-//!   finds `moved = 0` there, a refusal that aborts nothing else.
-//! - A statement that fails (an idempotency key taken meanwhile, a
-//!   deadlock, a broken constraint) aborts the transaction; then every move
-//!   of the group is tried again alone, exactly as without grouping, so one
+//!   idempotency record. A move whose game moved on updates no row, and
+//!   its events and record, joined to the moves that updated theirs, are
+//!   not written: a refusal that aborts nothing else.
+//! - A group statement that fails (an idempotency key taken meanwhile, a
+//!   deadlock, a broken constraint) writes nothing; then every move of the
+//!   group is tried again alone, exactly as without grouping, so one
 //!   move's failure is never another's.
 //! - Groups are formed from what is already waiting, never by waiting: a
 //!   move that finds nothing else queued goes alone, at once.
 //! - At most `IN_FLIGHT` groups at once, each of at most `max` moves, its
-//!   games in id order (two groups lock game rows in one order, so they do
-//!   not deadlock on them). The queue holds only the moves of requests in
-//!   progress: each game has one appender per process (`games::write`).
-//! - A commit whose answer is lost (the connection gone mid-`COMMIT`) is an
-//!   outage for every move of the group, as it is for a lone statement: the
-//!   client retries with its idempotency key.
+//!   games in id order (the order the statement's rows are given in; two
+//!   groups locking shared games in opposite orders would be a deadlock,
+//!   which Postgres breaks by failing one statement, whose moves then go
+//!   alone). The queue holds only the moves of requests in progress: each
+//!   game has one appender per process (`games::write`).
+//! - A commit whose answer is lost (the connection gone mid-statement) is
+//!   an outage for every move of the group, as it is for a lone statement:
+//!   the client retries with its idempotency key.
 
 use std::collections::VecDeque;
 use std::future::Future;

@@ -18,6 +18,7 @@ mod inserts;
 pub mod analyses;
 mod append_group;
 mod append_pg;
+mod append_together_pg;
 pub mod backup;
 pub mod challenges;
 pub mod chat;

@@ -275,3 +275,125 @@ async fn wait_for(done: impl Fn() -> bool) {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+/// Inside one group statement each move keeps its own guard: two appends
+/// to one game at the same version (as two processes would decide them)
+/// and one to another game at a version it has left are sent while both
+/// committers wait on held rows, so the three form one group: one of the
+/// two is committed, the other and the stale one are refused as stale
+/// versions and write nothing, and the group is not rolled back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_move_of_a_group_keeps_its_own_version_guard() {
+    use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
+    let ts = start(Backend::Postgres).await;
+    let games = tables(&ts, 4).await;
+    let [(held_a, _), (held_b, _), (twice, _), (stale, _)] = &games[..] else {
+        unreachable!()
+    };
+    let api::config::DatabaseTarget::Postgres(url) = &*ts.target else {
+        unreachable!()
+    };
+    let db = ts.server.state.games.db();
+    let [a0, b0, twice0, stale0] = [
+        stored_version(db, held_a).await,
+        stored_version(db, held_b).await,
+        stored_version(db, twice).await,
+        stored_version(db, stale).await,
+    ];
+    let mut holder = AsyncPgConnection::establish(url).await.unwrap();
+    diesel::sql_query("BEGIN")
+        .execute(&mut holder)
+        .await
+        .unwrap();
+    diesel::sql_query("SELECT id FROM games WHERE id = $1 OR id = $2 FOR UPDATE")
+        .bind::<diesel::sql_types::Text, _>(held_a)
+        .bind::<diesel::sql_types::Text, _>(held_b)
+        .execute(&mut holder)
+        .await
+        .unwrap();
+    let append = |id: &str, at: i64| {
+        let (id, db) = (id.to_owned(), db.clone());
+        async move {
+            let (event, update) = a_bots_event();
+            db.append(&id, at, &[event], &update, None, None, &[]).await
+        }
+    };
+    let first = append(held_a, a0);
+    let second = async {
+        lock_waiters_reach(url, 1).await;
+        append(held_b, b0).await
+    };
+    let group = async {
+        lock_waiters_reach(url, 2).await;
+        futures_util::join!(
+            append(twice, twice0),
+            append(twice, twice0),
+            append(stale, stale0 - 1)
+        )
+    };
+    let release = async {
+        lock_waiters_reach(url, 2).await;
+        wait_for(|| db.group_commit_counts().unwrap().waiting == 3).await;
+        diesel::sql_query("COMMIT")
+            .execute(&mut holder)
+            .await
+            .unwrap();
+    };
+    let (first, second, (one, other, refused), ()) =
+        futures_util::join!(first, second, group, release);
+
+    assert_eq!(first.unwrap(), a0 + 1);
+    assert_eq!(second.unwrap(), b0 + 1);
+    let (won, lost) = if one.is_ok() {
+        (one, other)
+    } else {
+        (other, one)
+    };
+    assert_eq!(won.unwrap(), twice0 + 1);
+    assert!(matches!(lost, Err(api::db::DbError::Conflict)), "{lost:?}");
+    assert!(
+        matches!(refused, Err(api::db::DbError::Conflict)),
+        "{refused:?}"
+    );
+    assert_eq!(stored_version(db, twice).await, twice0 + 1);
+    assert_eq!(stored_version(db, stale).await, stale0);
+    assert_eq!(
+        db.events(twice, 0, 1000).await.unwrap().len() as i64,
+        twice0 + 1
+    );
+    assert_eq!(
+        db.events(stale, 0, 1000).await.unwrap().len() as i64,
+        stale0
+    );
+    let counts = db.group_commit_counts().unwrap();
+    assert_eq!(counts.rolled_back, 0, "{counts:?}");
+    assert_eq!(
+        counts.grouped, 3,
+        "the three were not one group: {counts:?}"
+    );
+    ts.server.stop().await;
+}
+
+/// The version of `game` in the store (not through the service, whose
+/// cache knows nothing of appends made straight to the store).
+async fn stored_version(db: &api::db::Db, game: &str) -> i64 {
+    db.game(game).await.unwrap().unwrap().version
+}
+
+/// A move event written straight to the store (no engine decides it: the
+/// games it is appended to are not folded afterwards) and its update.
+fn a_bots_event() -> (api::db::models::NewEvent, api::db::models::GameUpdate) {
+    let seat = cards::Seat::new(0);
+    let played = api::games::any_game::PlayedMove {
+        json: serde_json::json!({"type": "play", "card": "2C"}),
+        visibility: cards::Visibility::Public,
+    };
+    let event = api::games::log::moved(seat, played, &api::games::log::Actor::Bot { seat });
+    let update = api::db::models::GameUpdate {
+        status: api::games::status::GameStatus::InProgress,
+        to_act: 1,
+        deadline_at: None,
+        updated_at: api::db::now(),
+    };
+    (event, update)
+}
