@@ -277,30 +277,49 @@ async fn wait_for(done: impl Fn() -> bool) {
 }
 
 /// Inside one group statement each move keeps its own guard: two appends
-/// to one game at the same version (as two processes would decide them)
-/// and one to another game at a version it has left are sent while both
-/// committers wait on held rows, so the three form one group: one of the
+/// to one game at the same version (as two processes would decide them),
+/// one to another game at a version it has left, and one to a third game
+/// with an idempotency record and a webhook candidate are sent while both
+/// committers wait on held rows, so the four form one group: one of the
 /// two is committed, the other and the stale one are refused as stale
-/// versions and write nothing, and the group is not rolled back.
+/// versions and write nothing, the keyed one is committed with its record
+/// and its webhook row, and the group is not rolled back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_move_of_a_group_keeps_its_own_version_guard() {
     use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
     let ts = start(Backend::Postgres).await;
-    let games = tables(&ts, 4).await;
-    let [(held_a, _), (held_b, _), (twice, _), (stale, _)] = &games[..] else {
+    let games = tables(&ts, 5).await;
+    let [
+        (held_a, _),
+        (held_b, _),
+        (twice, _),
+        (stale, _),
+        (keyed, players),
+    ] = &games[..]
+    else {
         unreachable!()
     };
     let api::config::DatabaseTarget::Postgres(url) = &*ts.target else {
         unreachable!()
     };
     let db = ts.server.state.games.db();
-    let [a0, b0, twice0, stale0] = [
+    let [a0, b0, twice0, stale0, keyed0] = [
         stored_version(db, held_a).await,
         stored_version(db, held_b).await,
         stored_version(db, twice).await,
         stored_version(db, stale).await,
+        stored_version(db, keyed).await,
     ];
     let mut holder = AsyncPgConnection::establish(url).await.unwrap();
+    let hooked_player = players[0].id.clone();
+    diesel::sql_query(
+        "INSERT INTO webhook_endpoints (id, player_id, url, secret, events, created_at) \
+         VALUES ('hook-36', $1, 'http://127.0.0.1:9/', 'secret', 1, now())",
+    )
+    .bind::<diesel::sql_types::Text, _>(&hooked_player)
+    .execute(&mut holder)
+    .await
+    .unwrap();
     diesel::sql_query("BEGIN")
         .execute(&mut holder)
         .await
@@ -318,6 +337,33 @@ async fn each_move_of_a_group_keeps_its_own_version_guard() {
             db.append(&id, at, &[event], &update, None, None, &[]).await
         }
     };
+    let record = api::db::models::NewIdempotency {
+        player_id: hooked_player.clone(),
+        idem_key: "group-36".to_owned(),
+        request_hash: "hash".to_owned(),
+        status_code: 200,
+        response_body: "{}".to_owned(),
+        location: None,
+    };
+    let outbox = [api::db::webhooks::NewOutbox::new(
+        &hooked_player,
+        api::db::webhooks::DeliveryEvent::YourTurn,
+        Some(keyed),
+        "{}".to_owned(),
+    )];
+    let keyed_append = async {
+        let (event, update) = a_bots_event();
+        db.append(
+            keyed,
+            keyed0,
+            &[event],
+            &update,
+            None,
+            Some(&record),
+            &outbox,
+        )
+        .await
+    };
     let first = append(held_a, a0);
     let second = async {
         lock_waiters_reach(url, 1).await;
@@ -328,18 +374,19 @@ async fn each_move_of_a_group_keeps_its_own_version_guard() {
         futures_util::join!(
             append(twice, twice0),
             append(twice, twice0),
-            append(stale, stale0 - 1)
+            append(stale, stale0 - 1),
+            keyed_append
         )
     };
     let release = async {
         lock_waiters_reach(url, 2).await;
-        wait_for(|| db.group_commit_counts().unwrap().waiting == 3).await;
+        wait_for(|| db.group_commit_counts().unwrap().waiting == 4).await;
         diesel::sql_query("COMMIT")
             .execute(&mut holder)
             .await
             .unwrap();
     };
-    let (first, second, (one, other, refused), ()) =
+    let (first, second, (one, other, refused, with_record), ()) =
         futures_util::join!(first, second, group, release);
 
     assert_eq!(first.unwrap(), a0 + 1);
@@ -357,6 +404,19 @@ async fn each_move_of_a_group_keeps_its_own_version_guard() {
     );
     assert_eq!(stored_version(db, twice).await, twice0 + 1);
     assert_eq!(stored_version(db, stale).await, stale0);
+    assert_eq!(with_record.unwrap(), keyed0 + 1);
+    let written = diesel::dsl::sql::<diesel::sql_types::BigInt>(
+        "(SELECT count(*) FROM idempotency_keys WHERE idem_key = 'group-36') * 10 \
+         + (SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = 'hook-36')",
+    );
+    assert_eq!(
+        diesel::select(written)
+            .get_result::<i64>(&mut holder)
+            .await
+            .unwrap(),
+        11,
+        "the keyed move's record and webhook row"
+    );
     assert_eq!(
         db.events(twice, 0, 1000).await.unwrap().len() as i64,
         twice0 + 1
@@ -367,10 +427,7 @@ async fn each_move_of_a_group_keeps_its_own_version_guard() {
     );
     let counts = db.group_commit_counts().unwrap();
     assert_eq!(counts.rolled_back, 0, "{counts:?}");
-    assert_eq!(
-        counts.grouped, 3,
-        "the three were not one group: {counts:?}"
-    );
+    assert_eq!(counts.grouped, 4, "the four were not one group: {counts:?}");
     ts.server.stop().await;
 }
 
