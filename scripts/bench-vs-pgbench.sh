@@ -16,6 +16,9 @@
 # builds, A B A B), BENCH_FLOOR (1: also run `loadgen --http-floor` at each
 # concurrency, two no-op HTTP requests per "move", and print its moves/s and
 # its ratio to pgbench: the ceiling of any api build on this machine).
+# Each level also prints the CPU per pgbench transaction (Postgres, pgbench)
+# and per move (Postgres, the api, loadgen), all from the same run, and
+# Postgres's per move over the whole transaction's (issue 36, goal 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib-pg.sh
@@ -66,8 +69,13 @@ printf "%-6s %12s %12s %8s %12s %12s %10s %s\n" games pgbench_tps api_moves/s ra
 for C in $LEVELS; do
   rm -f "$OUT"/pgbench_log*
   J=$(( C < 2 ? C : 2 ))
-  "$PGBIN/pgbench" -n -c "$C" -j "$J" -T "$SECONDS_PER" -f "$OUT/move.sql" \
+  PGB_PG0=$(pg_cluster_cpu)
+  /usr/bin/time -f "%U %S" -o "$OUT/pgbench-$C.time" \
+    "$PGBIN/pgbench" -n -c "$C" -j "$J" -T "$SECONDS_PER" -f "$OUT/move.sql" \
     -l --log-prefix="$OUT/pgbench_log" "$PG_ADMIN_URL" >"$OUT/pgbench-$C.txt" 2>&1
+  sleep 0.5 # pgbench's backends end and are reaped: their CPU is the postmaster's children's
+  PGB_PG_CPU=$(awk -v a="$(pg_cluster_cpu)" -v b="$PGB_PG0" 'BEGIN {printf "%.3f", a-b}')
+  PGB_CPU=$(awk '{printf "%.3f", $1+$2}' "$OUT/pgbench-$C.time")
   TPS=$(grep -Eo 'tps = [0-9.]+' "$OUT/pgbench-$C.txt" | head -1 | awk '{print $3}')
   PG_P99=$(cat "$OUT"/pgbench_log* | awk '{print $3}' | sort -n | awk '{a[NR]=$1} END {i=int(NR*0.99); if (i<1) i=1; printf "%.2f", a[i]/1000}')
   # Backends the api's pools open during the run count too (from zero).
@@ -93,6 +101,15 @@ for C in $LEVELS; do
   printf "%-6s %12.1f %12.1f %8s %12s %12.2f %10s %6s   cpu s: api %s, loadgen %s, postgres %s (of %s)%s\n" \
     "$C" "$TPS" "$API" "$RATIO" "$PG_P99" "$API_P99" "$P99R" "$ERRS" "$API_CPU" "$LG_CPU" "$PG_CPU" \
     "$(( (SECONDS_PER + 2) * $(nproc) ))" "$FLOOR" | tee -a "$OUT/results.txt"
+  # Issue 36, goal 2: CPU per unit of work, both from this run (pgbench's
+  # transactions over its -T seconds; moves at the measured rate over
+  # loadgen's whole run, its warm-up included, as its CPU is).
+  awk -v tps="$TPS" -v s="$SECONDS_PER" -v pg="$PGB_PG_CPU" -v cl="$PGB_CPU" \
+    -v mps="$API" -v ms="$((SECONDS_PER + 2))" -v apg="$PG_CPU" -v api="$API_CPU" -v lg="$LG_CPU" \
+    'BEGIN {tx = tps * s; mv = mps * ms;
+      printf "%-6s CPU µs per pgbench transaction: postgres %.0f + pgbench %.0f; per move: postgres %.0f (%.2fx the transaction), api %.0f, loadgen %.0f\n",
+        "", 1e6 * pg / tx, 1e6 * cl / tx, 1e6 * apg / mv, (apg / mv) / ((pg + cl) / tx), 1e6 * api / mv, 1e6 * lg / mv}' \
+    | tee -a "$OUT/results.txt"
 done
 rm -f "$OUT"/pgbench_log*
 echo "(details: $OUT/loadgen-*.json, $OUT/pgbench-*.txt)"

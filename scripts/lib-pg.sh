@@ -91,6 +91,16 @@ pg_backends() {
   if [ -n "${PG_DIR:-}" ]; then pgrep -P "$(head -1 "$PG_DIR/data/postmaster.pid")" | tr '\n' ' '; fi
 }
 
+# pg_cluster_cpu: CPU seconds the private cluster has used so far, the
+# processes that have ended included (the postmaster's reaped children),
+# so a phase whose connections close (pgbench's) is counted whole.
+pg_cluster_cpu() {
+  local pm
+  pm=$(head -1 "$PG_DIR/data/postmaster.pid")
+  awk -v hz="$(getconf CLK_TCK)" -v live="$(cpu_of $(pg_backends))" \
+    '{printf "%.3f", live + ($14 + $15 + $16 + $17) / hz}' "/proc/$pm/stat"
+}
+
 # pg_cpu_mark FILE: note each cluster process's CPU seconds so far.
 pg_cpu_mark() {
   local p

@@ -32,20 +32,19 @@ impl Db {
         self.group.as_ref().map(|g| g.counts())
     }
 
-    /// `append`, queued for the group commit (`None`: this store commits
-    /// each move alone).
+    /// `append`, queued for `group`, this store's group commit.
     pub(super) async fn append_grouped(
         &self,
+        group: &Arc<AppendGroup>,
         append: Append,
-    ) -> Option<Result<AppendCounts, DbError>> {
-        let group = self.group.clone()?;
+    ) -> Result<AppendCounts, DbError> {
         let db = self.clone();
         let committer = || commit_until_idle(group.clone(), db);
-        Some(group.submit(append, committer).await.unwrap_or_else(|| {
+        group.submit(append, committer).await.unwrap_or_else(|| {
             Err(DbError::Pool(
                 "the group commit stopped before answering".to_owned(),
             ))
-        }))
+        })
     }
 
     /// Postgres's pool for work off the HTTP workers.

@@ -503,7 +503,7 @@ impl Db {
         outbox: &[super::webhooks::NewOutbox],
     ) -> Result<i64, DbError> {
         let new_version = expected_version + events.len() as i64;
-        if seat_change.is_none() && self.group.is_some() {
+        if let (None, Some(group)) = (seat_change, &self.group) {
             let append = super::append_pg::Append {
                 game_id: game_id.to_owned(),
                 expected_version,
@@ -512,9 +512,8 @@ impl Db {
                 idem: idem.cloned(),
                 outbox: outbox.to_vec(),
             };
-            if let Some(counts) = self.append_grouped(append).await {
-                return appended(counts?, new_version, events.len());
-            }
+            let counts = self.append_grouped(group, append).await?;
+            return appended(counts, new_version, events.len());
         }
         if let (None, Pools::Postgres(pool)) = (seat_change, self.pools()) {
             let statement = AppendStatement {
