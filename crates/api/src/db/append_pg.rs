@@ -26,17 +26,19 @@ use diesel::sql_types::{BigInt, Bool, Integer, Jsonb, Nullable, Text, Timestampt
 use super::models::{GameUpdate, NewEvent, NewIdempotency};
 use super::outbox::{DeliveryStatus, NewOutbox};
 
-/// `seated`: the game's seats whose `game_status` or `must_act` the move
-/// changed, rewritten as the `games_seats_follow` trigger would (about two
-/// rows), which `seats_kept_at` tells the trigger not to do again
-/// (migration `2026-12-05-000100_seats_kept_by_the_append`).
-const SEATED: &str = "seated AS (UPDATE seats SET game_status = moved.status, \
+/// `seated`: the moved games' seats whose `game_status` or `must_act` the
+/// move changed, rewritten as the `games_seats_follow` trigger would (about
+/// two rows a game), which `seats_kept_at` tells the trigger not to do
+/// again (migration `2026-12-05-000100_seats_kept_by_the_append`). Reads
+/// `moved (id, status, to_act)`; a group's statement has the same
+/// (`append_together_pg.rs`).
+pub(super) const SEATED: &str = "seated AS (UPDATE seats SET game_status = moved.status, \
      must_act = (moved.status = 'in_progress' AND (moved.to_act >> seats.seat) & 1 = 1) \
      FROM moved WHERE seats.game_id = moved.id \
      AND (seats.game_status IS DISTINCT FROM moved.status \
      OR seats.must_act IS DISTINCT FROM \
      (moved.status = 'in_progress' AND (moved.to_act >> seats.seat) & 1 = 1)) \
-     RETURNING 1), ";
+     RETURNING 1)";
 
 /// The statement; see the module docs.
 #[derive(Debug)]
@@ -111,6 +113,7 @@ impl QueryFragment<Pg> for AppendStatement<'_> {
         out.push_bind_param::<BigInt, _>(&self.expected_version)?;
         out.push_sql(" RETURNING id, status, to_act), ");
         out.push_sql(SEATED);
+        out.push_sql(", ");
         self.walk_events(&mut out)?;
         if let Some(idem) = self.idem {
             self.walk_record(idem, &mut out)?;

@@ -28,7 +28,7 @@ use serde_json::Value;
 
 use chrono::{DateTime, Utc};
 
-use super::append_pg::Append;
+use super::append_pg::{Append, SEATED};
 use super::outbox::DeliveryStatus;
 
 /// The moves of a group, column by column (a bound array each).
@@ -158,18 +158,10 @@ impl<'a> AppendTogether<'a> {
     }
 }
 
-/// `seated`, as in `append_pg.rs`, over every moved game.
-const SEATED: &str = ", seated AS (UPDATE seats SET game_status = moved.status, \
-     must_act = (moved.status = 'in_progress' AND (moved.to_act >> seats.seat) & 1 = 1) \
-     FROM moved WHERE seats.game_id = moved.id \
-     AND (seats.game_status IS DISTINCT FROM moved.status \
-     OR seats.must_act IS DISTINCT FROM \
-     (moved.status = 'in_progress' AND (moved.to_act >> seats.seat) & 1 = 1)) \
-     RETURNING 1)";
-
 impl QueryFragment<Pg> for AppendTogether<'_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         self.walk_moves(&mut out)?;
+        out.push_sql(", ");
         out.push_sql(SEATED);
         self.walk_events(&mut out)?;
         if !self.records.k.is_empty() {
