@@ -131,4 +131,10 @@ impl StoreProbe {
     pub fn group_commit(&self) -> Option<GroupCommitCounts> {
         self.db.group_commit_counts()
     }
+
+    /// What the HTTP workers' shared reads of versions did so far (`None`:
+    /// each read alone, SQLite).
+    pub fn version_reads(&self) -> Option<GroupCommitCounts> {
+        self.db.version_read_counts()
+    }
 }

@@ -38,6 +38,7 @@ pub mod schema;
 pub mod seeks;
 mod series;
 mod tokens;
+mod version_reads;
 
 use diesel::Connection as _;
 use diesel::SqliteConnection;
@@ -78,6 +79,14 @@ pub enum Pools {
 /// ([`group_commit`], `append_group.rs`).
 type AppendGroup =
     group_commit::GroupCommit<append_pg::Append, Result<append_pg::AppendCounts, DbError>>;
+
+/// An HTTP worker's queue of reads of a game's version (`None`: no such
+/// game) taken together (`version_reads.rs`): the queue of
+/// [`group_commit`], whose jobs here are reads, not commits.
+type VersionReads = group_commit::GroupCommit<String, Result<Option<i64>, DbError>>;
+
+/// The most reads of versions one statement answers (`version_reads.rs`).
+const VERSION_READS_AT_ONCE: usize = 64;
 
 /// A handle on the database, cheap to clone.
 #[derive(Clone)]
@@ -379,11 +388,21 @@ struct WorkerPoolsConfig {
     timeout: Duration,
     /// How many threads made a pool of their own so far.
     made: std::sync::atomic::AtomicUsize,
+    /// Every worker's queue of version reads, for their counts.
+    version_reads: std::sync::Mutex<Vec<Arc<VersionReads>>>,
+}
+
+/// One HTTP worker's own: its pool of a `Db`, and the queue of its reads
+/// of a game's version taken together (`version_reads.rs`).
+#[derive(Clone)]
+struct WorkerOwn {
+    pool: Pool<AsyncPgConnection>,
+    version_reads: Arc<VersionReads>,
 }
 
 thread_local! {
-    /// This thread's pool of each `Db` (by id) queried from it.
-    static WORKER_POOLS: std::cell::RefCell<Vec<(u64, Pool<AsyncPgConnection>)>> =
+    /// This thread's own of each `Db` (by id) queried from it.
+    static WORKER_POOLS: std::cell::RefCell<Vec<(u64, WorkerOwn)>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -396,26 +415,41 @@ impl WorkerPools {
             size,
             timeout,
             made: Default::default(),
+            version_reads: Default::default(),
         }))
     }
 
     /// The pool of this thread, when it is an HTTP worker's.
     fn here(&self) -> Option<Pool<AsyncPgConnection>> {
+        self.own_here().map(|own| own.pool)
+    }
+
+    /// This thread's own pool and queue of version reads, when it is an
+    /// HTTP worker's.
+    fn own_here(&self) -> Option<WorkerOwn> {
         let runtime = tokio::runtime::Handle::try_current().ok()?;
         if runtime.runtime_flavor() != tokio::runtime::RuntimeFlavor::CurrentThread {
             return None;
         }
         let config = &self.0;
-        WORKER_POOLS.with_borrow_mut(|pools| {
-            if let Some((_, pool)) = pools.iter().find(|(id, _)| *id == config.id) {
-                return Some(pool.clone());
+        WORKER_POOLS.with_borrow_mut(|owns| {
+            if let Some((_, own)) = owns.iter().find(|(id, _)| *id == config.id) {
+                return Some(own.clone());
             }
-            let pool = pg_pool(&config.url, config.size, config.timeout, None).ok()?;
-            pools.push((config.id, pool.clone()));
+            let own = WorkerOwn {
+                pool: pg_pool(&config.url, config.size, config.timeout, None).ok()?,
+                version_reads: Arc::new(VersionReads::new(VERSION_READS_AT_ONCE, runtime)),
+            };
+            owns.push((config.id, own.clone()));
             config
                 .made
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            Some(pool)
+            config
+                .version_reads
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(own.version_reads.clone());
+            Some(own)
         })
     }
 }

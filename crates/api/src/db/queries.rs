@@ -397,9 +397,10 @@ impl Db {
         })
     }
 
-    /// The game's version alone (`None`: no such game): enough to tell
-    /// whether a cached state is current.
-    pub async fn game_version(&self, id: &str) -> Result<Option<i64>, DbError> {
+    /// The game's version (`None`: no such game), in a statement of its
+    /// own: enough to tell whether a cached state is current
+    /// (`Db::game_version` reads it with others when several wait).
+    pub(super) async fn game_version_alone(&self, id: &str) -> Result<Option<i64>, DbError> {
         with_conn!(self, |conn, s| {
             Ok(s::games::table
                 .find(id)

@@ -70,6 +70,8 @@ pub struct Sampled {
     pub replica: Option<crate::services::ReplicaStatus>,
     /// The group commit's counters, when moves are committed in groups.
     pub group_commit: Option<crate::services::GroupCommitCounts>,
+    /// The shared reads of versions' counters (Postgres).
+    pub version_reads: Option<crate::services::GroupCommitCounts>,
 }
 
 /// The group commit's counters and its queue (Postgres, `DB_GROUP_COMMIT`).
@@ -218,6 +220,14 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
     }
     if let Some(group) = sampled.group_commit {
         register_group_commit(&mut registry, group);
+    }
+    if let Some(reads) = sampled.version_reads {
+        register(
+            &mut registry,
+            "cards_db_version_reads_together_total",
+            "Reads of a cached game's version answered by one statement with others.",
+            ConstCounter::new(reads.grouped),
+        );
     }
     let mut gauges: Vec<(&str, &str, i64)> = vec![
         (

@@ -454,3 +454,66 @@ fn a_bots_event() -> (api::db::models::NewEvent, api::db::models::GameUpdate) {
     };
     (event, update)
 }
+
+/// Reads of many games at once on Postgres: a cached game's version is
+/// read together with the others waiting on the same HTTP worker
+/// (`db::version_reads`), and each answer is still the game as the
+/// database has it: server A cached twelve games, server B then moved each
+/// once, and every one of A's reads sent at once answers B's version; a
+/// game that does not exist is 404 among them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_at_once_see_the_moves_made_elsewhere() {
+    let a = start(Backend::Postgres).await;
+    let b = start_on(a.target.clone()).await;
+    let games = tables(&a, 12).await;
+    let mut r = rng(361);
+    for (id, _) in &games {
+        assert_eq!(a.game(id, None).await.status.as_u16(), 200);
+    }
+    let mut moved_to = Vec::new();
+    for (id, players) in &games {
+        let (player, mv) = to_act(&b, id, players, &mut r).await.expect("a move");
+        let answer = b.post_move(player, id, &mv).await;
+        assert_eq!(answer.status.as_u16(), 200, "{}", answer.text);
+        moved_to.push(answer.json["seq"].as_i64().unwrap());
+    }
+    let before = a.server.state.games.db().version_read_counts().unwrap();
+
+    let a = &a;
+    let reads = games.iter().zip(&moved_to).flat_map(|((id, _), seq)| {
+        (0..3).map(move |_| async move { (Some(*seq), a.game(id, None).await) })
+    });
+    let missing = (0..4).map(|i| async move {
+        let id = format!("00000000-0000-4000-8000-00000000000{i}");
+        (None, a.game(&id, None).await)
+    });
+    let answers = futures_util::join!(join_all(reads), join_all(missing));
+    for (seq, answer) in answers.0.into_iter().chain(answers.1) {
+        match seq {
+            Some(seq) => {
+                assert_eq!(answer.status.as_u16(), 200, "{}", answer.text);
+                assert_eq!(
+                    answer.json["version"].as_i64(),
+                    Some(seq),
+                    "{}",
+                    answer.text
+                );
+            }
+            None => answer.assert_problem(404, "game_not_found"),
+        }
+    }
+    let counts = a.server.state.games.db().version_read_counts().unwrap();
+    assert!(
+        counts.grouped > before.grouped,
+        "no read was answered with others: {counts:?}"
+    );
+    assert_eq!(counts.waiting, 0);
+    let metrics = a.get("/metrics", None).await.text;
+    let line = format!("cards_db_version_reads_together_total {}", counts.grouped);
+    assert!(
+        metrics.lines().any(|l| l == line),
+        "no `{line}` in {metrics}"
+    );
+    b.server.stop().await;
+    a.server.stop().await;
+}

@@ -61,6 +61,7 @@ pub async fn metrics(
             worker_pools: state.probe.worker_pools(),
             replica: state.probe.replica(),
             group_commit: state.probe.group_commit(),
+            version_reads: state.probe.version_reads(),
         },
     );
     HttpResponse::Ok()
