@@ -75,6 +75,10 @@ impl CorsOrigins {
 /// default (`DB_GROUP_COMMIT`, `db::group_commit`).
 pub const GROUP_COMMIT_DEFAULT: usize = 32;
 
+/// How many groups of moves Postgres commits at once by default
+/// (`DB_GROUPS_IN_FLIGHT`, `db::group_commit`).
+pub const GROUPS_IN_FLIGHT_DEFAULT: usize = 1;
+
 /// Everything the server needs to start.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -96,6 +100,9 @@ pub struct Config {
     /// Postgres: the most moves of different games committed together in
     /// one transaction when several wait at once; 1: each alone.
     pub group_commit: usize,
+    /// Postgres: how many such groups commit at once, each on its own
+    /// connection of the background pool.
+    pub groups_in_flight: usize,
     pub cache_capacity: usize,
     /// Finished games whose replay, record and verification are kept in
     /// memory (`games::finished`); 0 = none.
@@ -174,6 +181,7 @@ impl Default for Config {
             token_ttl: Duration::from_secs(30 * 24 * 3600),
             pool_size: 8,
             group_commit: GROUP_COMMIT_DEFAULT,
+            groups_in_flight: GROUPS_IN_FLIGHT_DEFAULT,
             cache_capacity: 1024,
             finished_cache: 256,
             body_limit: 64 * 1024,
@@ -435,6 +443,10 @@ struct StorageArgs {
     /// record, and none is answered before the commit); 1 = each move alone
     #[arg(long, env = "DB_GROUP_COMMIT", value_parser = positive::<usize>, default_value = "32")]
     db_group_commit: usize,
+    /// Postgres: how many groups of moves commit at once, each on its own connection; a move that
+    /// arrives while they all commit waits and goes with the next group
+    #[arg(long, env = "DB_GROUPS_IN_FLIGHT", value_parser = positive::<usize>, default_value = "1")]
+    db_groups_in_flight: usize,
     /// longest wait on the database for one query, the pooled or new connection included
     /// (Postgres also gets it as `statement_timeout`); past it: 503 `unavailable`
     #[arg(long, env = "DB_TIMEOUT_MS", value_parser = positive_ms, default_value = "5000")]
@@ -639,6 +651,7 @@ impl From<Args> for Config {
             token_ttl: args.tokens.token_ttl_secs,
             pool_size: args.storage.db_pool_size,
             group_commit: args.storage.db_group_commit,
+            groups_in_flight: args.storage.db_groups_in_flight,
             cache_capacity: args.storage.state_cache,
             finished_cache: args.storage.finished_cache,
             body_limit: args.server.body_limit,

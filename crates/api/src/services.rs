@@ -38,7 +38,7 @@ impl Services {
         )
         .await?
         .with_idempotency_ttl(config.idempotency_ttl)
-        .with_group_commit(config.group_commit);
+        .with_group_commit(config.group_commit, config.groups_in_flight);
         let db = match &config.replica.url {
             Some(url) => db.with_replica(
                 url,

@@ -15,7 +15,7 @@ fn refusal(args: &[&str]) -> String {
 }
 
 /// Every setting's flag and variable, as they were before clap.
-const SETTINGS: [(&str, &str); 46] = [
+const SETTINGS: [(&str, &str); 47] = [
     ("bind", "BIND"),
     ("port", "PORT"),
     ("database-url", "DATABASE_URL"),
@@ -25,6 +25,7 @@ const SETTINGS: [(&str, &str); 46] = [
     ("token-ttl-secs", "TOKEN_TTL_SECS"),
     ("db-pool-size", "DB_POOL_SIZE"),
     ("db-group-commit", "DB_GROUP_COMMIT"),
+    ("db-groups-in-flight", "DB_GROUPS_IN_FLIGHT"),
     ("state-cache", "STATE_CACHE"),
     ("finished-cache", "FINISHED_CACHE"),
     ("body-limit", "BODY_LIMIT"),
@@ -154,6 +155,15 @@ fn the_group_commit_is_32_unless_set_and_at_least_one() {
     assert_eq!(group(&[]).unwrap(), 32);
     assert_eq!(group(&["--db-group-commit", "1"]).unwrap(), 1);
     assert!(group(&["--db-group-commit", "0"]).is_err());
+}
+
+/// One group of moves commits at a time unless set; 0 is refused.
+#[test]
+fn one_group_commits_at_a_time_unless_set() {
+    let in_flight = |args: &[&str]| parse(args).map(|c| c.groups_in_flight);
+    assert_eq!(in_flight(&[]).unwrap(), 1);
+    assert_eq!(in_flight(&["--db-groups-in-flight", "2"]).unwrap(), 2);
+    assert!(in_flight(&["--db-groups-in-flight", "0"]).is_err());
 }
 
 /// Quick play: a seek lives a positive time, a player holds at least one,

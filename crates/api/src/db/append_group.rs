@@ -17,11 +17,12 @@ type Waiting = Queued<Append, Result<AppendCounts, DbError>>;
 
 impl Db {
     /// The store committing at most `max` waiting moves of different games
-    /// together (Postgres; `group_commit.rs`); 1: each move alone.
-    pub fn with_group_commit(mut self, max: usize) -> Self {
+    /// together, `in_flight` groups at once (Postgres; `group_commit.rs`);
+    /// `max` 1: each move alone.
+    pub fn with_group_commit(mut self, max: usize, in_flight: usize) -> Self {
         if let Pools::Postgres(_) = self.pools {
             let runtime = tokio::runtime::Handle::current();
-            self.group = (max > 1).then(|| Arc::new(AppendGroup::new(max, runtime)));
+            self.group = (max > 1).then(|| Arc::new(AppendGroup::new(max, in_flight, runtime)));
         }
         self
     }

@@ -20,7 +20,10 @@
 //!   move's failure is never another's.
 //! - Groups are formed from what is already waiting, never by waiting: a
 //!   move that finds nothing else queued goes alone, at once.
-//! - At most `IN_FLIGHT` groups at once, each of at most `max` moves, its
+//! - At most `in_flight` groups at once (`DB_GROUPS_IN_FLIGHT`, one by
+//!   default: a move that arrives while a group commits waits for it and
+//!   goes with the next, so groups are larger and commits fewer; measured
+//!   against two in docs/performance.md), each of at most `max` moves, its
 //!   games in id order (the order the statement's rows are given in; two
 //!   groups locking shared games in opposite orders would be a deadlock,
 //!   which Postgres breaks by failing one statement, whose moves then go
@@ -37,15 +40,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::oneshot;
 
-/// Groups committing at once, each on a connection of the shared pool.
-const IN_FLIGHT: usize = 2;
-
 /// The queue of jobs (`J`, answered with an `R`) and the committing tasks
 /// taking them in groups; what a group's commit is, `db/append_group.rs`
 /// says. Knows nothing of the store, so `Db` can hold it.
 pub struct GroupCommit<J, R> {
     /// The most jobs in one group; 1: each alone.
     max: usize,
+    /// The most groups at once (committing tasks, each on a connection).
+    in_flight: usize,
     /// Where the committing tasks run: the process's main runtime, so a
     /// group never depends on one HTTP worker's thread.
     runtime: tokio::runtime::Handle,
@@ -75,7 +77,7 @@ pub struct GroupCommitCounts {
 
 struct Queue<J, R> {
     waiting: VecDeque<Queued<J, R>>,
-    /// Committing tasks running (at most `IN_FLIGHT`).
+    /// Committing tasks running (at most `in_flight`).
     committers: usize,
 }
 
@@ -88,9 +90,10 @@ impl<J, R> std::fmt::Debug for GroupCommit<J, R> {
 }
 
 impl<J: Send + 'static, R: Send + 'static> GroupCommit<J, R> {
-    pub fn new(max: usize, runtime: tokio::runtime::Handle) -> Self {
+    pub fn new(max: usize, in_flight: usize, runtime: tokio::runtime::Handle) -> Self {
         GroupCommit {
             max: max.max(1),
+            in_flight: in_flight.max(1),
             runtime,
             state: Mutex::new(Queue {
                 waiting: VecDeque::new(),
@@ -127,7 +130,7 @@ impl<J: Send + 'static, R: Send + 'static> GroupCommit<J, R> {
     }
 
     /// Queues `job` and waits for its answer (`None`: the committing task
-    /// was dropped before answering). When fewer than `IN_FLIGHT`
+    /// was dropped before answering). When fewer than `in_flight`
     /// committing tasks run, `committer` is spawned: it takes groups
     /// ([`GroupCommit::next_group`]) until none is left.
     pub async fn submit<F>(&self, job: J, committer: impl FnOnce() -> F) -> Option<R>
@@ -138,7 +141,7 @@ impl<J: Send + 'static, R: Send + 'static> GroupCommit<J, R> {
         let start = {
             let mut queue = self.state.lock().unwrap_or_else(|e| e.into_inner());
             queue.waiting.push_back(Queued { job, answer });
-            let start = queue.committers < IN_FLIGHT;
+            let start = queue.committers < self.in_flight;
             queue.committers += usize::from(start);
             start
         };

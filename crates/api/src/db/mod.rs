@@ -88,6 +88,10 @@ type VersionReads = group_commit::GroupCommit<String, Result<Option<i64>, DbErro
 /// The most reads of versions one statement answers (`version_reads.rs`).
 const VERSION_READS_AT_ONCE: usize = 64;
 
+/// Statements of reads of versions at once, per HTTP worker (one was no
+/// better: docs/journal/performance-2026.md, "Reads of versions together").
+const VERSION_READS_IN_FLIGHT: usize = 2;
+
 /// A handle on the database, cheap to clone.
 #[derive(Clone)]
 pub struct Db {
@@ -438,7 +442,11 @@ impl WorkerPools {
             }
             let own = WorkerOwn {
                 pool: pg_pool(&config.url, config.size, config.timeout, None).ok()?,
-                version_reads: Arc::new(VersionReads::new(VERSION_READS_AT_ONCE, runtime)),
+                version_reads: Arc::new(VersionReads::new(
+                    VERSION_READS_AT_ONCE,
+                    VERSION_READS_IN_FLIGHT,
+                    runtime,
+                )),
             };
             owns.push((config.id, own.clone()));
             config

@@ -5,11 +5,22 @@
 //! by another process meanwhile) rolls the group back and fails none of the
 //! others.
 
-use crate::common::{Backend, Player, TestServer, random_move, rng, start, start_on};
+use crate::common::{Backend, Player, TestServer, random_move, rng, start, start_on, start_tuned};
 use futures_util::future::join_all;
 use reqwest::Method;
 use serde_json::Value;
 use std::time::Duration;
+
+/// A server on a fresh Postgres database whose group commit runs two
+/// groups at once (`DB_GROUPS_IN_FLIGHT=2`; one by default): the tests
+/// below hold game rows locked to keep both committers waiting while the
+/// moves they want grouped queue. What they test holds for any number.
+async fn two_committers() -> TestServer {
+    let target = tokio::task::spawn_blocking(|| Backend::Postgres.fresh_target())
+        .await
+        .unwrap();
+    start_tuned(target, |c| c.groups_in_flight = 2).await
+}
 
 /// `n` started 2-player Lost Heir games, each with its own two players.
 async fn tables(ts: &TestServer, n: usize) -> Vec<(String, [Player; 2])> {
@@ -114,7 +125,7 @@ async fn moves_of_many_games_at_once_commit_together_each_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_move_rolls_back_its_group_and_fails_none_of_the_others() {
     use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-    let a = start(Backend::Postgres).await;
+    let a = two_committers().await;
     let b = start_on(a.target.clone()).await;
     let mut r = rng(360);
     let ann = a.register("Ann").await;
@@ -287,7 +298,7 @@ async fn wait_for(done: impl Fn() -> bool) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_move_of_a_group_keeps_its_own_version_guard() {
     use diesel_async::{AsyncConnection, AsyncPgConnection, RunQueryDsl};
-    let ts = start(Backend::Postgres).await;
+    let ts = two_committers().await;
     let games = tables(&ts, 5).await;
     let [
         (held_a, _),
