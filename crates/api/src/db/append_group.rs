@@ -57,26 +57,17 @@ impl Db {
     }
 }
 
-/// A committing task: groups until the queue is empty. A group that
-/// panics is caught here, so the task goes on and keeps its slot's count
-/// right (its moves, their answers dropped, are answered 503).
+/// A committing task: groups until the queue is empty.
 async fn commit_until_idle(group: Arc<AppendGroup>, db: Db) {
-    use futures_util::FutureExt as _;
-    loop {
-        let mut next = group.next_group();
-        if next.is_empty() {
-            return;
-        }
-        next.sort_by(|a, b| a.job.game_id.cmp(&b.job.game_id));
-        let committed = std::panic::AssertUnwindSafe(commit_group(&group, &db, next));
-        if committed.catch_unwind().await.is_err() {
-            tracing::error!("a group commit panicked; its moves were answered 503");
-        }
-    }
+    group
+        .run_until_idle("moves", |next| commit_group(&group, &db, next))
+        .await
 }
 
-/// Commits `group` (its games in id order) and answers each append.
-async fn commit_group(counts: &AppendGroup, db: &Db, group: Vec<Waiting>) {
+/// Commits `group`, its games put in id order (the order every group locks
+/// them in, `group_commit.rs`), and answers each append.
+async fn commit_group(counts: &AppendGroup, db: &Db, mut group: Vec<Waiting>) {
+    group.sort_by(|a, b| a.job.game_id.cmp(&b.job.game_id));
     let Some(pool) = db.shared_pg_pool() else {
         return answer_all(group, || {
             DbError::Pool("group commit without Postgres".to_owned())

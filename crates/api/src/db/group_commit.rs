@@ -48,8 +48,10 @@ pub struct GroupCommit<J, R> {
     max: usize,
     /// The most groups at once (committing tasks, each on a connection).
     in_flight: usize,
-    /// Where the committing tasks run: the process's main runtime, so a
-    /// group never depends on one HTTP worker's thread.
+    /// Where the committing tasks run, the caller's choice: the moves'
+    /// group commit runs on the process's main runtime, so a group never
+    /// depends on one HTTP worker's thread; a worker's version reads on
+    /// that worker's own.
     runtime: tokio::runtime::Handle,
     state: Mutex<Queue<J, R>>,
     grouped: AtomicU64,
@@ -73,6 +75,18 @@ pub struct GroupCommitCounts {
     pub rolled_back: u64,
     /// Jobs waiting now for a committing task to take them.
     pub waiting: usize,
+}
+
+impl std::ops::Add for GroupCommitCounts {
+    type Output = GroupCommitCounts;
+
+    fn add(self, other: GroupCommitCounts) -> GroupCommitCounts {
+        GroupCommitCounts {
+            grouped: self.grouped + other.grouped,
+            rolled_back: self.rolled_back + other.rolled_back,
+            waiting: self.waiting + other.waiting,
+        }
+    }
 }
 
 struct Queue<J, R> {
@@ -162,5 +176,28 @@ impl<J: Send + 'static, R: Send + 'static> GroupCommit<J, R> {
             queue.committers -= 1;
         }
         queue.waiting.drain(..take).collect()
+    }
+
+    /// A committing task's loop: hands each group to `commit` until none
+    /// is left. A group whose commit panics is caught here, so the task
+    /// goes on and keeps the count of committers right (the group's jobs,
+    /// their answers dropped, are answered `None`); `what` names the
+    /// groups in the log.
+    pub async fn run_until_idle<F, Fut>(&self, what: &str, mut commit: F)
+    where
+        F: FnMut(Vec<Queued<J, R>>) -> Fut,
+        Fut: Future<Output = ()>,
+    {
+        use futures_util::FutureExt as _;
+        loop {
+            let group = self.next_group();
+            if group.is_empty() {
+                return;
+            }
+            let committed = std::panic::AssertUnwindSafe(commit(group));
+            if committed.catch_unwind().await.is_err() {
+                tracing::error!("a group of {what} panicked; its jobs were answered 503");
+            }
+        }
     }
 }

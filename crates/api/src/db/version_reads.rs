@@ -24,9 +24,10 @@ use std::sync::Arc;
 use diesel::{ExpressionMethods as _, QueryDsl as _};
 use diesel_async::AsyncPgConnection;
 use diesel_async::RunQueryDsl as _;
+use diesel_async::pooled_connection::deadpool::Pool;
 
 use super::group_commit::{GroupCommitCounts, Queued};
-use super::{Db, DbError, Pools, VersionReads, WorkerPools};
+use super::{Db, DbError, VersionReads, WorkerPools};
 use crate::db::schema::pg as s;
 
 type Waiting = Queued<String, Result<Option<i64>, DbError>>;
@@ -36,16 +37,11 @@ impl Db {
     /// reads waiting on this HTTP worker at the same moment when there are
     /// any.
     pub async fn game_version(&self, id: &str) -> Result<Option<i64>, DbError> {
-        let Some(reads) = self
-            .workers
-            .as_ref()
-            .and_then(WorkerPools::own_here)
-            .map(|own| own.version_reads)
-        else {
+        let Some(own) = self.workers.as_ref().and_then(WorkerPools::own_here) else {
             return self.game_version_alone(id).await;
         };
-        let db = self.clone();
-        let reader = || read_until_idle(reads.clone(), db);
+        let reads = own.version_reads.clone();
+        let reader = || read_until_idle(own.version_reads, own.pool, self.clone());
         reads
             .submit(id.to_owned(), reader)
             .await
@@ -70,19 +66,17 @@ impl Db {
             queues
                 .iter()
                 .map(|q| q.counts())
-                .fold(GroupCommitCounts::default(), |sum, one| GroupCommitCounts {
-                    grouped: sum.grouped + one.grouped,
-                    rolled_back: sum.rolled_back + one.rolled_back,
-                    waiting: sum.waiting + one.waiting,
-                }),
+                .fold(GroupCommitCounts::default(), |sum, one| sum + one),
         )
     }
 
-    /// The versions of the games of `ids` that exist, in one statement.
-    async fn game_versions(&self, ids: &[&str]) -> Result<Vec<(String, i64)>, DbError> {
-        let Pools::Postgres(pool) = self.pools() else {
-            return Err(DbError::Pool("version reads without Postgres".to_owned()));
-        };
+    /// The versions of the games of `ids` that exist, in one statement on
+    /// `pool` (the worker's own).
+    async fn game_versions(
+        &self,
+        pool: &Pool<AsyncPgConnection>,
+        ids: &[&str],
+    ) -> Result<Vec<(String, i64)>, DbError> {
         crate::bounded!(self, pool, |conn: AsyncPgConnection| {
             Ok(s::games::table
                 .filter(s::games::id.eq_any(ids))
@@ -93,34 +87,27 @@ impl Db {
     }
 }
 
-/// A reading task: batches until the queue is empty. A batch that panics
-/// is caught here, so the task goes on and keeps its slot's count right
-/// (its reads, their answers dropped, are answered 503).
-async fn read_until_idle(reads: Arc<VersionReads>, db: Db) {
-    use futures_util::FutureExt as _;
-    loop {
-        let batch = reads.next_group();
-        if batch.is_empty() {
-            return;
-        }
-        let read = std::panic::AssertUnwindSafe(read_batch(&reads, &db, batch));
-        if read.catch_unwind().await.is_err() {
-            tracing::error!("a batch of version reads panicked; its reads were answered 503");
-        }
-    }
+/// A reading task: batches until the queue is empty.
+async fn read_until_idle(reads: Arc<VersionReads>, pool: Pool<AsyncPgConnection>, db: Db) {
+    reads
+        .run_until_idle("version reads", |batch| {
+            read_batch(&reads, &pool, &db, batch)
+        })
+        .await
 }
 
 /// Reads the versions of `batch` and answers each.
-async fn read_batch(reads: &VersionReads, db: &Db, batch: Vec<Waiting>) {
+async fn read_batch(
+    reads: &VersionReads,
+    pool: &Pool<AsyncPgConnection>,
+    db: &Db,
+    batch: Vec<Waiting>,
+) {
     if batch.len() == 1 {
-        for waiting in batch {
-            let version = db.game_version_alone(&waiting.job).await;
-            let _ = waiting.answer.send(version);
-        }
-        return;
+        return each_alone(db, batch).await;
     }
     let ids: Vec<&str> = batch.iter().map(|w| w.job.as_str()).collect();
-    match db.game_versions(&ids).await {
+    match db.game_versions(pool, &ids).await {
         Ok(found) => {
             reads.count_grouped(batch.len());
             let found: std::collections::HashMap<String, i64> = found.into_iter().collect();
@@ -132,11 +119,16 @@ async fn read_batch(reads: &VersionReads, db: &Db, batch: Vec<Waiting>) {
         }
         Err(_) => {
             reads.count_rolled_back();
-            for waiting in batch {
-                let version = db.game_version_alone(&waiting.job).await;
-                let _ = waiting.answer.send(version);
-            }
+            each_alone(db, batch).await
         }
+    }
+}
+
+/// Reads the version of each of `batch` in a statement of its own.
+async fn each_alone(db: &Db, batch: Vec<Waiting>) {
+    for waiting in batch {
+        let version = db.game_version_alone(&waiting.job).await;
+        let _ = waiting.answer.send(version);
     }
 }
 
