@@ -96,26 +96,29 @@ impl Appended {
     /// `render` (from the event as that viewer reads it,
     /// `reads::unseated_event`) by the first stream that asks, the same
     /// bytes for every other; and whether another stream had rendered it.
-    pub fn unseated_frame(&self, i: usize, render: impl FnOnce() -> Bytes) -> (Bytes, bool) {
+    pub fn unseated_frame(&self, i: usize, render: impl FnOnce() -> Bytes) -> (&Bytes, bool) {
         shared(&self.unseated[i], render)
     }
 
     /// The frame of the game's state after the append, rendered once as
     /// [`Appended::unseated_frame`] (it is the same for every viewer).
-    pub fn state_frame(&self, render: impl FnOnce(&GameRow) -> Bytes) -> (Bytes, bool) {
+    pub fn state_frame(&self, render: impl FnOnce(&GameRow) -> Bytes) -> (&Bytes, bool) {
         let last = self.unseated.len() - 1;
         shared(&self.unseated[last], || render(&self.row))
     }
 }
 
-/// `cell`'s bytes, rendered by `render` when empty; whether they were there.
-fn shared(cell: &OnceLock<Bytes>, render: impl FnOnce() -> Bytes) -> (Bytes, bool) {
+/// `cell`'s bytes, rendered by `render` when empty; whether they were
+/// there. Lent, not cloned: a stream copies them into its write, and a
+/// clone per stream and frame was two atomic operations on one shared
+/// count each (1,000 spectators, docs/performance.md, section 12).
+fn shared(cell: &OnceLock<Bytes>, render: impl FnOnce() -> Bytes) -> (&Bytes, bool) {
     let mut rendered_here = false;
     let bytes = cell.get_or_init(|| {
         rendered_here = true;
         render()
     });
-    (bytes.clone(), !rendered_here)
+    (bytes, !rendered_here)
 }
 
 /// An [`Appended`], shared by every receiver of the signal (equal only to

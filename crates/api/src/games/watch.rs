@@ -37,13 +37,14 @@ pub enum GameStreamItem {
     Event(Box<VisibleEvent>),
     /// The game's row after the latest events sent: where it stands.
     State(Box<GameRow>),
-    /// The events of one of this process's appends, as every viewer
-    /// without a seat reads them: the same frames for all such streams
+    /// The events of some of this process's appends, in order, then the
+    /// game's state after the last, as every viewer without a seat reads
+    /// them: the same frames for all such streams
     /// (`notify::Appended::unseated_frame`, rendered from
-    /// `reads::unseated_event`).
-    UnseatedEvents(Rows),
-    /// The game's state after that append, its frame shared likewise.
-    UnseatedState(Rows),
+    /// `reads::unseated_event`). One item for all the appends a spell
+    /// gathered, so a spectator's spell is one send to its connection
+    /// whatever the game's pace.
+    Unseated(Vec<Rows>),
     /// A message of table talk the viewer may read (`chat.rs`): not a log
     /// event, and no part of the log's cursor.
     Message(Box<crate::db::chat::MessageRow>),
@@ -278,17 +279,12 @@ fn encode(games: &BTreeMap<String, Followed>) -> String {
 /// stream goes on: false once the connection is gone, or the game is over
 /// and all of it sent.
 async fn send_unseated(f: &mut Following, appends: Vec<Rows>, tx: &Outbox<GameStreamItem>) -> bool {
-    let Some(last) = appends.last().cloned() else {
+    let Some(last) = appends.last() else {
         return true;
     };
-    for rows in appends {
-        f.cursor = rows.0.row.version;
-        if tx.send(GameStreamItem::UnseatedEvents(rows)).await.is_err() {
-            return false;
-        }
-    }
+    f.cursor = last.0.row.version;
     let closed = last.0.row.status.is_closed();
-    tx.send(GameStreamItem::UnseatedState(last)).await.is_ok() && !closed
+    tx.send(GameStreamItem::Unseated(appends)).await.is_ok() && !closed
 }
 
 /// What one look at a game found: the notices, each with the game's state

@@ -5,6 +5,7 @@ use utoipa::IntoParams;
 
 use crate::auth::StreamCaller;
 use crate::error::{ApiError, Problem};
+use crate::games::notify::Rows;
 use crate::games::vocabulary::GameRow;
 use crate::games::watch::{GameStreamItem, Pace, StreamStart};
 use crate::games::{VisibleEvent, unseated_event};
@@ -202,22 +203,8 @@ pub async fn stream_game(
 /// frames of an append that every viewer without a seat is sent are
 /// rendered by the first of their streams and copied by the others.
 fn write_item(item: GameStreamItem, out: &mut BytesMut, metrics: &Metrics) {
-    let mut send_shared = |(frame, shared): (Bytes, bool)| {
-        out.extend_from_slice(&frame);
-        if shared {
-            metrics.stream_frames_shared.inc();
-        }
-    };
     match item {
-        GameStreamItem::UnseatedEvents(rows) => {
-            let appended = &rows.0;
-            for i in 0..appended.events.len() {
-                send_shared(
-                    appended.unseated_frame(i, || event_frame(unseated_event(appended, i))),
-                );
-            }
-        }
-        GameStreamItem::UnseatedState(rows) => send_shared(rows.0.state_frame(state_frame)),
+        GameStreamItem::Unseated(appends) => write_unseated(&appends, out, metrics),
         GameStreamItem::Event(event) => out.extend_from_slice(&event_frame(*event)),
         GameStreamItem::State(row) => out.extend_from_slice(&state_frame(&row)),
         GameStreamItem::Message(message) => {
@@ -230,6 +217,27 @@ fn write_item(item: GameStreamItem, out: &mut BytesMut, metrics: &Metrics) {
         }
         GameStreamItem::Heartbeat => out.extend_from_slice(&sse::heartbeat()),
     }
+}
+
+/// The frames of `appends`' events, then of the state after the last:
+/// rendered by the first stream without a seat that writes them, copied
+/// by the others.
+fn write_unseated(appends: &[Rows], out: &mut BytesMut, metrics: &Metrics) {
+    let mut shared = 0;
+    let mut write = |(frame, was_shared): (&Bytes, bool)| {
+        out.extend_from_slice(frame);
+        shared += u64::from(was_shared);
+    };
+    for rows in appends {
+        let appended = &rows.0;
+        for i in 0..appended.events.len() {
+            write(appended.unseated_frame(i, || event_frame(unseated_event(appended, i))));
+        }
+    }
+    if let Some(last) = appends.last() {
+        write(last.0.state_frame(state_frame));
+    }
+    metrics.stream_frames_shared.add(shared);
 }
 
 fn event_frame(event: VisibleEvent) -> Bytes {
