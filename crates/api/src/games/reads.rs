@@ -98,7 +98,8 @@ impl Handed {
         player_id: Option<&str>,
         mut after: i64,
     ) -> Option<Handed> {
-        let mut appends: Vec<Rows> = Vec::new();
+        let signals = signals.into_iter();
+        let mut appends: Vec<Rows> = Vec::with_capacity(signals.size_hint().0);
         for signal in signals {
             let Changed::Game {
                 version, appended, ..

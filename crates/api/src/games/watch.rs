@@ -30,6 +30,11 @@ const MESSAGE_PAGE: i64 = 500;
 /// log; the next page is read only once the client has taken the last.
 const CATCH_UP_PAGE: i64 = 64;
 
+/// The signals a spell's first allocation holds: a game played by bots
+/// makes some 40 appends in a 200 ms spell (docs/performance.md, section
+/// 12); more only grow it.
+const SPELL_SIGNALS: usize = 64;
+
 /// One item of a game stream (the HTTP layer renders each as an SSE event).
 #[derive(Debug)]
 pub enum GameStreamItem {
@@ -571,9 +576,11 @@ impl GameService {
                             _ = tokio::time::sleep(gather) => {}
                         }
                     }
-                    let mut signals: Vec<Changed> = std::iter::once(first)
-                        .chain(std::iter::from_fn(|| sub.try_next()))
-                        .collect();
+                    // Sized for a busy spell at once, not grown signal by
+                    // signal (a spectator's every spell).
+                    let mut signals = Vec::with_capacity(SPELL_SIGNALS);
+                    signals.push(first);
+                    signals.extend(std::iter::from_fn(|| sub.try_next()));
                     let before = signals.len();
                     signals.retain(|s| !matches!(s, Changed::Message { .. }));
                     if signals.len() < before {

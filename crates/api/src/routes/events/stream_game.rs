@@ -221,21 +221,25 @@ fn write_item(item: GameStreamItem, out: &mut BytesMut, metrics: &Metrics) {
 
 /// The frames of `appends`' events, then of the state after the last:
 /// rendered by the first stream without a seat that writes them, copied
-/// by the others.
+/// by the others, into a write sized once (a spell's write grown frame by
+/// frame was a dozen reallocations per stream).
 fn write_unseated(appends: &[Rows], out: &mut BytesMut, metrics: &Metrics) {
-    let mut shared = 0;
-    let mut write = |(frame, was_shared): (&Bytes, bool)| {
-        out.extend_from_slice(frame);
-        shared += u64::from(was_shared);
-    };
+    let mut frames: Vec<(&Bytes, bool)> = Vec::new();
     for rows in appends {
         let appended = &rows.0;
+        frames.reserve(appended.events.len() + 1);
         for i in 0..appended.events.len() {
-            write(appended.unseated_frame(i, || event_frame(unseated_event(appended, i))));
+            frames.push(appended.unseated_frame(i, || event_frame(unseated_event(appended, i))));
         }
     }
     if let Some(last) = appends.last() {
-        write(last.0.state_frame(state_frame));
+        frames.push(last.0.state_frame(state_frame));
+    }
+    out.reserve(frames.iter().map(|(frame, _)| frame.len()).sum());
+    let mut shared = 0;
+    for (frame, was_shared) in frames {
+        out.extend_from_slice(frame);
+        shared += u64::from(was_shared);
     }
     metrics.stream_frames_shared.add(shared);
 }
