@@ -590,6 +590,67 @@ async fn a_spectator_stream_gathers_for_the_configured_spell() {
     ts.server.stop().await;
 }
 
+/// Moves made within one spell reach a spectator in one write: every event
+/// in order, none missed or repeated, then the state after the last; a
+/// state frame comes only after the last event of a spell (G-2: nothing
+/// hidden, as `spectators_of_a_game_share_frames_and_a_seat_keeps_its_hand`
+/// checks).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spell_sends_its_moves_in_order_then_one_state() {
+    const SPELL: Duration = Duration::from_millis(800);
+    let target = tokio::task::spawn_blocking(|| Backend::Sqlite.fresh_target())
+        .await
+        .unwrap();
+    let ts = crate::common::start_tuned(target, |c| c.spectator_gather = SPELL).await;
+    let (ann, bob, id) = ts.ann_and_bob_playing(json!({"players": 2})).await;
+    let mut spectator = Sse::open(&ts, &format!("/v1/games/{id}/stream"), None, None).await;
+    let snapshot = spectator.next(WAIT).await.unwrap();
+    assert_eq!(snapshot.event, "snapshot");
+    let start = snapshot.data["version"].as_i64().unwrap();
+    let mut r = rng(17);
+    let mut last = start;
+    for _ in 0..4 {
+        let mover = if ts.legal(&ann, &id).await.json["count"].as_u64().unwrap() > 0 {
+            &ann
+        } else {
+            &bob
+        };
+        let legal = ts.legal(mover, &id).await;
+        let posted = ts
+            .post_move(mover, &id, &random_move(&legal.json, &mut r))
+            .await;
+        assert_eq!(posted.status.as_u16(), 200, "{}", posted.text);
+        last = posted.json["version"].as_i64().unwrap();
+    }
+    let mut next_seq = start + 1;
+    let (mut events, mut states) = (0, 0);
+    loop {
+        let frame = spectator.next(WAIT).await.unwrap();
+        if frame.event == "state" {
+            states += 1;
+            assert_eq!(
+                frame.data["version"].as_i64(),
+                Some(next_seq - 1),
+                "a state frame follows the event it is the state after"
+            );
+            if next_seq > last {
+                break;
+            }
+            continue;
+        }
+        assert!(LOG_TYPES.contains(&frame.event.as_str()), "{frame:?}");
+        assert_eq!(frame.id, Some(next_seq), "events in order, none missed");
+        next_seq += 1;
+        events += 1;
+    }
+    assert_eq!(next_seq, last + 1);
+    assert!(
+        states < events,
+        "{events} events came in {states} spells: moves within a spell went together"
+    );
+    ts.server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_on_one_process_reaches_a_stream_on_another() {
     let a = start(Backend::Postgres).await;
