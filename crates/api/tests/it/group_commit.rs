@@ -5,7 +5,7 @@
 //! by another process meanwhile) rolls the group back and fails none of the
 //! others.
 
-use crate::common::{Backend, Player, TestServer, random_move, rng, start, start_on, start_tuned};
+use crate::common::{Backend, Player, TestServer, rng, start, start_on, start_tuned, to_act};
 use futures_util::future::join_all;
 use reqwest::Method;
 use serde_json::Value;
@@ -32,23 +32,6 @@ async fn tables(ts: &TestServer, n: usize) -> Vec<(String, [Player; 2])> {
         games.push((id, [ann, bob]));
     }
     games
-}
-
-/// The player of `players` who must act in `game`, with a random legal move.
-async fn to_act<'p>(
-    ts: &TestServer,
-    game: &str,
-    players: &'p [Player],
-    r: &mut cards::GameRng,
-) -> Option<(&'p Player, Value)> {
-    for player in players {
-        let legal = ts.legal(player, game).await;
-        assert_eq!(legal.status.as_u16(), 200, "{}", legal.text);
-        if legal.json["count"].as_u64().unwrap() > 0 {
-            return Some((player, random_move(&legal.json, r)));
-        }
-    }
-    None
 }
 
 /// The live state of `game` is the fold of its log, whose seqs run 1..=n.

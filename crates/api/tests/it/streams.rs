@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use cards::GameRng;
 
-use crate::common::{Backend, Player, TestServer, contract, random_move, rng, start, start_on};
+use crate::common::{
+    Backend, Player, TestServer, contract, random_move, rng, start, start_on, to_act,
+};
 use serde_json::{Value, json};
 
 /// One parsed Server-Sent Event.
@@ -539,16 +541,24 @@ async fn spectators_of_a_game_share_frames_and_a_seat_keeps_its_hand(backend: Ba
 
 on_both_backends!(spectators_of_a_game_share_frames_and_a_seat_keeps_its_hand);
 
+/// A spectator's spell long enough that a few moves made one after another
+/// fall within one.
+const SPELL: Duration = Duration::from_millis(800);
+
+/// A server on SQLite whose spectators gather for `spell`.
+async fn with_spell(spell: Duration) -> TestServer {
+    let target = tokio::task::spawn_blocking(|| Backend::Sqlite.fresh_target())
+        .await
+        .unwrap();
+    crate::common::start_tuned(target, |c| c.spectator_gather = spell).await
+}
+
 /// `SPECTATOR_GATHER_MS`: a spectator's stream sends a move no sooner than
 /// its spell after the move, while the seat's own stream has it at once
 /// (only the lower bound is tested: an upper one would time the machine).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_stream_gathers_for_the_configured_spell() {
-    const SPELL: Duration = Duration::from_millis(800);
-    let target = tokio::task::spawn_blocking(|| Backend::Sqlite.fresh_target())
-        .await
-        .unwrap();
-    let ts = crate::common::start_tuned(target, |c| c.spectator_gather = SPELL).await;
+    let ts = with_spell(SPELL).await;
     let ann = ts.register("Ann").await;
     let game = ts
         .create_game(
@@ -597,11 +607,7 @@ async fn a_spectator_stream_gathers_for_the_configured_spell() {
 /// checks).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spell_sends_its_moves_in_order_then_one_state() {
-    const SPELL: Duration = Duration::from_millis(800);
-    let target = tokio::task::spawn_blocking(|| Backend::Sqlite.fresh_target())
-        .await
-        .unwrap();
-    let ts = crate::common::start_tuned(target, |c| c.spectator_gather = SPELL).await;
+    let ts = with_spell(SPELL).await;
     let (ann, bob, id) = ts.ann_and_bob_playing(json!({"players": 2})).await;
     let mut spectator = Sse::open(&ts, &format!("/v1/games/{id}/stream"), None, None).await;
     let snapshot = spectator.next(WAIT).await.unwrap();
@@ -609,16 +615,10 @@ async fn a_spell_sends_its_moves_in_order_then_one_state() {
     let start = snapshot.data["version"].as_i64().unwrap();
     let mut r = rng(17);
     let mut last = start;
+    let players = [ann, bob];
     for _ in 0..4 {
-        let mover = if ts.legal(&ann, &id).await.json["count"].as_u64().unwrap() > 0 {
-            &ann
-        } else {
-            &bob
-        };
-        let legal = ts.legal(mover, &id).await;
-        let posted = ts
-            .post_move(mover, &id, &random_move(&legal.json, &mut r))
-            .await;
+        let (mover, mv) = to_act(&ts, &id, &players, &mut r).await.expect("a move");
+        let posted = ts.post_move(mover, &id, &mv).await;
         assert_eq!(posted.status.as_u16(), 200, "{}", posted.text);
         last = posted.json["version"].as_i64().unwrap();
     }

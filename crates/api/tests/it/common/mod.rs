@@ -441,3 +441,20 @@ macro_rules! on_both_backends {
 pub fn view_of(game: &dyn api::games::AnyGame, viewer: cards::Viewer) -> Value {
     serde_json::from_str(game.view(viewer).get()).expect("a view is JSON")
 }
+
+/// The player of `players` who must act in `game`, with a random legal move.
+pub async fn to_act<'p>(
+    ts: &TestServer,
+    game: &str,
+    players: &'p [Player],
+    r: &mut cards::GameRng,
+) -> Option<(&'p Player, Value)> {
+    for player in players {
+        let legal = ts.legal(player, game).await;
+        assert_eq!(legal.status.as_u16(), 200, "{}", legal.text);
+        if legal.json["count"].as_u64().unwrap() > 0 {
+            return Some((player, random_move(&legal.json, r)));
+        }
+    }
+    None
+}
