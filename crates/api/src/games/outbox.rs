@@ -25,7 +25,10 @@ pub struct Taker<T> {
 
 #[derive(Debug)]
 struct Queue<T> {
-    items: VecDeque<T>,
+    /// Each item with its weight (`Outbox::send_weighing`).
+    items: VecDeque<(T, usize)>,
+    /// The items' weights summed.
+    held: usize,
     capacity: usize,
     /// The producer, waiting for room.
     waiting: Option<Waker>,
@@ -36,10 +39,12 @@ struct Queue<T> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Gone;
 
-/// A queue of at most `capacity` items (the producer waits beyond).
+/// A queue of at most `capacity` items, or of their weight when they are
+/// sent with one (the producer waits beyond).
 pub fn outbox<T>(capacity: usize) -> (Outbox<T>, Taker<T>) {
     let queue = Rc::new(RefCell::new(Queue {
         items: VecDeque::new(),
+        held: 0,
         capacity: capacity.max(1),
         waiting: None,
         taker_gone: false,
@@ -56,17 +61,29 @@ impl<T> Outbox<T> {
     /// Queues `item`, waiting while the queue is full (the connection takes
     /// what it can write); `Err(Gone)` once the taker is dropped.
     pub async fn send(&self, item: T) -> Result<(), Gone> {
+        self.send_weighing(item, 1).await
+    }
+
+    /// [`Outbox::send`] for an item that counts as `weight` items (a
+    /// spectator's spell of many appends): it waits while the queue's
+    /// weight is at its capacity, so what a stream whose client stops
+    /// reading holds is bounded by weight, not by items (at most the
+    /// capacity plus one item's weight).
+    pub async fn send_weighing(&self, item: T, weight: usize) -> Result<(), Gone> {
         let mut item = Some(item);
         std::future::poll_fn(|cx| {
             let mut queue = self.queue.borrow_mut();
             if queue.taker_gone {
                 return Poll::Ready(Err(Gone));
             }
-            if queue.items.len() >= queue.capacity {
+            if queue.held >= queue.capacity {
                 queue.waiting = Some(cx.waker().clone());
                 return Poll::Pending;
             }
-            queue.items.extend(item.take());
+            if let Some(item) = item.take() {
+                queue.items.push_back((item, weight));
+                queue.held += weight;
+            }
             Poll::Ready(Ok(()))
         })
         .await
@@ -78,10 +95,9 @@ impl<T> Taker<T> {
     /// there is room now).
     pub fn take(&self) -> Option<T> {
         let mut queue = self.queue.borrow_mut();
-        let item = queue.items.pop_front();
-        if item.is_some()
-            && let Some(producer) = queue.waiting.take()
-        {
+        let (item, weight) = queue.items.pop_front()?;
+        queue.held -= weight;
+        if let Some(producer) = queue.waiting.take() {
             producer.wake();
         }
         if queue.items.is_empty() && queue.items.capacity() > 8 {
@@ -89,7 +105,7 @@ impl<T> Taker<T> {
             // stream that then sits idle.
             queue.items.shrink_to(4);
         }
-        item
+        Some(item)
     }
 }
 
@@ -121,6 +137,28 @@ mod tests {
         assert_eq!(rx.take(), Some(0));
         assert_eq!(third.as_mut().poll(&mut cx), Poll::Ready(Ok(())));
         assert_eq!((rx.take(), rx.take(), rx.take()), (Some(1), Some(2), None));
+    }
+
+    #[test]
+    fn a_heavy_item_fills_the_queue_by_its_weight() {
+        let (tx, rx) = outbox::<&str>(4);
+        let mut cx = Context::from_waker(Waker::noop());
+        assert_eq!(
+            pin!(tx.send_weighing("spell", 3)).poll(&mut cx),
+            Poll::Ready(Ok(()))
+        );
+        // Room for one more unit: a heavier item still goes, then none.
+        assert_eq!(
+            pin!(tx.send_weighing("long spell", 5)).poll(&mut cx),
+            Poll::Ready(Ok(()))
+        );
+        let mut light = pin!(tx.send("heartbeat"));
+        assert!(light.as_mut().poll(&mut cx).is_pending(), "weight 8 of 4");
+        assert_eq!(rx.take(), Some("spell"));
+        assert!(light.as_mut().poll(&mut cx).is_pending(), "weight 5 of 4");
+        assert_eq!(rx.take(), Some("long spell"));
+        assert_eq!(light.as_mut().poll(&mut cx), Poll::Ready(Ok(())));
+        assert_eq!((rx.take(), rx.take()), (Some("heartbeat"), None));
     }
 
     #[test]

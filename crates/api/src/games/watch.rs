@@ -289,7 +289,13 @@ async fn send_unseated(f: &mut Following, appends: Vec<Rows>, tx: &Outbox<GameSt
     };
     f.cursor = last.0.row.version;
     let closed = last.0.row.status.is_closed();
-    tx.send(GameStreamItem::Unseated(appends)).await.is_ok() && !closed
+    // Weighed by its appends, so that a stream whose client stops reading
+    // holds as many appends as it did when each was an item of its own.
+    let weight = appends.len();
+    tx.send_weighing(GameStreamItem::Unseated(appends), weight)
+        .await
+        .is_ok()
+        && !closed
 }
 
 /// What one look at a game found: the notices, each with the game's state
