@@ -224,24 +224,28 @@ fn write_item(item: GameStreamItem, out: &mut BytesMut, metrics: &Metrics) {
 /// by the others, into a write sized once (a spell's write grown frame by
 /// frame was a dozen reallocations per stream).
 fn write_unseated(appends: &[Rows], out: &mut BytesMut, metrics: &Metrics) {
-    let mut frames: Vec<(&Bytes, bool)> = Vec::new();
-    for rows in appends {
-        let appended = &rows.0;
-        frames.reserve(appended.events.len() + 1);
-        for i in 0..appended.events.len() {
-            frames.push(appended.unseated_frame(i, || event_frame(unseated_event(appended, i))));
-        }
-    }
-    if let Some(last) = appends.last() {
-        frames.push(last.0.state_frame(state_frame));
-    }
-    out.reserve(frames.iter().map(|(frame, _)| frame.len()).sum());
-    let mut shared = 0;
-    for (frame, was_shared) in frames {
+    // The first pass renders what no stream has yet; the second only
+    // copies (a rendered frame is a look into its `OnceLock`).
+    let (len, shared) = unseated_frames(appends).fold((0, 0), |(len, shared), (frame, was)| {
+        (len + frame.len(), shared + u64::from(was))
+    });
+    out.reserve(len);
+    for (frame, _) in unseated_frames(appends) {
         out.extend_from_slice(frame);
-        shared += u64::from(was_shared);
     }
     metrics.stream_frames_shared.add(shared);
+}
+
+/// Each frame of `appends` for a viewer without a seat, in the order sent,
+/// and whether another stream had rendered it.
+fn unseated_frames(appends: &[Rows]) -> impl Iterator<Item = (&Bytes, bool)> {
+    let events = appends.iter().flat_map(|rows| {
+        let appended = &rows.0;
+        (0..appended.events.len())
+            .map(move |i| appended.unseated_frame(i, || event_frame(unseated_event(appended, i))))
+    });
+    let state = appends.last().map(|last| last.0.state_frame(state_frame));
+    events.chain(state)
 }
 
 fn event_frame(event: VisibleEvent) -> Bytes {
