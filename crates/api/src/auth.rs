@@ -46,6 +46,10 @@ use sha2::{Digest as _, Sha256};
 use crate::accounts::{self, Accounts};
 use crate::error::ApiError;
 
+mod verified;
+
+use verified::VerifiedTokens;
+
 const ISSUER: &str = "cards-api";
 
 /// The `aud` claim of a stream ticket (bearer tokens carry none).
@@ -68,6 +72,9 @@ pub struct Keys {
     verifying: Vec<(String, DecodingKey)>,
     validation: Validation,
     ttl: Duration,
+    /// Tokens that passed [`Keys::decode`], so a token sent again is not
+    /// decoded again.
+    verified: VerifiedTokens<Claims>,
 }
 
 impl std::fmt::Debug for Keys {
@@ -142,6 +149,7 @@ impl Keys {
             verifying,
             validation,
             ttl,
+            verified: VerifiedTokens::new(crate::config::TOKEN_LEEWAY_SECS),
         })
     }
 
@@ -218,19 +226,30 @@ impl Keys {
         }
     }
 
+    /// The claims of `token` if one of the listed keys signed it and it
+    /// has not expired; a token that passed before is taken from
+    /// `verified` instead of being decoded again.
     fn decode(
         &self,
         token: &str,
         invalid: ApiError,
         expired: impl Fn() -> ApiError,
     ) -> Result<Claims, ApiError> {
+        let now = Utc::now().timestamp();
+        if let Some(claims) = self.verified.get(token, now) {
+            return Ok(claims);
+        }
         let Ok(header) = jsonwebtoken::decode_header(token) else {
             return Err(invalid);
         };
         let mut last = invalid;
         for (_, key) in self.candidates(header.kid.as_deref()) {
             match jsonwebtoken::decode::<Claims>(token, key, &self.validation) {
-                Ok(data) => return Ok(data.claims),
+                Ok(data) => {
+                    self.verified
+                        .keep(token, &data.claims, data.claims.exp, now);
+                    return Ok(data.claims);
+                }
                 Err(e) if *e.kind() == ErrorKind::ExpiredSignature => last = expired(),
                 Err(_) => {}
             }
@@ -544,6 +563,30 @@ mod tests {
     const K2: &[u8] = b"key-two-0123456789abcdef0123456789abcdef";
     const TTL: Duration = Duration::from_secs(60);
 
+    /// A bearer token of player `p1`, and its caller (a ticket's parent).
+    fn token_of_p1(keys: &Keys) -> (String, Authenticated) {
+        let (token, _) = keys.issue("p1").unwrap();
+        let parent = Authenticated {
+            player_id: "p1".into(),
+            token_id: revocation_id(&keys.verify(&token).unwrap(), &token),
+            expires_at: Utc::now(),
+            issued_at: 0,
+        };
+        (token, parent)
+    }
+
+    /// `ticket` refused as a bearer token, `token` as a ticket.
+    fn refused_for_each_other(keys: &Keys, token: &str, ticket: &str) {
+        assert_eq!(
+            keys.verify(ticket).unwrap_err().code(),
+            "ticket_not_a_token"
+        );
+        assert_eq!(
+            keys.verify_ticket(token).unwrap_err().code(),
+            "invalid_ticket"
+        );
+    }
+
     #[test]
     fn bearer_scheme_is_case_insensitive_and_whitespace_tolerant() {
         for value in [
@@ -585,13 +628,7 @@ mod tests {
     #[test]
     fn tickets_and_tokens_are_never_taken_for_each_other() {
         let keys = Keys::new(K1, TTL).unwrap();
-        let (token, _) = keys.issue("p1").unwrap();
-        let parent = Authenticated {
-            player_id: "p1".into(),
-            token_id: revocation_id(&keys.verify(&token).unwrap(), &token),
-            expires_at: Utc::now(),
-            issued_at: 0,
-        };
+        let (token, parent) = token_of_p1(&keys);
         let (ticket, expires) = keys.issue_ticket(&parent).unwrap();
         let left = (expires - Utc::now()).num_seconds();
         assert!(
@@ -601,14 +638,7 @@ mod tests {
         let claims = keys.verify_ticket(&ticket).unwrap();
         assert_eq!(claims.sub, "p1");
         assert_eq!(claims.tid.as_deref(), Some(parent.token_id.as_str()));
-        assert_eq!(
-            keys.verify(&ticket).unwrap_err().code(),
-            "ticket_not_a_token"
-        );
-        assert_eq!(
-            keys.verify_ticket(&token).unwrap_err().code(),
-            "invalid_ticket"
-        );
+        refused_for_each_other(&keys, &token, &ticket);
         assert_eq!(
             keys.verify_ticket("x.y.z").unwrap_err().code(),
             "invalid_ticket"
@@ -653,5 +683,25 @@ mod tests {
         let verified = rotated.verify(&legacy).unwrap();
         assert!(revocation_id(&verified, &legacy).starts_with("sha256:"));
         assert!(Keys::new(K2, TTL).unwrap().verify(&legacy).is_err());
+    }
+
+    #[test]
+    fn a_token_checked_again_gets_the_same_answer() {
+        let keys = Keys::new(K1, TTL).unwrap();
+        let (token, parent) = token_of_p1(&keys);
+        let (ticket, _) = keys.issue_ticket(&parent).unwrap();
+        for _ in 0..3 {
+            assert_eq!(keys.verify(&token).unwrap().sub, "p1");
+            assert_eq!(keys.verify_ticket(&ticket).unwrap().sub, "p1");
+            refused_for_each_other(&keys, &token, &ticket);
+        }
+        // A kept token vouches for nothing but its own text: the same
+        // claims under another signature are decoded, and refused.
+        let (head, signature) = token.rsplit_once('.').unwrap();
+        let flipped = if signature.starts_with('A') { 'B' } else { 'A' };
+        let forged = format!("{head}.{flipped}{}", &signature[1..]);
+        assert_eq!(keys.verify(&forged).unwrap_err().code(), "invalid_token");
+        // Another process's keys know nothing of this one's kept tokens.
+        assert!(Keys::new(K2, TTL).unwrap().verify(&token).is_err());
     }
 }

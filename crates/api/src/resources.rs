@@ -21,7 +21,7 @@ pub mod series;
 pub mod streams;
 pub mod webhooks;
 
-use crate::games::Snapshot;
+use crate::games::SnapshotRef;
 use crate::games::log::mask_seats;
 use crate::games::vocabulary::{GameRow, SeatWithName};
 
@@ -500,7 +500,7 @@ impl GameSummary {
 impl GameResource {
     /// The game as the holder of `seat` (or a spectator) sees it; everyone
     /// sees everything once it is over (G-2).
-    pub fn build(snapshot: &Snapshot, seat: Option<Seat>) -> GameResource {
+    pub fn build(snapshot: SnapshotRef<'_>, seat: Option<Seat>) -> GameResource {
         let status = snapshot.row.status;
         let finished = status == GameStatus::Finished;
         // Before every seat is filled nobody sees a hand: the deal is not
@@ -512,13 +512,13 @@ impl GameResource {
             _ => Viewer::Spectator,
         };
         let viewer_kind = ViewerKind::of(viewer);
-        let entropy = finished.then(|| crate::games::log::entropy_by_seat(&snapshot.seats));
+        let entropy = finished.then(|| crate::games::log::entropy_by_seat(snapshot.seats));
         let dealing_seed = entropy.as_ref().and_then(|entropy| {
             let seed: cards::Seed = snapshot.row.seed.parse().ok()?;
             Some(game_record::fairness::dealing_seed(&seed, entropy).to_string())
         });
         GameResource {
-            summary: GameSummary::build(&snapshot.row, &snapshot.seats),
+            summary: GameSummary::build(snapshot.row, snapshot.seats),
             viewer: viewer_kind,
             your_seat: seat.map(Seat::number),
             view: if matches!(status, GameStatus::Open | GameStatus::Expired) {

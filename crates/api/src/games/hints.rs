@@ -27,7 +27,7 @@ use super::any_game::{AnyGame, HintEvaluation};
 use super::decide::{MOVED_ON, hint_allowed, must_act};
 use super::error::ServiceError;
 use super::event::GameEvent;
-use super::service::{GameService, Snapshot};
+use super::service::{GameService, Snapshot, SnapshotRef};
 use super::write::{Command, Render};
 use crate::idempotency::{IdemRequest, Stored, committed_answer};
 
@@ -64,7 +64,7 @@ struct Rendered<'a> {
 }
 
 impl Render for Rendered<'_> {
-    fn render(&self, _after: &Snapshot, _first_seq: i64) -> Result<Stored, ServiceError> {
+    fn render(&self, _after: SnapshotRef<'_>, _first_seq: i64) -> Result<Stored, ServiceError> {
         self.render.render(self.hint)
     }
 }

@@ -78,7 +78,7 @@ impl GameService {
             .into_iter()
             .collect();
         let table = new_table(&creator.id, command, &checked, &seated)?;
-        let answer = render.render(&table.snapshot, 1)?;
+        let answer = render.render(table.snapshot.lend(), 1)?;
         let record = idem.map(|i| i.record(&answer));
         let (new_game, seat_rows) = stored_rows(&table.snapshot);
         let limit = self.bot_games_limit(&checked.specs);
@@ -180,7 +180,7 @@ impl GameService {
         match self.execute(game_id, &command, idem, Some(render)).await? {
             Outcome::Unchanged => {
                 let snapshot = self.snapshot(game_id).await?;
-                render.render(&snapshot, snapshot.row.version)
+                render.render(snapshot.lend(), snapshot.row.version)
             }
             outcome => outcome.answer(),
         }

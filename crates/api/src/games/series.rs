@@ -71,7 +71,7 @@ impl GameService {
     async fn existing(&self, next: &str, render: &dyn Render) -> Result<Rematched, ServiceError> {
         let snapshot = self.snapshot(next).await?;
         Ok(Rematched {
-            answer: render.render(&snapshot, snapshot.row.version)?,
+            answer: render.render(snapshot.lend(), snapshot.row.version)?,
             created: false,
         })
     }

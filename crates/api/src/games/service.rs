@@ -48,6 +48,32 @@ impl Snapshot {
     pub fn status(&self) -> GameStatus {
         self.row.status
     }
+
+    /// This snapshot, lent to what builds an answer from it.
+    pub fn lend(&self) -> SnapshotRef<'_> {
+        SnapshotRef {
+            row: &self.row,
+            seats: &self.seats,
+            game: &*self.game,
+        }
+    }
+}
+
+/// A [`Snapshot`] lent rather than owned: what answers are built from, so
+/// that the answer to a move is rendered from the state it committed
+/// without copying that state first.
+#[derive(Debug, Clone, Copy)]
+pub struct SnapshotRef<'a> {
+    pub row: &'a GameRow,
+    pub seats: &'a [SeatWithName],
+    pub game: &'a dyn AnyGame,
+}
+
+impl SnapshotRef<'_> {
+    /// The seat `player_id` holds, per the seats table.
+    pub fn seat_of(&self, player_id: &str) -> Option<Seat> {
+        seat_of(self.seats, player_id)
+    }
 }
 
 /// Runs games: owns the database handle and the state cache.

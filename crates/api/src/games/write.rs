@@ -39,7 +39,7 @@ use super::cache::{Known, LoadedGame};
 use super::decide::{self, Change, Decision, State};
 use super::error::ServiceError;
 use super::readers::{self, Committed, Pending};
-use super::service::{GameService, Snapshot};
+use super::service::{GameService, SnapshotRef};
 use crate::db::DbError;
 use crate::db::models::{GameRow, SeatWithName};
 use crate::idempotency::{IdemRequest, Stored, committed_answer};
@@ -55,7 +55,7 @@ pub(super) const MAX_ATTEMPTS: u32 = 20;
 pub trait Render: Sync {
     /// The answer for `after` (the game after the change); `first_seq`:
     /// the seq of the change's first event.
-    fn render(&self, after: &Snapshot, first_seq: i64) -> Result<Stored, ServiceError>;
+    fn render(&self, after: SnapshotRef<'_>, first_seq: i64) -> Result<Stored, ServiceError>;
 }
 
 /// What running a command came to.
@@ -344,10 +344,10 @@ fn render_after(
     after: &dyn AnyGame,
     first_seq: i64,
 ) -> Result<Stored, ServiceError> {
-    let snapshot = Snapshot {
-        row: row.clone(),
-        seats: seats.to_vec(),
-        game: after.clone_box(),
+    let snapshot = SnapshotRef {
+        row,
+        seats,
+        game: after,
     };
-    render.render(&snapshot, first_seq)
+    render.render(snapshot, first_seq)
 }

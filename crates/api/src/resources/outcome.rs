@@ -5,7 +5,7 @@ use cards::Seat;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::games::Snapshot;
+use crate::games::SnapshotRef;
 use crate::games::status::GameStatus;
 
 /// A finished game's result as the api rules it: the engine's, except that
@@ -26,7 +26,7 @@ pub struct OutcomeResource {
 /// The outcome as the api rules it: the engine's, except that a forfeited
 /// seat is never a winner (then `forfeited` lists those seats); for a game
 /// resigned under `end_game`, the standings then (`Ruleset::stopped`).
-pub(crate) fn outcome_json(snapshot: &Snapshot) -> Option<OutcomeResource> {
+pub(crate) fn outcome_json(snapshot: SnapshotRef<'_>) -> Option<OutcomeResource> {
     let out: cards::SeatSet = snapshot
         .seats
         .iter()

@@ -78,7 +78,7 @@ impl SeriesResource {
         let listed = games
             .iter()
             .map(|g| {
-                let outcome = outcome_json(g);
+                let outcome = outcome_json(g.lend());
                 if let Some(o) = &outcome {
                     finished += 1;
                     for (total, score) in totals.iter_mut().zip(&o.scores) {

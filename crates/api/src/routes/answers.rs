@@ -5,7 +5,7 @@
 
 use actix_web::http::StatusCode;
 
-use crate::games::{Render, ServiceError, Snapshot};
+use crate::games::{Render, ServiceError, SnapshotRef};
 use crate::idempotency::Stored;
 use crate::resources::{GameResource, MoveAccepted};
 
@@ -49,7 +49,7 @@ impl<'a> GameAnswer<'a> {
 }
 
 impl Render for GameAnswer<'_> {
-    fn render(&self, after: &Snapshot, _first_seq: i64) -> Result<Stored, ServiceError> {
+    fn render(&self, after: SnapshotRef<'_>, _first_seq: i64) -> Result<Stored, ServiceError> {
         let seat = self.viewer.and_then(|v| after.seat_of(v));
         let stored = Stored::new(self.status.as_u16(), GameResource::build(after, seat))?
             .with_version(after.row.version);
@@ -68,7 +68,7 @@ pub struct MoveAnswer<'a> {
 }
 
 impl Render for MoveAnswer<'_> {
-    fn render(&self, after: &Snapshot, first_seq: i64) -> Result<Stored, ServiceError> {
+    fn render(&self, after: SnapshotRef<'_>, first_seq: i64) -> Result<Stored, ServiceError> {
         let body = MoveAccepted {
             seq: first_seq,
             version: after.row.version,

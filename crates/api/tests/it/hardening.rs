@@ -520,7 +520,7 @@ struct NoAnswer;
 impl api::games::Render for NoAnswer {
     fn render(
         &self,
-        _after: &api::games::Snapshot,
+        _after: api::games::SnapshotRef<'_>,
         _first_seq: i64,
     ) -> Result<api::idempotency::Stored, api::games::ServiceError> {
         Ok(api::idempotency::Stored {

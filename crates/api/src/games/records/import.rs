@@ -67,7 +67,7 @@ impl GameService {
         let (row, new_game) = imported_rows(record, id, importer, &*game, version, created, ended);
         let seat_rows: Vec<SeatRow> = seats.iter().map(|s| s.seat.clone()).collect();
         let snapshot = Snapshot { row, seats, game };
-        let stored = render.render(&snapshot, 1)?;
+        let stored = render.render(snapshot.lend(), 1)?;
         let idem_row = idem.map(|i| i.record(&stored));
         let imported = self
             .db

@@ -158,7 +158,7 @@ pub async fn stream_game(
     let first = sse::frame(
         "snapshot",
         cursor.is_none().then_some(version),
-        &GameStreamData::Snapshot(Box::new(GameResource::build(&snapshot, seat))),
+        &GameStreamData::Snapshot(Box::new(GameResource::build(snapshot.lend(), seat))),
     );
     let (tx, rx) = crate::games::outbox::outbox(sse::BUFFER);
     let games = state.games.clone();

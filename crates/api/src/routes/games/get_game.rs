@@ -51,5 +51,5 @@ pub async fn get_game(
     }
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag(version)))
-        .json(GameResource::build(&snapshot, seat).with_next(next)))
+        .json(GameResource::build(snapshot.lend(), seat).with_next(next)))
 }
