@@ -23,7 +23,7 @@ async fn start_with(tune: impl FnOnce(&mut Config)) -> TestServer {
     let server = api::app::spawn(config).await.expect("server starts");
     TestServer {
         server,
-        client: reqwest::Client::new(),
+        client: crate::common::test_client(),
         target,
         data_dir,
     }

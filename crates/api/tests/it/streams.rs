@@ -767,7 +767,7 @@ async fn the_long_poll_answers_before_the_request_timeout() {
     };
     let ts = TestServer {
         server: api::app::spawn(config).await.expect("server starts"),
-        client: reqwest::Client::new(),
+        client: crate::common::test_client(),
         target,
         data_dir,
     };

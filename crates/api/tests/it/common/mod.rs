@@ -192,10 +192,21 @@ pub async fn start_tuned(target: TestDatabase, tune: impl FnOnce(&mut Config)) -
     let server = api::app::spawn(config).await.expect("server starts");
     TestServer {
         server,
-        client: reqwest::Client::new(),
+        client: test_client(),
         target,
         data_dir,
     }
+}
+
+/// The tests' HTTP client. It drops an idle connection before the server
+/// would (actix closes one idle for 5 s): reusing one just as the server
+/// closes it fails the request (`IncompleteMessage`), as a test that waits
+/// several seconds between two requests once saw.
+pub fn test_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .pool_idle_timeout(Duration::from_secs(2))
+        .build()
+        .expect("an HTTP client")
 }
 
 impl TestServer {
