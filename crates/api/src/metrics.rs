@@ -137,8 +137,9 @@ pub struct Metrics {
     /// Appends of other processes heard on `LISTEN` (Postgres; a process
     /// passes over its own).
     pub appends_heard: Counter,
-    /// Game streams: frames of an append sent as another stream of a
-    /// viewer without a seat rendered them (`notify::Appended`).
+    /// Game streams: frames sent as another stream of a viewer without a
+    /// seat rendered them: an append's (`notify::Appended`) and a fresh
+    /// stream's snapshot (`cache::Known`).
     pub stream_frames_shared: Counter,
     /// Requests refused by the rate limit.
     pub rate_limited: Counter,

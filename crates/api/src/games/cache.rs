@@ -10,7 +10,9 @@
 //! trusted.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use bytes::Bytes;
 
 use super::any_game::AnyGame;
 use crate::db::models::{GameRow, SeatWithName};
@@ -33,6 +35,33 @@ pub struct LoadedGame {
 pub struct Known {
     pub row: GameRow,
     pub seats: Vec<SeatWithName>,
+    /// The snapshot a stream without a seat starts with, rendered by the
+    /// first such stream opened on this version and sent as is by the
+    /// others (a popular table's spectators arrive by the dozen). It lives
+    /// and dies with this version's row: a change makes a new `Known`.
+    unseated_snapshot: OnceLock<Bytes>,
+}
+
+impl Known {
+    pub fn new(row: GameRow, seats: Vec<SeatWithName>) -> Known {
+        Known {
+            row,
+            seats,
+            unseated_snapshot: OnceLock::new(),
+        }
+    }
+
+    /// This version's snapshot for a viewer without a seat: `render`ed by
+    /// the first caller, the same bytes for every other; and whether it
+    /// had been rendered before.
+    pub fn unseated_snapshot(&self, render: impl FnOnce() -> Bytes) -> (&Bytes, bool) {
+        let mut rendered_here = false;
+        let frame = self.unseated_snapshot.get_or_init(|| {
+            rendered_here = true;
+            render()
+        });
+        (frame, !rendered_here)
+    }
 }
 
 /// A game's cache slot: `None` until loaded.

@@ -59,5 +59,5 @@ pub use domain::{
 };
 pub use error::{Refusal, ServiceError};
 pub use reads::{Handed, ListQuery, LogPage, VisibleEvent, unseated_event};
-pub use service::{GameService, Snapshot, SnapshotRef};
+pub use service::{GameService, Snapshot, SnapshotRef, StreamOpening};
 pub use write::{Command, Render};

@@ -11,7 +11,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use tokio::sync::mpsc;
+use bytes::Bytes;
+use tokio::sync::{OwnedMutexGuard, mpsc};
 
 use cards::Seat;
 
@@ -74,6 +75,33 @@ impl SnapshotRef<'_> {
     pub fn seat_of(&self, player_id: &str) -> Option<Seat> {
         seat_of(self.seats, player_id)
     }
+}
+
+/// Where a fresh stream of a game starts ([`GameService::stream_opening`]).
+#[derive(Debug)]
+pub struct StreamOpening {
+    pub version: i64,
+    /// Finished or expired: nothing more will be appended.
+    pub closed: bool,
+    /// The caller's seat, if they hold one.
+    pub seat: Option<Seat>,
+    /// The snapshot's frame as rendered, without an `id:` line.
+    pub snapshot: Bytes,
+    /// Messages of table talk after this seq are the stream's to send.
+    pub messages_after: i64,
+}
+
+/// A checked slot's state, row and seats, lent.
+fn lent(slot: &Option<LoadedGame>) -> Result<(SnapshotRef<'_>, &Known), ServiceError> {
+    let missing = || ServiceError::internal("state missing after catch-up");
+    let loaded = slot.as_ref().ok_or_else(missing)?;
+    let known = loaded.known.as_ref().ok_or_else(missing)?;
+    let current = SnapshotRef {
+        row: &known.row,
+        seats: &known.seats,
+        game: &*loaded.game,
+    };
+    Ok((current, known))
 }
 
 /// Runs games: owns the database handle and the state cache.
@@ -348,10 +376,7 @@ impl GameService {
         row: &GameRow,
         seats: &[SeatWithName],
     ) -> Result<(), ServiceError> {
-        let known = Known {
-            row: row.clone(),
-            seats: seats.to_vec(),
-        };
+        let known = Known::new(row.clone(), seats.to_vec());
         if let Some(loaded) = slot.as_mut() {
             match self.apply_missing(loaded, row).await {
                 Ok(true) => {
@@ -470,33 +495,68 @@ impl GameService {
     /// The game's row, seats and state, consistent with each other. A
     /// cached game costs one query (is the version still the cached one?).
     pub async fn snapshot(&self, game_id: &str) -> Result<Snapshot, ServiceError> {
-        Ok(self.snapshot_checked(game_id, false).await?.0)
+        let (slot, _) = self.checked_slot(game_id, false).await?;
+        let (current, _) = lent(&slot)?;
+        Ok(Snapshot {
+            row: current.row.clone(),
+            seats: current.seats.to_vec(),
+            game: current.game.clone_box(),
+        })
     }
 
-    /// [`GameService::snapshot`] and the seq of the game's last message of
-    /// table talk (0: none), read after it is called: where a fresh stream
-    /// starts. A cached game still costs one query, which reads both.
-    pub async fn snapshot_and_last_message(
+    /// Where a fresh stream of the game starts: its version, whether it is
+    /// over, the caller's seat, the snapshot frame (`render`ed from the
+    /// state as the caller sees it) and the last message's seq (read in the
+    /// same statement as the version, unless `messages_after` gives it).
+    /// The frame of a stream without a seat is rendered once per version
+    /// and shared by every such stream opened on it: a popular table's
+    /// spectators open it by the dozen, and each rendered it in full.
+    pub async fn stream_opening(
         &self,
         game_id: &str,
-    ) -> Result<(Snapshot, i64), ServiceError> {
-        let (snapshot, last) = self.snapshot_checked(game_id, true).await?;
-        let last = match last {
-            Some(last) => last,
-            None => self.db.last_message_seq(game_id).await?,
+        player_id: Option<&str>,
+        messages_after: Option<i64>,
+        render: impl FnOnce(SnapshotRef<'_>, Option<Seat>) -> Bytes,
+    ) -> Result<StreamOpening, ServiceError> {
+        let (slot, last_read) = self.checked_slot(game_id, messages_after.is_none()).await?;
+        let (current, known) = lent(&slot)?;
+        let seat = player_id.and_then(|p| current.seat_of(p));
+        let snapshot = match seat {
+            Some(_) => render(current, seat),
+            None => {
+                let (frame, shared) = known.unseated_snapshot(|| render(current, None));
+                if shared {
+                    self.metrics.stream_frames_shared.inc();
+                }
+                frame.clone()
+            }
         };
-        Ok((snapshot, last))
+        let (version, closed) = (current.row.version, current.row.status.is_closed());
+        drop(slot);
+        let messages_after = match (messages_after, last_read) {
+            (Some(after), _) => after,
+            (None, Some(last)) => last,
+            (None, None) => self.db.last_message_seq(game_id).await?,
+        };
+        Ok(StreamOpening {
+            version,
+            closed,
+            seat,
+            snapshot,
+            messages_after,
+        })
     }
 
-    /// The snapshot, and with `talk` the last message's seq when the
-    /// version check could read it in the same statement.
-    async fn snapshot_checked(
+    /// The game's cache slot, locked and brought to the version committed
+    /// now (a cached game costs one statement, which checks its version),
+    /// and with `talk` the last message's seq when that statement could
+    /// read it.
+    async fn checked_slot(
         &self,
         game_id: &str,
         talk: bool,
-    ) -> Result<(Snapshot, Option<i64>), ServiceError> {
-        let slot = self.cache.slot(game_id);
-        let mut guard = slot.lock().await;
+    ) -> Result<(OwnedMutexGuard<Option<LoadedGame>>, Option<i64>), ServiceError> {
+        let mut guard = self.cache.slot(game_id).lock_owned().await;
         let mut last_message = None;
         if let Some(loaded) = guard.as_ref()
             && let Some(known) = loaded.known.as_ref()
@@ -510,23 +570,14 @@ impl GameService {
                     last_message = last;
                     if version == known.row.version {
                         self.metrics.cache_hits.inc();
-                        let snapshot = Snapshot {
-                            row: known.row.clone(),
-                            seats: known.seats.clone(),
-                            game: loaded.game.clone_box(),
-                        };
-                        return Ok((snapshot, last_message));
+                        return Ok((guard, last_message));
                     }
                 }
             }
         }
         let (row, seats) = self.row_and_seats(game_id).await?;
         self.catch_up(&mut guard, &row, &seats).await?;
-        let game = guard
-            .as_ref()
-            .map(|l| l.game.clone_box())
-            .ok_or_else(|| ServiceError::internal("state missing after catch-up"))?;
-        Ok((Snapshot { row, seats, game }, last_message))
+        Ok((guard, last_message))
     }
 
     /// The game's version (`None`: no such game) and, with `talk`, its last

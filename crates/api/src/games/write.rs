@@ -208,7 +208,7 @@ impl GameService {
         }
         let (row, seats) = self.row_and_seats(game_id).await?;
         self.catch_up(slot, &row, &seats).await?;
-        Ok((Known { row, seats }, false))
+        Ok((Known::new(row, seats), false))
     }
 
     /// Step 4: appends `change` at `loaded.version + 1` under the version
@@ -327,10 +327,7 @@ pub(super) fn invite_spent_meanwhile() -> ServiceError {
 fn keep_committed(loaded: &mut LoadedGame, version: i64, next_row: GameRow, change: Change) {
     loaded.version = version;
     let trusted = change.seat_change.is_none();
-    loaded.known = trusted.then_some(Known {
-        row: next_row,
-        seats: change.seats,
-    });
+    loaded.known = trusted.then(|| Known::new(next_row, change.seats));
     if let Some(next) = change.next {
         loaded.game = next;
     }

@@ -193,7 +193,7 @@ pub fn render(metrics: &Metrics, sampled: Sampled) -> String {
         ),
         (
             "cards_stream_frames_shared_total",
-            "Frames of an append game streams sent as another spectator's stream rendered them.",
+            "Frames game streams sent as another spectator's stream rendered them (an append's, a fresh stream's snapshot).",
             &metrics.stream_frames_shared,
         ),
         (

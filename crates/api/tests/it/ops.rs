@@ -516,7 +516,7 @@ async fn every_metric_family_keeps_its_name_type_help_and_labels() {
         (
             "cards_stream_frames_shared_total",
             "counter",
-            "Frames of an append game streams sent as another spectator's stream rendered them.",
+            "Frames game streams sent as another spectator's stream rendered them (an append's, a fresh stream's snapshot).",
         ),
         (
             "cards_experts_refused_total",

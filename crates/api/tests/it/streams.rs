@@ -190,6 +190,23 @@ fn id_of(game: &Value) -> String {
     game["id"].as_str().unwrap().to_owned()
 }
 
+/// Ann in seat 0 of a six-seat Cancellation Hearts game, bots in the other
+/// five: Ann and the game's id.
+async fn ann_and_five_bots(ts: &TestServer) -> (Player, String) {
+    let ann = ts.register("Ann").await;
+    let game = ts
+        .create_game(
+            &ann,
+            "cancellation-hearts",
+            json!({"players": 6}),
+            &["open", "bot", "bot", "bot", "bot", "bot"],
+            Some(0),
+        )
+        .await;
+    let id = id_of(&game);
+    (ann, id)
+}
+
 /// Plays random legal moves for whoever of `players` must act until `who`
 /// must act in `game_id`.
 async fn until_to_act(ts: &TestServer, game_id: &str, who: &Player, others: &[&Player]) {
@@ -294,17 +311,7 @@ on_both_backends!(every_event_once_across_a_reconnect);
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_stream_carries_no_hidden_card() {
     let ts = start(Backend::Sqlite).await;
-    let ann = ts.register("Ann").await;
-    let game = ts
-        .create_game(
-            &ann,
-            "cancellation-hearts",
-            json!({"players": 6}),
-            &["open", "bot", "bot", "bot", "bot", "bot"],
-            Some(0),
-        )
-        .await;
-    let id = id_of(&game);
+    let (ann, id) = ann_and_five_bots(&ts).await;
     let mut spectator = Sse::open(&ts, &format!("/v1/games/{id}/stream?after=0"), None, None).await;
     let snapshot = spectator.next(WAIT).await.unwrap();
     assert_eq!(snapshot.data["viewer"], "spectator");
@@ -364,17 +371,7 @@ async fn a_spectator_stream_carries_no_hidden_card() {
 /// a read gives, hidden moves redacted alike, times to the microsecond.
 async fn a_stream_sends_appends_exactly_as_the_log_reads(backend: Backend) {
     let ts = start(backend).await;
-    let ann = ts.register("Ann").await;
-    let game = ts
-        .create_game(
-            &ann,
-            "cancellation-hearts",
-            json!({"players": 6}),
-            &["open", "bot", "bot", "bot", "bot", "bot"],
-            Some(0),
-        )
-        .await;
-    let id = id_of(&game);
+    let (ann, id) = ann_and_five_bots(&ts).await;
     let path = format!("/v1/games/{id}/stream?after=0");
     // Two viewers without a seat (one anonymous, one a player who sits
     // elsewhere) share what is rendered for them; the seat's is its own.
@@ -440,17 +437,7 @@ on_both_backends!(a_stream_sends_appends_exactly_as_the_log_reads);
 /// with theirs and still carries its hand and its own hidden pass.
 async fn spectators_of_a_game_share_frames_and_a_seat_keeps_its_hand(backend: Backend) {
     let ts = start(backend).await;
-    let ann = ts.register("Ann").await;
-    let game = ts
-        .create_game(
-            &ann,
-            "cancellation-hearts",
-            json!({"players": 6}),
-            &["open", "bot", "bot", "bot", "bot", "bot"],
-            Some(0),
-        )
-        .await;
-    let id = id_of(&game);
+    let (ann, id) = ann_and_five_bots(&ts).await;
     let path = format!("/v1/games/{id}/stream?after=0");
     let mut first = Sse::open(&ts, &path, None, None).await;
     let mut second = Sse::open(&ts, &path, None, None).await;
@@ -540,6 +527,79 @@ async fn spectators_of_a_game_share_frames_and_a_seat_keeps_its_hand(backend: Ba
 }
 
 on_both_backends!(spectators_of_a_game_share_frames_and_a_seat_keeps_its_hand);
+
+/// A fresh stream without a seat starts from a snapshot rendered once per
+/// version and shared (issue 36, goal 5): two spectators opening on one
+/// version get the same snapshot, the spectator's view of `get_game` with
+/// no hand (G-2); the seat's stream still gets its own, with its hand; a
+/// spectator opening after a move gets that move's version, never the
+/// shared snapshot of the version before.
+async fn a_fresh_spectator_stream_shares_its_versions_snapshot(backend: Backend) {
+    let ts = start(backend).await;
+    let (ann, id) = ann_and_five_bots(&ts).await;
+    only_ann_to_act(&ts, &id).await;
+    let path = format!("/v1/games/{id}/stream");
+    let snapshot_of = |stream: Sse| async move {
+        let mut stream = stream;
+        let snapshot = stream.next(WAIT).await.unwrap();
+        assert_eq!(snapshot.event, "snapshot");
+        snapshot
+    };
+    let version = ts.game(&id, None).await.json["version"].as_i64().unwrap();
+    let shared_before = ts.server.state.games.metrics().stream_frames_shared.get();
+    let first = snapshot_of(Sse::open(&ts, &path, None, None).await).await;
+    let second = snapshot_of(Sse::open(&ts, &path, None, None).await).await;
+    assert_eq!(
+        first.id,
+        Some(version),
+        "a fresh stream's snapshot carries its version"
+    );
+    assert_eq!((&first.id, &first.data), (&second.id, &second.data));
+    assert_eq!(first.data["viewer"], "spectator");
+    assert!(first.data["your_seat"].is_null(), "{first:?}");
+    assert_eq!(first.data["view"], ts.game(&id, None).await.json["view"]);
+    assert!(
+        ts.server.state.games.metrics().stream_frames_shared.get() > shared_before,
+        "the second spectator was sent the snapshot the first rendered"
+    );
+    // With a cursor the same snapshot comes without the version as its id.
+    let after =
+        snapshot_of(Sse::open(&ts, &format!("{path}?after={version}"), None, None).await).await;
+    assert_eq!((after.id, &after.data), (None, &first.data));
+
+    let seat = snapshot_of(Sse::open(&ts, &path, Some(&ann.token), None).await).await;
+    assert_eq!(seat.data["your_seat"], 0);
+    assert!(
+        seat.data["view"]["hand"]
+            .as_array()
+            .is_some_and(|h| !h.is_empty()),
+        "{seat:?}"
+    );
+
+    let legal = ts.legal(&ann, &id).await;
+    let mv = random_move(&legal.json, &mut rng(3));
+    assert_eq!(ts.post_move(&ann, &id, &mv).await.status.as_u16(), 200);
+    only_ann_to_act(&ts, &id).await;
+    let moved = ts.game(&id, None).await.json;
+    let later = snapshot_of(Sse::open(&ts, &path, None, None).await).await;
+    assert!(later.id > Some(version), "{later:?}");
+    assert_eq!(later.id, moved["version"].as_i64());
+    assert_eq!(later.data["view"], moved["view"]);
+    assert_ne!(later.data["view"], first.data["view"]);
+    ts.server.stop().await;
+}
+
+/// Waits until Ann (seat 0) alone must act: the bots wait on her, so the
+/// game's version holds still.
+async fn only_ann_to_act(ts: &TestServer, game_id: &str) {
+    let waiting = Instant::now();
+    while ts.game(game_id, None).await.json["to_act"] != json!([0]) {
+        assert!(waiting.elapsed() < WAIT, "Ann never came to act alone");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+on_both_backends!(a_fresh_spectator_stream_shares_its_versions_snapshot);
 
 /// A spectator's spell long enough that a few moves made one after another
 /// fall within one.

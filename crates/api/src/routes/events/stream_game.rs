@@ -1,5 +1,6 @@
 use actix_web::web::{Bytes, BytesMut};
 use actix_web::{HttpRequest, HttpResponse, get, web};
+use cards::Seat;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -8,7 +9,7 @@ use crate::error::{ApiError, Problem};
 use crate::games::notify::Rows;
 use crate::games::vocabulary::GameRow;
 use crate::games::watch::{GameStreamItem, Pace, StreamStart};
-use crate::games::{VisibleEvent, unseated_event};
+use crate::games::{SnapshotRef, StreamOpening, VisibleEvent, unseated_event};
 use crate::input::GameId;
 use crate::metrics::Metrics;
 use crate::resources::chat::MessageResource;
@@ -141,25 +142,37 @@ pub async fn stream_game(
     // answering), so a message posted once the client has the answer comes
     // after it.
     let read_messages = query.messages_after.is_some();
-    let (snapshot, messages) = match query.messages_after {
-        Some(after) => (state.games.snapshot(&game_id).await?, after),
-        None => state.games.snapshot_and_last_message(&game_id).await?,
-    };
-    let version = snapshot.row.version;
-    let snapshot_closed = snapshot.status().is_closed();
-    if snapshot_closed && cursor.is_some_and(|c| c >= version) {
+    let StreamOpening {
+        version,
+        closed,
+        seat,
+        snapshot,
+        messages_after,
+    } = state
+        .games
+        .stream_opening(
+            &game_id,
+            player_id.as_deref(),
+            query.messages_after,
+            snapshot_frame,
+        )
+        .await?;
+    if closed && cursor.is_some_and(|c| c >= version) {
         return Ok(HttpResponse::NoContent().finish());
     }
-    let seat = player_id.as_deref().and_then(|p| snapshot.seat_of(p));
     let gather = match seat {
         Some(_) => std::time::Duration::ZERO,
         None => spectator_gather.0,
     };
-    let first = sse::frame(
-        "snapshot",
-        cursor.is_none().then_some(version),
-        &GameStreamData::Snapshot(Box::new(GameResource::build(snapshot.lend(), seat))),
-    );
+    // Without a cursor the snapshot carries the version as its id, so a
+    // client can start from the stream alone.
+    let id_line = cursor
+        .is_none()
+        .then(|| Bytes::from(format!("id: {version}\n")));
+    let head: Vec<Bytes> = [Some(sse::retry()), id_line, Some(snapshot)]
+        .into_iter()
+        .flatten()
+        .collect();
     let (tx, rx) = crate::games::outbox::outbox(sse::BUFFER);
     let games = state.games.clone();
     let id = game_id.into_inner();
@@ -170,12 +183,12 @@ pub async fn stream_game(
             player_id,
             StreamStart {
                 after: cursor.unwrap_or(version),
-                messages_after: messages,
+                messages_after,
                 read_messages,
                 // A fresh stream starts at the snapshot's version, read
                 // after subscribing; a finished game's ends after its
                 // snapshot, which the first read finds.
-                read_log: cursor.is_some() || snapshot_closed,
+                read_log: cursor.is_some() || closed,
             },
             Pace {
                 heartbeat: sse::HEARTBEAT,
@@ -188,7 +201,7 @@ pub async fn stream_game(
         }
     };
     let metrics = state.games.metrics_handle();
-    let head = futures_util::stream::iter([sse::retry(), first]);
+    let head = futures_util::stream::iter(head);
     let body = futures_util::StreamExt::chain(
         head,
         sse::produced(producer, rx, move |item, out| {
@@ -197,6 +210,13 @@ pub async fn stream_game(
     );
     let revoked = crate::auth::revocation(&req, caller);
     Ok(sse::response(sse::guarded(body, slot, revoked)))
+}
+
+/// The snapshot as the holder of `seat` (or a viewer without one) sees it,
+/// as a frame without its `id:` line.
+fn snapshot_frame(snapshot: SnapshotRef<'_>, seat: Option<Seat>) -> Bytes {
+    let game = GameResource::build(snapshot, seat);
+    sse::frame("snapshot", None, &GameStreamData::Snapshot(Box::new(game)))
 }
 
 /// One item's frames: an event, the state, a message or a heartbeat; the
