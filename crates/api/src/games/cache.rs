@@ -55,12 +55,7 @@ impl Known {
     /// the first caller, the same bytes for every other; and whether it
     /// had been rendered before.
     pub fn unseated_snapshot(&self, render: impl FnOnce() -> Bytes) -> (&Bytes, bool) {
-        let mut rendered_here = false;
-        let frame = self.unseated_snapshot.get_or_init(|| {
-            rendered_here = true;
-            render()
-        });
-        (frame, !rendered_here)
+        super::notify::shared(&self.unseated_snapshot, render)
     }
 }
 

@@ -112,7 +112,7 @@ impl Appended {
 /// there. Lent, not cloned: a stream copies them into its write, and a
 /// clone per stream and frame was two atomic operations on one shared
 /// count each (1,000 spectators, docs/performance.md, section 12).
-fn shared(cell: &OnceLock<Bytes>, render: impl FnOnce() -> Bytes) -> (&Bytes, bool) {
+pub(super) fn shared(cell: &OnceLock<Bytes>, render: impl FnOnce() -> Bytes) -> (&Bytes, bool) {
     let mut rendered_here = false;
     let bytes = cell.get_or_init(|| {
         rendered_here = true;

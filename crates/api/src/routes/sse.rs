@@ -29,8 +29,14 @@ pub fn frame(name: &str, id: Option<i64>, data: &impl Serialize) -> Bytes {
 /// [`frame`] with an id of any text (one line: the caller's own cursor).
 pub fn frame_with_id(name: &str, id: Option<&str>, data: &impl Serialize) -> Bytes {
     let json = serde_json::to_string(data).unwrap_or_else(|_| "null".to_owned());
-    let id = id.map(|id| format!("id: {id}\n")).unwrap_or_default();
+    let id = id.map(id_field).unwrap_or_default();
     Bytes::from(format!("{id}event: {name}\ndata: {json}\n\n"))
+}
+
+/// The `id:` field of the event that follows it (sent apart from a frame
+/// rendered without one, which is then shared as is).
+pub fn id_field(id: &str) -> String {
+    format!("id: {id}\n")
 }
 
 /// An id without an event: an `EventSource` records it as its last event

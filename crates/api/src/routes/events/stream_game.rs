@@ -168,7 +168,7 @@ pub async fn stream_game(
     // client can start from the stream alone.
     let id_line = cursor
         .is_none()
-        .then(|| Bytes::from(format!("id: {version}\n")));
+        .then(|| Bytes::from(sse::id_field(&version.to_string())));
     let head: Vec<Bytes> = [Some(sse::retry()), id_line, Some(snapshot)]
         .into_iter()
         .flatten()
