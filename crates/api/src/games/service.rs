@@ -495,13 +495,26 @@ impl GameService {
     /// The game's row, seats and state, consistent with each other. A
     /// cached game costs one query (is the version still the cached one?).
     pub async fn snapshot(&self, game_id: &str) -> Result<Snapshot, ServiceError> {
-        let (slot, _) = self.checked_slot(game_id, false).await?;
-        let (current, _) = lent(&slot)?;
-        Ok(Snapshot {
+        self.read_current(game_id, |current| Snapshot {
             row: current.row.clone(),
             seats: current.seats.to_vec(),
             game: current.game.clone_box(),
         })
+        .await
+    }
+
+    /// What `read` makes of the game's current state, lent rather than
+    /// copied (checked against the store first, as every read of a cached
+    /// state). The game's lock is held while `read` runs: a quick look
+    /// (a seat's legal moves), not I/O.
+    pub async fn read_current<T>(
+        &self,
+        game_id: &str,
+        read: impl FnOnce(SnapshotRef<'_>) -> T,
+    ) -> Result<T, ServiceError> {
+        let (slot, _) = self.checked_slot(game_id, false).await?;
+        let (current, _) = lent(&slot)?;
+        Ok(read(current))
     }
 
     /// Where a fresh stream of the game starts: its version, whether it is

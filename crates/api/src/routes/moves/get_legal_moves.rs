@@ -3,6 +3,7 @@ use serde_json::json;
 
 use crate::auth::Authenticated;
 use crate::error::{ApiError, Problem};
+use crate::games::SnapshotRef;
 use crate::input::GameId;
 use crate::resources::{GameStatus, LegalMovesResource};
 use crate::routes::{doc, etag};
@@ -36,35 +37,42 @@ pub async fn get_legal_moves(
     auth: Authenticated,
     game_id: GameId,
 ) -> Result<HttpResponse, ApiError> {
-    let snapshot = state.games.snapshot(&game_id).await?;
-    let seat = snapshot
-        .seat_of(&auth.player_id)
+    // Answered from the cached state as lent: no copy of it per request.
+    let body = state
+        .games
+        .read_current(&game_id, |current| legal_moves(current, &auth.player_id))
+        .await??;
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", etag(body.version)))
+        .json(body))
+}
+
+/// The legal moves of `player_id`'s seat in `current`, as answered.
+fn legal_moves(current: SnapshotRef<'_>, player_id: &str) -> Result<LegalMovesResource, ApiError> {
+    let seat = current
+        .seat_of(player_id)
         .ok_or_else(ApiError::not_seated)?;
-    let in_progress = snapshot.status() == GameStatus::InProgress;
-    let body = if in_progress {
-        let legal = snapshot.game.legal_moves(seat, LIST_LIMIT);
-        LegalMovesResource {
-            game_id: snapshot.row.id.clone(),
-            version: snapshot.row.version,
-            seat: seat.number(),
-            prompt: snapshot.game.prompt(seat).map(str::to_owned),
-            count: legal.count as u64,
-            moves: legal.moves,
-            legal: legal.description,
-        }
-    } else {
-        LegalMovesResource {
-            game_id: snapshot.row.id.clone(),
-            version: snapshot.row.version,
+    let (game_id, version) = (current.row.id.clone(), current.row.version);
+    if current.row.status != GameStatus::InProgress {
+        return Ok(LegalMovesResource {
+            game_id,
+            version,
             seat: seat.number(),
             prompt: None,
             count: 0,
             moves: Some(Vec::new()),
             legal: serde_json::value::to_raw_value(&json!({ "prompt": "none" }))
                 .map_err(ApiError::internal)?,
-        }
-    };
-    Ok(HttpResponse::Ok()
-        .insert_header(("ETag", etag(snapshot.row.version)))
-        .json(body))
+        });
+    }
+    let legal = current.game.legal_moves(seat, LIST_LIMIT);
+    Ok(LegalMovesResource {
+        game_id,
+        version,
+        seat: seat.number(),
+        prompt: current.game.prompt(seat).map(str::to_owned),
+        count: legal.count as u64,
+        moves: legal.moves,
+        legal: legal.description,
+    })
 }
