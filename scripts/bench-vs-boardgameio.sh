@@ -65,16 +65,17 @@ per_move() { awk -v c="$1" -v m="$2" -v s="$SECONDS_PER" 'BEGIN {printf "%.0f", 
 
 machine_line | tee "$OUT/bgio-results.txt"
 printf "%-6s %12s %12s %8s %11s %11s   %s\n" games api_moves/s bgio_moves/s ratio api_p99_ms bgio_p99_ms \
-  "CPU µs per move: api+postgres (load), boardgame.io (load); load average" | tee -a "$OUT/bgio-results.txt"
+  "CPU µs per move: api+postgres (load), boardgame.io (load); cores idle; load average" | tee -a "$OUT/bgio-results.txt"
 for C in $LEVELS; do
   LOAD0=$(loadavg)
   # The api, durable on Postgres.
-  API_CPU0=$(cpu_of "$SERVER_PID"); pg_cpu_mark "$OUT/bgio-pg-cpu-$C.txt"
+  API_CPU0=$(cpu_of "$SERVER_PID"); pg_cpu_mark "$OUT/bgio-pg-cpu-$C.txt"; IDLE0=$(cpu_idle_mark)
   /usr/bin/time -f "%U %S" -o "$OUT/bgio-loadgen-$C.time" \
     "${LOADGEN:-$TARGET/release/loadgen}" --url "http://127.0.0.1:$PORT" --games "$C" --kind "$KIND" \
     --duration "$((SECONDS_PER + 2))" --warmup 2 --json >"$OUT/bgio-loadgen-$C.json"
   API_CPU=$(awk -v a="$(cpu_of "$SERVER_PID")" -v b="$API_CPU0" -v p="$(pg_cpu_since "$OUT/bgio-pg-cpu-$C.txt")" \
     'BEGIN {print a - b + p}')
+  API_IDLE=$(cpu_idle_since "$IDLE0")
   LG_CPU=$(awk '{print $1 + $2}' "$OUT/bgio-loadgen-$C.time")
   API=$(jq -r .moves_per_sec "$OUT/bgio-loadgen-$C.json")
   API_P99=$(jq -r .post_move_ms.p99 "$OUT/bgio-loadgen-$C.json")
@@ -85,11 +86,12 @@ for C in $LEVELS; do
   node "$PEER/server.js" "$BPORT" >"$OUT/bgio-server-$C.log" 2>&1 &
   PEER_PID=$!
   wait_http "http://127.0.0.1:$BPORT/games"
-  BGIO_CPU0=$(cpu_of "$PEER_PID")
+  BGIO_CPU0=$(cpu_of "$PEER_PID"); IDLE0=$(cpu_idle_mark)
   /usr/bin/time -f "%U %S" -o "$OUT/bgio-load-$C.time" \
     node "$PEER/load.js" --url "http://127.0.0.1:$BPORT" --games "$C" \
     --duration "$((SECONDS_PER + 2))" --warmup 2 --json >"$OUT/bgio-load-$C.json"
   BGIO_CPU=$(awk -v a="$(cpu_of "$PEER_PID")" -v b="$BGIO_CPU0" 'BEGIN {print a - b}')
+  BGIO_IDLE=$(cpu_idle_since "$IDLE0")
   kill "$PEER_PID"; wait "$PEER_PID" 2>/dev/null || true; PEER_PID=""
   BL_CPU=$(awk '{print $1 + $2}' "$OUT/bgio-load-$C.time")
   BGIO=$(jq -r .moves_per_sec "$OUT/bgio-load-$C.json")
@@ -97,10 +99,11 @@ for C in $LEVELS; do
   BGIO_ERRS=$(jq -r '[.errors[]] | add // 0' "$OUT/bgio-load-$C.json")
 
   RATIO=$(awk -v a="$API" -v b="$BGIO" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
-  printf "%-6s %12.1f %12.1f %8s %11.2f %11.2f   api %s (%s), boardgame.io %s (%s); load %s -> %s%s\n" \
+  printf "%-6s %12.1f %12.1f %8s %11.2f %11.2f   api %s (%s), boardgame.io %s (%s); idle %s%% / %s%%; load %s -> %s%s\n" \
     "$C" "$API" "$BGIO" "$RATIO" "$API_P99" "$BGIO_P99" \
     "$(per_move "$API_CPU" "$API")" "$(per_move "$LG_CPU" "$API")" \
-    "$(per_move "$BGIO_CPU" "$BGIO")" "$(per_move "$BL_CPU" "$BGIO")" "$LOAD0" "$(loadavg)" \
+    "$(per_move "$BGIO_CPU" "$BGIO")" "$(per_move "$BL_CPU" "$BGIO")" "$API_IDLE" "$BGIO_IDLE" \
+    "$LOAD0" "$(loadavg)" \
     "$([ "$API_ERRS$BGIO_ERRS" = 00 ] || echo "; errors: api $API_ERRS, boardgame.io $BGIO_ERRS")" \
     | tee -a "$OUT/bgio-results.txt"
 done

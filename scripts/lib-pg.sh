@@ -76,6 +76,21 @@ machine_line() {
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -h | awk '/Mem:/{print $2}') RAM, $(uname -r)"
 }
 
+# The machine's idle and total CPU time so far ("idle total", in ticks of
+# /proc/stat, all cores, user to steal; idle counts iowait), for cpu_idle_since.
+cpu_idle_mark() {
+  awk '/^cpu / {t = 0; for (i = 2; i <= 9; i++) t += $i; print $5 + $6, t; exit}' /proc/stat
+}
+
+# cpu_idle_since "MARK": the share of all cores' time (%) left idle since
+# cpu_idle_mark printed MARK. A closed loop of clients that leaves cores
+# idle is bound by its waits, not by the CPU each move costs.
+cpu_idle_since() {
+  local i0 t0
+  read -r i0 t0 <<<"$1"
+  cpu_idle_mark | awk -v i0="$i0" -v t0="$t0" '{printf "%.0f", ($2 > t0 ? 100 * ($1 - i0) / ($2 - t0) : 0)}'
+}
+
 # CPU seconds (user + system) the given processes have used so far.
 cpu_of() {
   local pids="$*" total=0 p
