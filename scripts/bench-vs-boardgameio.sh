@@ -5,7 +5,8 @@
 # many games of its own 4-player trick game on boardgame.io 0.50.2's server,
 # in memory (scripts/peer-boardgameio/: the game, its server, a load client
 # over boardgame.io's lobby HTTP API and socket.io that plays legal cards).
-# Prints both moves/s, their ratio, both p99s and each side's CPU per move.
+# Prints both moves/s, their ratio, both p99s, each side's CPU per move and
+# the share of the two cores left idle while each side ran.
 #
 #   scripts/bench-vs-boardgameio.sh                    # 16 and 64 games, 15 s each
 #   SKIP_BUILD=1 BENCH_SECONDS=12 BENCH_CONCURRENCY="16 64" scripts/bench-vs-boardgameio.sh
