@@ -3,7 +3,7 @@ use actix_web::{HttpRequest, HttpResponse, get, web};
 use crate::auth::MaybeAuthenticated;
 use crate::error::{ApiError, Problem};
 use crate::input::GameId;
-use crate::resources::GameResource;
+use crate::resources::{GameResource, GameStatus};
 use crate::routes::{doc, etag, if_none_match};
 use crate::state::AppState;
 
@@ -35,21 +35,39 @@ pub async fn get_game(
     auth: MaybeAuthenticated,
     game_id: GameId,
 ) -> Result<HttpResponse, ApiError> {
-    let snapshot = state.games.snapshot(&game_id).await?;
-    let version = snapshot.row.version;
-    let seat = auth.0.and_then(|me| snapshot.seat_of(&me.player_id));
+    let me = auth.0.as_ref().map(|me| me.player_id.as_str());
+    // Built from the cached state as lent (no copy of it per request); a
+    // game in play whose version the caller holds is not built at all.
+    let (version, game) = state
+        .games
+        .read_current(&game_id, |current| {
+            let version = current.row.version;
+            if current.row.status != GameStatus::Finished && if_none_match(&req, version) {
+                return (version, None);
+            }
+            let seat = me.and_then(|me| current.seat_of(me));
+            (version, Some(GameResource::build(current, seat)))
+        })
+        .await?;
+    let Some(game) = game else {
+        return Ok(not_modified(version));
+    };
     // A rematch links a finished game to its next one without changing the
     // finished game's version: its `ETag` then no longer says everything.
-    let next = match snapshot.row.status {
-        crate::resources::GameStatus::Finished => state.games.next_game_id(&game_id).await?,
+    let next = match game.summary.status {
+        GameStatus::Finished => state.games.next_game_id(&game_id).await?,
         _ => None,
     };
     if next.is_none() && if_none_match(&req, version) {
-        return Ok(HttpResponse::NotModified()
-            .insert_header(("ETag", etag(version)))
-            .finish());
+        return Ok(not_modified(version));
     }
     Ok(HttpResponse::Ok()
         .insert_header(("ETag", etag(version)))
-        .json(GameResource::build(snapshot.lend(), seat).with_next(next)))
+        .json(game.with_next(next)))
+}
+
+fn not_modified(version: i64) -> HttpResponse {
+    HttpResponse::NotModified()
+        .insert_header(("ETag", etag(version)))
+        .finish()
 }
